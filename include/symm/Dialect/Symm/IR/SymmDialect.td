@@ -1,0 +1,38 @@
+//===- SymmDialect.td - Symm dialect definition ------------*- tablegen -*-===//
+//
+// The `symm` dialect: tile-level communication over a symmetric heap.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SYMM_DIALECT_SYMM_IR_SYMMDIALECT_TD
+#define SYMM_DIALECT_SYMM_IR_SYMMDIALECT_TD
+
+include "mlir/IR/OpBase.td"
+
+def Symm_Dialect : Dialect {
+  let name = "symm";
+  let cppNamespace = "::mlir::symm";
+  let summary = "One-sided communication over a symmetric heap";
+  let description = [{
+    The `symm` dialect expresses loads, stores, atomics, point-to-point
+    synchronisation and tile copies on memory owned by other ranks (GPUs). Every
+    rank allocates a heap of the same size and makes the same allocations in the
+    same order, so a symmetric object lives at the same offset in every heap.
+    Symmetric memory is a memref in the `#symm.heap` memory space; an operation
+    with a peer operand accesses the peer's copy of the object.
+
+    Value operations are per thread (SIMT, like `memref.load`); tile operations
+    (`put`, `get`, `copy`) are executed cooperatively by the whole workgroup.
+    Host-side operations (`alloc`, `dealloc`, `barrier`) are collective across
+    ranks and live outside `gpu.module`s.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::vector::VectorDialect"];
+  let useDefaultAttributePrinterParser = 1;
+  let hasConstantMaterializer = 0;
+}
+
+class Symm_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Symm_Dialect, mnemonic, traits>;
+
+#endif // SYMM_DIALECT_SYMM_IR_SYMMDIALECT_TD

@@ -1,0 +1,376 @@
+//===- SymmOps.td - Symm operations ------------------------*- tablegen -*-===//
+//
+// Operations of the `symm` dialect. The textual forms are a contract: external
+// tests parse the spellings documented in docs/Dialect.md.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SYMM_DIALECT_SYMM_IR_SYMMOPS_TD
+#define SYMM_DIALECT_SYMM_IR_SYMMOPS_TD
+
+include "symm/Dialect/Symm/IR/SymmAttrs.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+
+//===----------------------------------------------------------------------===//
+// Queries
+//===----------------------------------------------------------------------===//
+
+def Symm_RankOp : Symm_Op<"rank", [Pure]> {
+  let summary = "Rank of the executing process";
+  let description = [{
+    The rank of this process among `symm.world_size` ranks, on the host and in
+    kernels alike. A kernel reads it from the module's kernel context.
+
+    ```mlir
+    %me = symm.rank : i32
+    ```
+  }];
+  let results = (outs I32:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+def Symm_WorldSizeOp : Symm_Op<"world_size", [Pure]> {
+  let summary = "Number of ranks";
+  let description = [{
+    ```mlir
+    %n = symm.world_size : i32
+    ```
+  }];
+  let results = (outs I32:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+def Symm_TranslateOp : Symm_Op<"translate",
+    [Pure, AllTypesMatch<["memref", "result"]>]> {
+  let summary = "The peer's view of a symmetric memref";
+  let description = [{
+    Returns a memref that addresses `%peer`'s copy of the symmetric object that
+    `%memref` addresses on this rank. Sizes, strides and layout are unchanged;
+    only the base pointer moves:
+
+        remote(p, peer) = heap_bases[peer] + (p - heap_bases[rank])
+
+    The operation is pure, so CSE and LICM hoist and merge translations. A
+    translate of a translate addresses the same object and folds to one
+    translate; a translate to `symm.rank` is the identity.
+
+    ```mlir
+    %peer_buf = symm.translate %buf to %peer : memref<?xf32, #symm.heap>
+    ```
+  }];
+  let arguments = (ins AnyMemRef:$memref, I32:$peer);
+  let results = (outs AnyMemRef:$result);
+  let assemblyFormat = "$memref `to` $peer attr-dict `:` type($memref)";
+  let hasFolder = 1;
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Value operations
+//===----------------------------------------------------------------------===//
+
+def Symm_LoadOp : Symm_Op<"load", [AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Load from this rank's or a peer's memory";
+  let description = [{
+    Without `ordering`, a plain load: the result is either the element type or
+    a vector of it, which reads contiguous elements along the innermost
+    dimension like `vector.load`. With `ordering` and `scope`, an atomic load of
+    a scalar (`relaxed`, `acquire` or `seq_cst`). With `from %peer`, the access
+    goes to the peer's copy of the `#symm.heap` memref.
+
+    ```mlir
+    %v = symm.load %buf[%i] from %peer : memref<?xf32, #symm.heap> -> vector<4xf32>
+    %f = symm.load %flags[%i] from %peer ordering(acquire) scope(system) : memref<?xi32, #symm.heap> -> i32
+    ```
+  }];
+  let arguments = (ins AnyMemRef:$memref, Variadic<Index>:$indices,
+                       Optional<I32>:$peer,
+                       OptionalAttr<Symm_Ordering>:$ordering,
+                       OptionalAttr<Symm_Scope>:$scope);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = [{
+    $memref `[` $indices `]` (`from` $peer^)?
+    (`ordering` `(` $ordering^ `)` `scope` `(` $scope `)`)?
+    attr-dict `:` type($memref) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::MemRefType getMemRefType() { return getMemref().getType(); }
+  }];
+}
+
+def Symm_StoreOp : Symm_Op<"store", [AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Store to this rank's or a peer's memory";
+  let description = [{
+    The store counterpart of `symm.load`: plain (scalar or vector) without
+    `ordering`, an atomic scalar store (`relaxed`, `release` or `seq_cst`) with
+    it, to the peer's copy with `to %peer`.
+
+    ```mlir
+    symm.store %v, %buf[%i] to %peer : vector<4xf32> -> memref<?xf32, #symm.heap>
+    symm.store %c1, %flags[%i] to %peer ordering(release) scope(system) : i32 -> memref<?xi32, #symm.heap>
+    ```
+  }];
+  let arguments = (ins AnyType:$value, AnyMemRef:$memref,
+                       Variadic<Index>:$indices, Optional<I32>:$peer,
+                       OptionalAttr<Symm_Ordering>:$ordering,
+                       OptionalAttr<Symm_Scope>:$scope);
+  let assemblyFormat = [{
+    $value `,` $memref `[` $indices `]` (`to` $peer^)?
+    (`ordering` `(` $ordering^ `)` `scope` `(` $scope `)`)?
+    attr-dict `:` type($value) `->` type($memref)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::MemRefType getMemRefType() { return getMemref().getType(); }
+  }];
+}
+
+def Symm_AtomicRMWOp : Symm_Op<"atomic_rmw", [AttrSizedOperandSegments,
+    AllTypesMatch<["value", "result"]>]> {
+  let summary = "Atomic read-modify-write, returning the old value";
+  let description = [{
+    Integer kinds: `add sub and or xor max min umax umin`; float kinds:
+    `fadd fmax fmin`; `xchg` takes either.
+
+    ```mlir
+    %old = symm.atomic_rmw add %c1, %flags[%i] on %peer ordering(acq_rel) scope(system) : i32 -> memref<?xi32, #symm.heap>
+    ```
+  }];
+  let arguments = (ins Symm_AtomicKind:$kind, AnyType:$value,
+                       Arg<AnyMemRef, "", [MemRead, MemWrite]>:$memref,
+                       Variadic<Index>:$indices, Optional<I32>:$peer,
+                       Symm_Ordering:$ordering, Symm_Scope:$scope);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = [{
+    $kind $value `,` $memref `[` $indices `]` (`on` $peer^)?
+    `ordering` `(` $ordering `)` `scope` `(` $scope `)`
+    attr-dict `:` type($value) `->` type($memref)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::MemRefType getMemRefType() { return getMemref().getType(); }
+  }];
+}
+
+def Symm_AtomicCASOp : Symm_Op<"atomic_cas", [AttrSizedOperandSegments,
+    AllTypesMatch<["expected", "desired", "result"]>]> {
+  let summary = "Atomic compare-and-swap, returning the old value";
+  let description = [{
+    Stores `%desired` if the element equals `%expected`; returns the value seen.
+    The failure ordering is the strongest load ordering in `ordering`
+    (`release` fails `relaxed`, `acq_rel` fails `acquire`).
+
+    ```mlir
+    %prev = symm.atomic_cas %expected, %desired, %flags[%i] on %peer ordering(acq_rel) scope(device) : i32 -> memref<?xi32, #symm.heap>
+    ```
+  }];
+  let arguments = (ins AnyType:$expected, AnyType:$desired,
+                       Arg<AnyMemRef, "", [MemRead, MemWrite]>:$memref,
+                       Variadic<Index>:$indices, Optional<I32>:$peer,
+                       Symm_Ordering:$ordering, Symm_Scope:$scope);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = [{
+    $expected `,` $desired `,` $memref `[` $indices `]` (`on` $peer^)?
+    `ordering` `(` $ordering `)` `scope` `(` $scope `)`
+    attr-dict `:` type($expected) `->` type($memref)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::MemRefType getMemRefType() { return getMemref().getType(); }
+  }];
+}
+
+def Symm_FenceOp : Symm_Op<"fence", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Memory fence at a scope";
+  let description = [{
+    ```mlir
+    symm.fence ordering(release) scope(system)
+    ```
+  }];
+  let arguments = (ins Symm_Ordering:$ordering, Symm_Scope:$scope);
+  let assemblyFormat = [{
+    `ordering` `(` $ordering `)` `scope` `(` $scope `)` attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Point-to-point synchronisation
+//===----------------------------------------------------------------------===//
+
+def Symm_WaitOp : Symm_Op<"wait", [AttrSizedOperandSegments,
+    TypesMatchWith<"value type matches the element type", "memref", "value",
+                   "::llvm::cast<::mlir::MemRefType>($_self).getElementType()">]> {
+  let summary = "Spin with acquire ordering until a predicate on a flag holds";
+  let description = [{
+    Repeatedly loads the integer element with acquire ordering at `scope` until
+    `element <predicate> %value` holds (signed comparison) and returns the value
+    it saw. `backoff(N)` asks the target to sleep about N nanoseconds between
+    polls (`s_sleep` on AMD, `nanosleep` on NVIDIA, a pause on the CPU).
+
+    ```mlir
+    %seen = symm.wait %flags[%i] ge %c1 scope(system) : memref<?xi32, #symm.heap> -> i32
+    ```
+  }];
+  let arguments = (ins Arg<AnyMemRef, "", [MemRead, MemWrite]>:$memref,
+                       Variadic<Index>:$indices, Optional<I32>:$peer,
+                       Symm_WaitPredicate:$predicate, AnyType:$value,
+                       Symm_Scope:$scope,
+                       OptionalAttr<ConfinedAttr<I64Attr,
+                                                 [IntMinValue<1>]>>:$backoff);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = [{
+    $memref `[` $indices `]` (`from` $peer^)? $predicate $value
+    `scope` `(` $scope `)` (`backoff` `(` $backoff^ `)`)?
+    attr-dict `:` type($memref) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::MemRefType getMemRefType() { return getMemref().getType(); }
+  }];
+}
+
+def Symm_SignalOp : Symm_Op<"signal", [AttrSizedOperandSegments]> {
+  let summary = "Release-ordered update of a flag";
+  let description = [{
+    Atomically sets or adds `%value` to an integer flag with release ordering at
+    `scope`: everything this thread wrote before is visible to whoever observes
+    the new value with acquire ordering at that scope.
+
+    ```mlir
+    symm.signal add %c1, %flags[%i] on %peer scope(system) : i32 -> memref<?xi32, #symm.heap>
+    ```
+  }];
+  let arguments = (ins Symm_SignalKind:$kind, AnyType:$value,
+                       Arg<AnyMemRef, "", [MemRead, MemWrite]>:$memref,
+                       Variadic<Index>:$indices, Optional<I32>:$peer,
+                       Symm_Scope:$scope);
+  let assemblyFormat = [{
+    $kind $value `,` $memref `[` $indices `]` (`on` $peer^)?
+    `scope` `(` $scope `)` attr-dict `:` type($value) `->` type($memref)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::MemRefType getMemRefType() { return getMemref().getType(); }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Tile operations (workgroup-cooperative)
+//===----------------------------------------------------------------------===//
+
+def Symm_PutOp : Symm_Op<"put", [AttrSizedOperandSegments]> {
+  let summary = "Workgroup-cooperative copy of a tile into a peer's memory";
+  let description = [{
+    Every thread of the workgroup must reach the operation. The tile `%src`
+    (any memory space) is copied to the peer's copy of `%dst` (`#symm.heap`).
+    With `signal(...)`, one flag update on the same peer is made once per
+    workgroup, after every thread's part of the tile is visible at `scope`.
+
+    ```mlir
+    symm.put %src to %dst on %peer : memref<64x64xf16, strided<[?, 1], offset: ?>> -> memref<64x64xf16, strided<[?, 1], offset: ?>, #symm.heap>
+    symm.put %src to %dst on %peer signal(add %c1, %flags[%t] : memref<?xi32, #symm.heap>) scope(system) : memref<64xf32> -> memref<64xf32, #symm.heap>
+    ```
+  }];
+  let arguments = (ins Arg<AnyMemRef, "", [MemRead]>:$src,
+                       Arg<AnyMemRef, "", [MemWrite]>:$dst, I32:$peer,
+                       OptionalAttr<Symm_SignalKind>:$signal_kind,
+                       Optional<AnyType>:$signal_value,
+                       Arg<Optional<AnyMemRef>, "", [MemRead, MemWrite]>:$signal_flags,
+                       Variadic<Index>:$signal_indices,
+                       OptionalAttr<Symm_Scope>:$scope);
+  let assemblyFormat = [{
+    $src `to` $dst
+    custom<PeerAndSignal>($peer, $signal_kind, $signal_value, $signal_flags,
+                          $signal_indices, type($signal_value),
+                          type($signal_flags), $scope)
+    attr-dict `:` type($src) `->` type($dst)
+  }];
+  let hasVerifier = 1;
+}
+
+def Symm_GetOp : Symm_Op<"get", []> {
+  let summary = "Workgroup-cooperative copy of a tile from a peer's memory";
+  let description = [{
+    Every thread of the workgroup must reach the operation. Copies the peer's
+    copy of `%src` (`#symm.heap`) into `%dst` (any memory space).
+
+    ```mlir
+    symm.get %src from %peer to %dst : memref<64xf32, #symm.heap> -> memref<64xf32>
+    ```
+  }];
+  let arguments = (ins Arg<AnyMemRef, "", [MemRead]>:$src, I32:$peer,
+                       Arg<AnyMemRef, "", [MemWrite]>:$dst);
+  let assemblyFormat = [{
+    $src `from` $peer `to` $dst attr-dict `:` type($src) `->` type($dst)
+  }];
+  let hasVerifier = 1;
+}
+
+def Symm_CopyOp : Symm_Op<"copy", []> {
+  let summary = "Workgroup-cooperative tile copy between two arbitrary ranks";
+  let description = [{
+    Copies `%src_peer`'s copy of `%src` to `%dst_peer`'s copy of `%dst`; both
+    memrefs are in `#symm.heap`. Every thread of the workgroup must reach it.
+
+    ```mlir
+    symm.copy %src from %a to %dst on %b : memref<64xf32, #symm.heap> -> memref<64xf32, #symm.heap>
+    ```
+  }];
+  let arguments = (ins Arg<AnyMemRef, "", [MemRead]>:$src, I32:$src_peer,
+                       Arg<AnyMemRef, "", [MemWrite]>:$dst, I32:$dst_peer);
+  let assemblyFormat = [{
+    $src `from` $src_peer `to` $dst `on` $dst_peer attr-dict
+    `:` type($src) `->` type($dst)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Host-side collective operations
+//===----------------------------------------------------------------------===//
+
+def Symm_AllocOp : Symm_Op<"alloc", [MemoryEffects<[MemWrite]>]> {
+  let summary = "Collective allocation on the symmetric heap";
+  let description = [{
+    Every rank must make the same allocations, in the same order, with the same
+    sizes; the runtime checks it. One index operand per dynamic dimension.
+
+    ```mlir
+    %buf = symm.alloc(%n) : memref<?xf32, #symm.heap>
+    ```
+  }];
+  let arguments = (ins Variadic<Index>:$dynamicSizes);
+  let results = (outs Res<AnyMemRef, "", [MemAlloc<DefaultResource>]>:$memref);
+  let assemblyFormat = "`(` $dynamicSizes `)` attr-dict `:` type($memref)";
+  let hasVerifier = 1;
+}
+
+def Symm_DeallocOp : Symm_Op<"dealloc", [MemoryEffects<[MemWrite]>]> {
+  let summary = "Collective release of a symmetric allocation";
+  let description = [{
+    ```mlir
+    symm.dealloc %buf : memref<?xf32, #symm.heap>
+    ```
+  }];
+  let arguments = (ins Arg<AnyMemRef, "", [MemFree]>:$memref);
+  let assemblyFormat = "$memref attr-dict `:` type($memref)";
+  let hasVerifier = 1;
+}
+
+def Symm_BarrierOp : Symm_Op<"barrier", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Complete this rank's device work, then wait for every rank";
+  let description = [{
+    ```mlir
+    symm.barrier
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
+#endif // SYMM_DIALECT_SYMM_IR_SYMMOPS_TD

@@ -1,0 +1,38 @@
+//===- SymmDialect.cpp - Symm dialect ---------------------------*- C++ -*-===//
+
+#include "symm/Dialect/Symm/IR/SymmDialect.h"
+#include "symm/Dialect/Symm/IR/SymmOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::symm;
+
+#include "symm/Dialect/Symm/IR/SymmEnums.cpp.inc"
+#include "symm/Dialect/Symm/IR/SymmOpsDialect.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "symm/Dialect/Symm/IR/SymmAttrs.cpp.inc"
+
+void SymmDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "symm/Dialect/Symm/IR/SymmOps.cpp.inc"
+      >();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "symm/Dialect/Symm/IR/SymmAttrs.cpp.inc"
+      >();
+}
+
+bool mlir::symm::isHeapMemRef(Type type) {
+  auto memref = dyn_cast<BaseMemRefType>(type);
+  return memref && isa_and_nonnull<HeapAttr>(memref.getMemorySpace());
+}
+
+MemRefType mlir::symm::getHeapMemRefType(MemRefType type) {
+  return MemRefType::get(type.getShape(), type.getElementType(),
+                         type.getLayout(), HeapAttr::get(type.getContext()));
+}

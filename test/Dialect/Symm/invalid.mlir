@@ -1,0 +1,398 @@
+// RUN: symm-opt %s -split-input-file -verify-diagnostics
+
+func.func @peer_on_non_heap(%m: memref<4xf32>, %i: index, %p: i32) {
+  // expected-error @+1 {{peer access requires a memref in #symm.heap, got 'memref<4xf32>'}}
+  %v = symm.load %m[%i] from %p : memref<4xf32> -> f32
+  return
+}
+
+// -----
+
+func.func @peer_store_on_non_heap(%m: memref<4xf32>, %i: index, %p: i32, %x: f32) {
+  // expected-error @+1 {{peer access requires a memref in #symm.heap}}
+  symm.store %x, %m[%i] to %p : f32 -> memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @peer_rmw_on_non_heap(%m: memref<4xi32>, %i: index, %p: i32, %x: i32) {
+  // expected-error @+1 {{peer access requires a memref in #symm.heap}}
+  %o = symm.atomic_rmw add %x, %m[%i] on %p ordering(relaxed) scope(system) : i32 -> memref<4xi32>
+  return
+}
+
+// -----
+
+func.func @acquire_store(%m: memref<4xi32, #symm.heap>, %i: index, %x: i32) {
+  // expected-error @+1 {{a store cannot have acquire ordering; use relaxed, release or seq_cst}}
+  symm.store %x, %m[%i] ordering(acquire) scope(system) : i32 -> memref<4xi32, #symm.heap>
+  return
+}
+
+// -----
+
+func.func @acq_rel_store(%m: memref<4xi32, #symm.heap>, %i: index, %x: i32) {
+  // expected-error @+1 {{a store cannot have acq_rel ordering}}
+  symm.store %x, %m[%i] ordering(acq_rel) scope(device) : i32 -> memref<4xi32, #symm.heap>
+  return
+}
+
+// -----
+
+func.func @release_load(%m: memref<4xi32, #symm.heap>, %i: index) {
+  // expected-error @+1 {{a load cannot have release ordering; use relaxed, acquire or seq_cst}}
+  %v = symm.load %m[%i] ordering(release) scope(system) : memref<4xi32, #symm.heap> -> i32
+  return
+}
+
+// -----
+
+func.func @acq_rel_load(%m: memref<4xi32, #symm.heap>, %i: index) {
+  // expected-error @+1 {{a load cannot have acq_rel ordering}}
+  %v = symm.load %m[%i] ordering(acq_rel) scope(system) : memref<4xi32, #symm.heap> -> i32
+  return
+}
+
+// -----
+
+func.func @ordered_vector_load(%m: memref<8xi32, #symm.heap>, %i: index) {
+  // expected-error @+1 {{an ordered access is a scalar atomic; result type 'vector<4xi32>' must be the element type 'i32'}}
+  %v = symm.load %m[%i] ordering(acquire) scope(system) : memref<8xi32, #symm.heap> -> vector<4xi32>
+  return
+}
+
+// -----
+
+func.func @ordered_vector_store(%m: memref<8xi32, #symm.heap>, %i: index, %v: vector<4xi32>) {
+  // expected-error @+1 {{an ordered access is a scalar atomic; value type 'vector<4xi32>'}}
+  symm.store %v, %m[%i] ordering(release) scope(system) : vector<4xi32> -> memref<8xi32, #symm.heap>
+  return
+}
+
+// -----
+
+func.func @ordering_without_scope(%m: memref<4xi32>, %i: index) {
+  // expected-error @+1 {{ordering and scope must be given together}}
+  %v = "symm.load"(%m, %i) <{ordering = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0>}> : (memref<4xi32>, index) -> i32
+  return
+}
+
+// -----
+
+func.func @index_count(%m: memref<4x4xf32, #symm.heap>, %i: index) {
+  // expected-error @+1 {{expects 2 indices for 'memref<4x4xf32, #symm.heap>', got 1}}
+  %v = symm.load %m[%i] : memref<4x4xf32, #symm.heap> -> f32
+  return
+}
+
+// -----
+
+func.func @index_count_rmw(%m: memref<4xi32>, %i: index, %x: i32) {
+  // expected-error @+1 {{expects 1 indices for 'memref<4xi32>', got 2}}
+  %o = symm.atomic_rmw add %x, %m[%i, %i] ordering(relaxed) scope(system) : i32 -> memref<4xi32>
+  return
+}
+
+// -----
+
+func.func @load_element_type(%m: memref<4xf32, #symm.heap>, %i: index) {
+  // expected-error @+1 {{result type 'f16' does not match the memref element type 'f32'}}
+  %v = symm.load %m[%i] : memref<4xf32, #symm.heap> -> f16
+  return
+}
+
+// -----
+
+func.func @store_vector_element_type(%m: memref<8xf32, #symm.heap>, %i: index, %v: vector<4xi32>) {
+  // expected-error @+1 {{value vector element type 'i32' does not match the memref element type 'f32'}}
+  symm.store %v, %m[%i] : vector<4xi32> -> memref<8xf32, #symm.heap>
+  return
+}
+
+// -----
+
+func.func @ordered_index_element(%m: memref<4xindex>, %i: index) {
+  // expected-error @+1 {{an ordered access requires an integer or float element type, got 'index'}}
+  %v = symm.load %m[%i] ordering(acquire) scope(system) : memref<4xindex> -> index
+  return
+}
+
+// -----
+
+func.func @float_kind_on_int(%m: memref<4xi32, #symm.heap>, %i: index, %x: i32) {
+  // expected-error @+1 {{'fadd' requires a float type, got 'i32'}}
+  %o = symm.atomic_rmw fadd %x, %m[%i] ordering(relaxed) scope(system) : i32 -> memref<4xi32, #symm.heap>
+  return
+}
+
+// -----
+
+func.func @int_kind_on_float(%m: memref<4xf32, #symm.heap>, %i: index, %x: f32) {
+  // expected-error @+1 {{'add' requires an integer type, got 'f32' (use fadd, fmax, fmin or xchg on floats)}}
+  %o = symm.atomic_rmw add %x, %m[%i] ordering(relaxed) scope(system) : f32 -> memref<4xf32, #symm.heap>
+  return
+}
+
+// -----
+
+func.func @rmw_vector(%m: memref<8xi32, #symm.heap>, %i: index, %x: vector<2xi32>) {
+  // expected-error @+1 {{atomics are scalar, got 'vector<2xi32>'}}
+  %o = symm.atomic_rmw add %x, %m[%i] ordering(relaxed) scope(system) : vector<2xi32> -> memref<8xi32, #symm.heap>
+  return
+}
+
+// -----
+
+func.func @rmw_element_type(%m: memref<8xi64, #symm.heap>, %i: index, %x: i32) {
+  // expected-error @+1 {{value type 'i32' does not match the memref element type 'i64'}}
+  %o = symm.atomic_rmw add %x, %m[%i] ordering(relaxed) scope(system) : i32 -> memref<8xi64, #symm.heap>
+  return
+}
+
+// -----
+
+func.func @cas_vector(%m: memref<8xi32, #symm.heap>, %i: index, %x: vector<2xi32>) {
+  // expected-error @+1 {{compare-and-swap requires a scalar integer, got 'vector<2xi32>'}}
+  %o = symm.atomic_cas %x, %x, %m[%i] ordering(acq_rel) scope(system) : vector<2xi32> -> memref<8xi32, #symm.heap>
+  return
+}
+
+// -----
+
+func.func @cas_float(%m: memref<8xf32, #symm.heap>, %i: index, %x: f32) {
+  // expected-error @+1 {{compare-and-swap requires a scalar integer, got 'f32'}}
+  %o = symm.atomic_cas %x, %x, %m[%i] ordering(acq_rel) scope(system) : f32 -> memref<8xf32, #symm.heap>
+  return
+}
+
+// -----
+
+func.func @wait_value_type(%m: memref<8xi32, #symm.heap>, %i: index, %x: i64) {
+  // expected-note @-1 {{prior use here}}
+  // expected-error @+1 {{use of value '%x' expects different type than prior uses: 'i32' vs 'i64'}}
+  %o = symm.wait %m[%i] ge %x scope(system) : memref<8xi32, #symm.heap> -> i32
+  return
+}
+
+// -----
+
+func.func @wait_result_type(%m: memref<8xi32, #symm.heap>, %i: index, %x: i32) {
+  // expected-error @+1 {{result type 'i64' does not match the flag element type 'i32'}}
+  %o = symm.wait %m[%i] ge %x scope(system) : memref<8xi32, #symm.heap> -> i64
+  return
+}
+
+// -----
+
+func.func @wait_float_flag(%m: memref<8xf32, #symm.heap>, %i: index, %x: f32) {
+  // expected-error @+1 {{flags must have an integer element type, got 'f32'}}
+  %o = symm.wait %m[%i] ge %x scope(system) : memref<8xf32, #symm.heap> -> f32
+  return
+}
+
+// -----
+
+func.func @wait_backoff(%m: memref<8xi32, #symm.heap>, %i: index, %x: i32) {
+  // expected-error @+1 {{attribute 'backoff' failed to satisfy constraint}}
+  %o = symm.wait %m[%i] ge %x scope(system) backoff(0) : memref<8xi32, #symm.heap> -> i32
+  return
+}
+
+// -----
+
+func.func @signal_value_type(%m: memref<8xi32, #symm.heap>, %i: index, %x: i64, %p: i32) {
+  // expected-error @+1 {{value type 'i64' does not match the flag element type 'i32'}}
+  symm.signal add %x, %m[%i] on %p scope(system) : i64 -> memref<8xi32, #symm.heap>
+  return
+}
+
+// -----
+
+func.func @signal_peer_non_heap(%m: memref<8xi32>, %i: index, %x: i32, %p: i32) {
+  // expected-error @+1 {{peer access requires a memref in #symm.heap}}
+  symm.signal set %x, %m[%i] on %p scope(system) : i32 -> memref<8xi32>
+  return
+}
+
+// -----
+
+func.func @put_shape(%s: memref<64xf32>, %d: memref<32xf32, #symm.heap>, %p: i32) {
+  // expected-error @+1 {{source shape of 'memref<64xf32>' does not match destination shape of 'memref<32xf32, #symm.heap>'}}
+  symm.put %s to %d on %p : memref<64xf32> -> memref<32xf32, #symm.heap>
+  return
+}
+
+// -----
+
+func.func @put_rank(%s: memref<64xf32>, %d: memref<8x8xf32, #symm.heap>, %p: i32) {
+  // expected-error @+1 {{source rank 1 does not match destination rank 2}}
+  symm.put %s to %d on %p : memref<64xf32> -> memref<8x8xf32, #symm.heap>
+  return
+}
+
+// -----
+
+func.func @put_element(%s: memref<64xf16>, %d: memref<64xf32, #symm.heap>, %p: i32) {
+  // expected-error @+1 {{source element type 'f16' does not match destination element type 'f32'}}
+  symm.put %s to %d on %p : memref<64xf16> -> memref<64xf32, #symm.heap>
+  return
+}
+
+// -----
+
+func.func @put_not_heap(%s: memref<64xf32>, %d: memref<64xf32>, %p: i32) {
+  // expected-error @+1 {{destination must be a memref in #symm.heap, got 'memref<64xf32>'}}
+  symm.put %s to %d on %p : memref<64xf32> -> memref<64xf32>
+  return
+}
+
+// -----
+
+func.func @put_signal_flag_not_heap(%s: memref<64xf32>, %d: memref<64xf32, #symm.heap>, %f: memref<4xi32>, %i: index, %c: i32, %p: i32) {
+  // expected-error @+1 {{signal flag must be a memref in #symm.heap, got 'memref<4xi32>'}}
+  symm.put %s to %d on %p signal(add %c, %f[%i] : memref<4xi32>) scope(system) : memref<64xf32> -> memref<64xf32, #symm.heap>
+  return
+}
+
+// -----
+
+func.func @put_signal_indices(%s: memref<64xf32>, %d: memref<64xf32, #symm.heap>, %f: memref<4x4xi32, #symm.heap>, %i: index, %c: i32, %p: i32) {
+  // expected-error @+1 {{expects 2 signal indices for 'memref<4x4xi32, #symm.heap>', got 1}}
+  symm.put %s to %d on %p signal(add %c, %f[%i] : memref<4x4xi32, #symm.heap>) scope(system) : memref<64xf32> -> memref<64xf32, #symm.heap>
+  return
+}
+
+// -----
+
+func.func @put_signal_needs_scope(%s: memref<64xf32>, %d: memref<64xf32, #symm.heap>, %f: memref<4xi32, #symm.heap>, %i: index, %c: i32, %p: i32) {
+  // expected-error @+1 {{expected 'scope'}}
+  symm.put %s to %d on %p signal(add %c, %f[%i] : memref<4xi32, #symm.heap>) : memref<64xf32> -> memref<64xf32, #symm.heap>
+  return
+}
+
+// -----
+
+func.func @put_signal_kind(%s: memref<64xf32>, %d: memref<64xf32, #symm.heap>, %f: memref<4xi32, #symm.heap>, %i: index, %c: i32, %p: i32) {
+  // expected-error @+1 {{expected signal kind 'set' or 'add'}}
+  symm.put %s to %d on %p signal(sub %c, %f[%i] : memref<4xi32, #symm.heap>) scope(system) : memref<64xf32> -> memref<64xf32, #symm.heap>
+  return
+}
+
+// -----
+
+func.func @put_scope_without_signal(%s: memref<64xf32>, %d: memref<64xf32, #symm.heap>, %p: i32) {
+  // expected-error @+1 {{scope belongs to the signal and must be given with it}}
+  "symm.put"(%s, %d, %p) <{scope = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>}> : (memref<64xf32>, memref<64xf32, #symm.heap>, i32) -> ()
+  return
+}
+
+// -----
+
+func.func @get_not_heap(%s: memref<64xf32>, %d: memref<64xf32>, %p: i32) {
+  // expected-error @+1 {{source must be a memref in #symm.heap, got 'memref<64xf32>'}}
+  symm.get %s from %p to %d : memref<64xf32> -> memref<64xf32>
+  return
+}
+
+// -----
+
+func.func @get_shape(%s: memref<64xf32, #symm.heap>, %d: memref<65xf32>, %p: i32) {
+  // expected-error @+1 {{does not match destination shape}}
+  symm.get %s from %p to %d : memref<64xf32, #symm.heap> -> memref<65xf32>
+  return
+}
+
+// -----
+
+func.func @copy_not_heap(%s: memref<64xf32, #symm.heap>, %d: memref<64xf32>, %p: i32) {
+  // expected-error @+1 {{destination must be a memref in #symm.heap}}
+  symm.copy %s from %p to %d on %p : memref<64xf32, #symm.heap> -> memref<64xf32>
+  return
+}
+
+// -----
+
+func.func @translate_non_heap(%m: memref<4xf32>, %p: i32) {
+  // expected-error @+1 {{translated memref must be a memref in #symm.heap, got 'memref<4xf32>'}}
+  %t = symm.translate %m to %p : memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @relaxed_fence() {
+  // expected-error @+1 {{a relaxed fence orders nothing; use acquire, release, acq_rel or seq_cst}}
+  symm.fence ordering(relaxed) scope(system)
+  return
+}
+
+// -----
+
+func.func @unknown_scope() {
+  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'scope' [workgroup, device, system]}}
+  symm.fence ordering(release) scope(cluster)
+  return
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @alloc_in_kernel() kernel {
+    // expected-error @+1 {{'symm.alloc' op is a collective host operation and cannot appear in device code}}
+    %b = symm.alloc() : memref<4xf32, #symm.heap>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @dealloc_in_kernel(%b: memref<4xf32, #symm.heap>) kernel {
+    // expected-error @+1 {{'symm.dealloc' op is a collective host operation}}
+    symm.dealloc %b : memref<4xf32, #symm.heap>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @barrier_in_kernel() kernel {
+    // expected-error @+1 {{'symm.barrier' op is a collective host operation}}
+    symm.barrier
+    gpu.return
+  }
+}
+
+// -----
+
+func.func @alloc_not_heap() {
+  // expected-error @+1 {{result must be a memref in #symm.heap, got 'memref<4xf32>'}}
+  %b = symm.alloc() : memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @alloc_dynamic_count(%n: index) {
+  // expected-error @+1 {{expects one size operand per dynamic dimension of 'memref<?x?xf32, #symm.heap>' (2), got 1}}
+  %b = symm.alloc(%n) : memref<?x?xf32, #symm.heap>
+  return
+}
+
+// -----
+
+func.func @alloc_layout() {
+  // expected-error @+1 {{the result layout must be the identity}}
+  %b = symm.alloc() : memref<4xf32, strided<[2]>, #symm.heap>
+  return
+}
+
+// -----
+
+func.func @dealloc_not_heap(%b: memref<4xf32>) {
+  // expected-error @+1 {{operand must be a memref in #symm.heap}}
+  symm.dealloc %b : memref<4xf32>
+  return
+}
