@@ -396,3 +396,27 @@ func.func @dealloc_not_heap(%b: memref<4xf32>) {
   symm.dealloc %b : memref<4xf32>
   return
 }
+
+// -----
+
+func.func @ordered_alignment(%m: memref<4xi32, #symm.heap>, %i: index) {
+  // expected-error @+1 {{an ordered access is naturally aligned; alignment applies to plain accesses only}}
+  %v = symm.load %m[%i] ordering(acquire) scope(system) {alignment = 4 : i64} : memref<4xi32, #symm.heap> -> i32
+  return
+}
+
+// -----
+
+func.func @bad_alignment(%m: memref<8xf32, #symm.heap>, %i: index, %v: vector<4xf32>) {
+  // expected-error @+1 {{attribute 'alignment' failed to satisfy constraint}}
+  symm.store %v, %m[%i] {alignment = 3 : i64} : vector<4xf32> -> memref<8xf32, #symm.heap>
+  return
+}
+
+// -----
+
+func.func @rank0_tile(%s: memref<f32>, %d: memref<f32, #symm.heap>, %p: i32) {
+  // expected-error @+1 {{tiles must have rank 1 or more}}
+  symm.put %s to %d on %p : memref<f32> -> memref<f32, #symm.heap>
+  return
+}

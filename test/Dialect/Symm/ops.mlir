@@ -143,3 +143,14 @@ func.func @host(%n: index) {
   symm.dealloc %s : memref<4x4xi32, #symm.heap>
   return
 }
+
+// CHECK-LABEL: func.func @misc
+func.func @misc(%m: memref<8xf32, #symm.heap>, %i: index, %v: vector<4xf32>) {
+  // CHECK: symm.store %{{.*}} {alignment = 4 : i64} : vector<4xf32>
+  symm.store %v, %m[%i] {alignment = 4 : i64} : vector<4xf32> -> memref<8xf32, #symm.heap>
+  // CHECK: symm.backoff 100
+  symm.backoff 100
+  // CHECK: symm.backoff{{$}}
+  symm.backoff
+  return
+}

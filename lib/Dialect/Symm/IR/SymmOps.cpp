@@ -167,6 +167,9 @@ LogicalResult LoadOp::verify() {
       failed(verifyOptionalOrdering(*this, getOrdering(), getScope(),
                                     /*isLoad=*/true)))
     return failure();
+  if (getAlignment() && getOrdering())
+    return emitOpError("an ordered access is naturally aligned; alignment "
+                       "applies to plain accesses only");
   return verifyAccessedType(*this, "result", getResult().getType(),
                             getMemRefType(), getOrdering().has_value());
 }
@@ -189,6 +192,9 @@ LogicalResult StoreOp::verify() {
       failed(verifyOptionalOrdering(*this, getOrdering(), getScope(),
                                     /*isLoad=*/false)))
     return failure();
+  if (getAlignment() && getOrdering())
+    return emitOpError("an ordered access is naturally aligned; alignment "
+                       "applies to plain accesses only");
   return verifyAccessedType(*this, "value", getValue().getType(),
                             getMemRefType(), getOrdering().has_value());
 }
@@ -341,6 +347,8 @@ static void printPeerAndSignal(OpAsmPrinter &p, Operation *, Value peer,
 
 LogicalResult PutOp::verify() {
   auto src = getSrc().getType(), dst = getDst().getType();
+  if (src.getRank() == 0)
+    return emitOpError("tiles must have rank 1 or more");
   if (failed(requireHeap(*this, "destination", dst)) ||
       failed(verifyTiles(*this, src, dst)))
     return failure();
@@ -364,6 +372,8 @@ LogicalResult PutOp::verify() {
 
 LogicalResult GetOp::verify() {
   auto src = getSrc().getType(), dst = getDst().getType();
+  if (src.getRank() == 0)
+    return emitOpError("tiles must have rank 1 or more");
   if (failed(requireHeap(*this, "source", src)))
     return failure();
   return verifyTiles(*this, src, dst);
@@ -371,6 +381,8 @@ LogicalResult GetOp::verify() {
 
 LogicalResult CopyOp::verify() {
   auto src = getSrc().getType(), dst = getDst().getType();
+  if (src.getRank() == 0)
+    return emitOpError("tiles must have rank 1 or more");
   if (failed(requireHeap(*this, "source", src)) ||
       failed(requireHeap(*this, "destination", dst)))
     return failure();

@@ -76,7 +76,9 @@ def Symm_LoadOp : Symm_Op<"load", [AttrSizedOperandSegments,
   let description = [{
     Without `ordering`, a plain load: the result is either the element type or
     a vector of it, which reads contiguous elements along the innermost
-    dimension like `vector.load`. With `ordering` and `scope`, an atomic load of
+    dimension like `vector.load`. Like CUDA's vector types, a vector access is
+    aligned to its size in bytes (at most 16) unless an `alignment` attribute
+    says otherwise (`{alignment = 4}` for an access only element-aligned). With `ordering` and `scope`, an atomic load of
     a scalar (`relaxed`, `acquire` or `seq_cst`). With `from %peer`, the access
     goes to the peer's copy of the `#symm.heap` memref.
 
@@ -88,7 +90,8 @@ def Symm_LoadOp : Symm_Op<"load", [AttrSizedOperandSegments,
   let arguments = (ins AnyMemRef:$memref, Variadic<Index>:$indices,
                        Optional<I32>:$peer,
                        OptionalAttr<Symm_Ordering>:$ordering,
-                       OptionalAttr<Symm_Scope>:$scope);
+                       OptionalAttr<Symm_Scope>:$scope,
+                       OptionalAttr<IntValidAlignment<I64Attr>>:$alignment);
   let results = (outs AnyType:$result);
   let assemblyFormat = [{
     $memref `[` $indices `]` (`from` $peer^)?
@@ -117,7 +120,8 @@ def Symm_StoreOp : Symm_Op<"store", [AttrSizedOperandSegments,
   let arguments = (ins AnyType:$value, AnyMemRef:$memref,
                        Variadic<Index>:$indices, Optional<I32>:$peer,
                        OptionalAttr<Symm_Ordering>:$ordering,
-                       OptionalAttr<Symm_Scope>:$scope);
+                       OptionalAttr<Symm_Scope>:$scope,
+                       OptionalAttr<IntValidAlignment<I64Attr>>:$alignment);
   let assemblyFormat = [{
     $value `,` $memref `[` $indices `]` (`to` $peer^)?
     (`ordering` `(` $ordering^ `)` `scope` `(` $scope `)`)?
@@ -232,6 +236,23 @@ def Symm_WaitOp : Symm_Op<"wait", [AttrSizedOperandSegments,
   let extraClassDeclaration = [{
     ::mlir::MemRefType getMemRefType() { return getMemref().getType(); }
   }];
+}
+
+def Symm_BackoffOp : Symm_Op<"backoff", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Polling pause of a spin loop";
+  let description = [{
+    Produced by `symm-translate-to-heap-base` inside the spin loop of
+    `symm.wait`. With `ns`, the thread sleeps about that many nanoseconds
+    (`nanosleep` on NVIDIA, `s_sleep` on AMD); without it, GPU targets emit
+    nothing and the CPU target yields the OS thread so that the thread it waits
+    for can run.
+
+    ```mlir
+    symm.backoff 100
+    ```
+  }];
+  let arguments = (ins OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<1>]>>:$ns);
+  let assemblyFormat = "($ns^)? attr-dict";
 }
 
 def Symm_SignalOp : Symm_Op<"signal", [AttrSizedOperandSegments]> {
