@@ -3,9 +3,10 @@
 #include "symm/InitAllSymm.h"
 
 #include "symm/Dialect/Symm/IR/SymmDialect.h"
+#include "symm/Dialect/Symm/Transforms/Passes.h"
 
 void mlir::symm::registerAllSymmDialects(DialectRegistry &registry) {
   registry.insert<SymmDialect>();
 }
 
-void mlir::symm::registerAllSymmPasses() {}
+void mlir::symm::registerAllSymmPasses() { registerSymmTransformsPasses(); }

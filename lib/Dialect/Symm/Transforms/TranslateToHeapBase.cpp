@@ -1,0 +1,503 @@
+//===- TranslateToHeapBase.cpp - Explicit heap-base translation -*- C++ -*-===//
+//
+// Rewrites peer accesses into `symm.translate` + local accesses and lowers the
+// composite operations (signal, wait, put, get, copy) into loops of local
+// accesses, so that each target only lowers translate, the rank queries and
+// ordered scalar accesses.
+//
+//===----------------------------------------------------------------------===//
+
+#include "symm/Dialect/Symm/IR/SymmOps.h"
+#include "symm/Dialect/Symm/Transforms/Passes.h"
+
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/CSE.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace mlir::symm {
+#define GEN_PASS_DEF_SYMMTRANSLATETOHEAPBASE
+#include "symm/Dialect/Symm/Transforms/Passes.h.inc"
+} // namespace mlir::symm
+
+using namespace mlir;
+using namespace mlir::symm;
+
+namespace {
+
+/// Widest vector access, in bytes, that tile copies use.
+constexpr int64_t kTileAccessBytes = 16;
+
+/// Builds the local replacement of symm operations at one insertion point.
+class HeapBaseLowering {
+public:
+  HeapBaseLowering(IRRewriter &rewriter) : b(rewriter) {}
+
+  LogicalResult lower(Operation *op);
+
+private:
+  /// `memref` itself, or its view on `peer` when there is one.
+  Value view(Location loc, Value memref, Value peer) {
+    if (!peer)
+      return memref;
+    // Folds away when `peer` is this rank.
+    return b.createOrFold<TranslateOp>(loc, memref, peer);
+  }
+
+  Value index(Location loc, int64_t value) {
+    return arith::ConstantIndexOp::create(b, loc, value);
+  }
+
+  void lowerLoad(LoadOp op);
+  void lowerStore(StoreOp op);
+  void lowerSignal(SignalOp op);
+  void lowerWait(WaitOp op);
+  template <typename OpT>
+  void dropPeer(OpT op);
+  LogicalResult lowerTile(Operation *op, Value src, Value srcPeer, Value dst,
+                          Value dstPeer);
+
+  /// The thread's linear id in its workgroup and the workgroup's size.
+  std::pair<Value, Value> workgroupThread(Location loc);
+  /// Whether every row of `memref` starts on a `bytes`-aligned address.
+  Value rowsAligned(Location loc, Value memref, int64_t bytes);
+  /// Copies `src` to `dst`, `width` contiguous elements per access, work items
+  /// spread over the workgroup's threads.
+  void copyLoop(Location loc, Value src, Value dst, ArrayRef<Value> dims,
+                Value tid, Value nthreads, int64_t width);
+
+  IRRewriter &b;
+};
+
+/// Plain accesses become memref/vector accesses; a vector access is aligned
+/// to its size (at most 16 bytes) unless the op says otherwise.
+static std::optional<uint64_t> vectorAlignment(Operation *op, Type type,
+                                               std::optional<uint64_t> given) {
+  if (given)
+    return given;
+  auto vector = dyn_cast<VectorType>(type);
+  if (!vector || !vector.getElementType().isIntOrFloat())
+    return std::nullopt;
+  int64_t bits = vector.getNumElements() *
+                 vector.getElementType().getIntOrFloatBitWidth();
+  if (bits % 8 != 0 || !llvm::isPowerOf2_64(bits / 8))
+    return std::nullopt;
+  return std::min<uint64_t>(bits / 8, kTileAccessBytes);
+}
+
+void HeapBaseLowering::lowerLoad(LoadOp op) {
+  if (op.getOrdering() && !op.getPeer())
+    return;
+  Location loc = op.getLoc();
+  b.setInsertionPoint(op);
+  Value memref = view(loc, op.getMemref(), op.getPeer());
+  Type type = op.getResult().getType();
+  if (op.getOrdering()) {
+    b.replaceOpWithNewOp<LoadOp>(op, type, memref, op.getIndices(), Value(),
+                                 op.getOrderingAttr(), op.getScopeAttr(),
+                                 IntegerAttr());
+  } else if (auto vector = dyn_cast<VectorType>(type)) {
+    auto load = vector::LoadOp::create(b, loc, vector, memref, op.getIndices());
+    if (auto align = vectorAlignment(op, type, op.getAlignment()))
+      load.setAlignment(*align);
+    b.replaceOp(op, load);
+  } else {
+    b.replaceOpWithNewOp<memref::LoadOp>(op, memref, op.getIndices());
+  }
+}
+
+void HeapBaseLowering::lowerStore(StoreOp op) {
+  if (op.getOrdering() && !op.getPeer())
+    return;
+  Location loc = op.getLoc();
+  b.setInsertionPoint(op);
+  Value memref = view(loc, op.getMemref(), op.getPeer());
+  Type type = op.getValue().getType();
+  if (op.getOrdering()) {
+    b.replaceOpWithNewOp<StoreOp>(op, op.getValue(), memref, op.getIndices(),
+                                  Value(), op.getOrderingAttr(),
+                                  op.getScopeAttr(), IntegerAttr());
+  } else if (isa<VectorType>(type)) {
+    auto store = vector::StoreOp::create(b, loc, op.getValue(), memref,
+                                         op.getIndices());
+    if (auto align = vectorAlignment(op, type, op.getAlignment()))
+      store.setAlignment(*align);
+    b.eraseOp(op);
+  } else {
+    b.replaceOpWithNewOp<memref::StoreOp>(op, op.getValue(), memref,
+                                          op.getIndices());
+  }
+}
+
+/// Atomics keep their form and lose their peer.
+template <typename OpT>
+void HeapBaseLowering::dropPeer(OpT op) {
+  if (!op.getPeer())
+    return;
+  b.setInsertionPoint(op);
+  Value memref = view(op.getLoc(), op.getMemref(), op.getPeer());
+  b.modifyOpInPlace(op, [&] {
+    op.getMemrefMutable().assign(memref);
+    op.getPeerMutable().clear();
+  });
+}
+
+void HeapBaseLowering::lowerSignal(SignalOp op) {
+  Location loc = op.getLoc();
+  b.setInsertionPoint(op);
+  Value memref = view(loc, op.getMemref(), op.getPeer());
+  auto release = MemoryOrderingAttr::get(b.getContext(), MemoryOrdering::release);
+  if (op.getKind() == SignalKind::set) {
+    StoreOp::create(b, loc, op.getValue(), memref, op.getIndices(), Value(),
+                    release, op.getScopeAttr(), IntegerAttr());
+  } else {
+    AtomicRMWOp::create(b, loc, op.getValue().getType(),
+                        AtomicKindAttr::get(b.getContext(), AtomicKind::add),
+                        op.getValue(), memref, op.getIndices(), Value(),
+                        release, op.getScopeAttr());
+  }
+  b.eraseOp(op);
+}
+
+static arith::CmpIPredicate toCmpPredicate(WaitPredicate predicate) {
+  switch (predicate) {
+  case WaitPredicate::eq:
+    return arith::CmpIPredicate::eq;
+  case WaitPredicate::ne:
+    return arith::CmpIPredicate::ne;
+  case WaitPredicate::lt:
+    return arith::CmpIPredicate::slt;
+  case WaitPredicate::le:
+    return arith::CmpIPredicate::sle;
+  case WaitPredicate::gt:
+    return arith::CmpIPredicate::sgt;
+  case WaitPredicate::ge:
+    return arith::CmpIPredicate::sge;
+  }
+  llvm_unreachable("unknown wait predicate");
+}
+
+void HeapBaseLowering::lowerWait(WaitOp op) {
+  Location loc = op.getLoc();
+  b.setInsertionPoint(op);
+  Value memref = view(loc, op.getMemref(), op.getPeer());
+  Type type = op.getValue().getType();
+  auto acquire = MemoryOrderingAttr::get(b.getContext(), MemoryOrdering::acquire);
+  auto loop = scf::WhileOp::create(b, loc, TypeRange{type}, ValueRange{});
+  b.createBlock(&loop.getBefore());
+  Value seen = LoadOp::create(b, loc, type, memref, op.getIndices(), Value(),
+                              acquire, op.getScopeAttr(), IntegerAttr());
+  Value holds = arith::CmpIOp::create(b, loc, toCmpPredicate(op.getPredicate()),
+                                      seen, op.getValue());
+  Value keepWaiting = arith::XOrIOp::create(
+      b, loc, holds, arith::ConstantIntOp::create(b, loc, 1, 1));
+  scf::ConditionOp::create(b, loc, keepWaiting, ValueRange{seen});
+  b.createBlock(&loop.getAfter(), {}, TypeRange{type}, {loc});
+  BackoffOp::create(b, loc, op.getBackoffAttr());
+  scf::YieldOp::create(b, loc);
+  b.replaceOp(op, loop.getResults());
+}
+
+std::pair<Value, Value> HeapBaseLowering::workgroupThread(Location loc) {
+  auto id = [&](gpu::Dimension d) -> Value {
+    return gpu::ThreadIdOp::create(b, loc, d);
+  };
+  auto dim = [&](gpu::Dimension d) -> Value {
+    return gpu::BlockDimOp::create(b, loc, d);
+  };
+  Value bx = dim(gpu::Dimension::x), by = dim(gpu::Dimension::y);
+  Value bz = dim(gpu::Dimension::z);
+  // tid = x + bx * (y + by * z)
+  Value tid = arith::AddIOp::create(
+      b, loc, id(gpu::Dimension::x),
+      arith::MulIOp::create(
+          b, loc, bx,
+          arith::AddIOp::create(
+              b, loc, id(gpu::Dimension::y),
+              arith::MulIOp::create(b, loc, by, id(gpu::Dimension::z)))));
+  Value count = arith::MulIOp::create(b, loc, arith::MulIOp::create(b, loc, bx, by),
+                                      bz);
+  return {tid, count};
+}
+
+Value HeapBaseLowering::rowsAligned(Location loc, Value memref, int64_t bytes) {
+  auto type = cast<MemRefType>(memref.getType());
+  int64_t elementBytes = type.getElementTypeBitWidth() / 8;
+  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  Value start = arith::AddIOp::create(
+      b, loc, base,
+      arith::MulIOp::create(b, loc, meta.getOffset(), index(loc, elementBytes)));
+  Value zero = index(loc, 0);
+  Value ok = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq,
+      arith::RemUIOp::create(b, loc, start, index(loc, bytes)), zero);
+  // Every outer stride must keep rows on the same alignment.
+  Value width = index(loc, bytes / elementBytes);
+  for (Value stride : ValueRange(meta.getStrides()).drop_back()) {
+    Value strideOk = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq,
+        arith::RemUIOp::create(b, loc, stride, width), zero);
+    ok = arith::AndIOp::create(b, loc, ok, strideOk);
+  }
+  return ok;
+}
+
+void HeapBaseLowering::copyLoop(Location loc, Value src, Value dst,
+                                ArrayRef<Value> dims, Value tid,
+                                Value nthreads, int64_t width) {
+  Value inner = dims.back();
+  Value rows = index(loc, 1);
+  for (Value d : dims.drop_back())
+    rows = b.createOrFold<arith::MulIOp>(loc, rows, d);
+  Value vWidth = index(loc, width);
+  Value chunksPerRow = b.createOrFold<arith::CeilDivUIOp>(loc, inner, vWidth);
+  Value total = b.createOrFold<arith::MulIOp>(loc, rows, chunksPerRow);
+  auto loop = scf::ForOp::create(b, loc, tid, total, nthreads);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value item = loop.getInductionVar();
+  Value row = arith::DivUIOp::create(b, loc, item, chunksPerRow);
+  Value col = b.createOrFold<arith::MulIOp>(
+      loc, arith::RemUIOp::create(b, loc, item, chunksPerRow), vWidth);
+  // Delinearise the row over the outer dimensions, innermost first.
+  SmallVector<Value> indices(dims.size());
+  for (int64_t d = static_cast<int64_t>(dims.size()) - 2; d >= 0; --d) {
+    indices[d] = arith::RemUIOp::create(b, loc, row, dims[d]);
+    row = arith::DivUIOp::create(b, loc, row, dims[d]);
+  }
+  auto copyScalars = [&](Value from, Value to) {
+    auto scalars = scf::ForOp::create(b, loc, from, to, index(loc, 1));
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(scalars.getBody());
+    indices.back() = scalars.getInductionVar();
+    Value v = memref::LoadOp::create(b, loc, src, indices);
+    memref::StoreOp::create(b, loc, v, dst, indices);
+  };
+  if (width == 1) {
+    indices.back() = col;
+    Value v = memref::LoadOp::create(b, loc, src, indices);
+    memref::StoreOp::create(b, loc, v, dst, indices);
+    return;
+  }
+  auto elementType = cast<MemRefType>(src.getType()).getElementType();
+  auto vectorType = VectorType::get({width}, elementType);
+  uint64_t align = width * elementType.getIntOrFloatBitWidth() / 8;
+  auto copyVector = [&] {
+    indices.back() = col;
+    auto v = vector::LoadOp::create(b, loc, vectorType, src, indices);
+    v.setAlignment(align);
+    auto s = vector::StoreOp::create(b, loc, v, dst, indices);
+    s.setAlignment(align);
+  };
+  std::optional<int64_t> staticInner = getConstantIntValue(inner);
+  if (staticInner && *staticInner % width == 0) {
+    copyVector();
+    return;
+  }
+  // The last chunk of a row may be partial: copy it element by element.
+  Value end = arith::AddIOp::create(b, loc, col, vWidth);
+  Value full = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, end,
+                                     inner);
+  auto branch = scf::IfOp::create(b, loc, full, /*withElseRegion=*/true);
+  b.setInsertionPointToStart(branch.thenBlock());
+  copyVector();
+  b.setInsertionPointToStart(branch.elseBlock());
+  copyScalars(col, inner);
+}
+
+LogicalResult HeapBaseLowering::lowerTile(Operation *op, Value src,
+                                          Value srcPeer, Value dst,
+                                          Value dstPeer) {
+  if (!op->getParentOfType<gpu::GPUFuncOp>() &&
+      !op->getParentOfType<gpu::LaunchOp>())
+    return op->emitOpError("is workgroup-cooperative and must be inside a GPU "
+                           "kernel (gpu.func or gpu.launch)");
+  Location loc = op->getLoc();
+  b.setInsertionPoint(op);
+  src = view(loc, src, srcPeer);
+  dst = view(loc, dst, dstPeer);
+  auto srcType = cast<MemRefType>(src.getType());
+  auto dstType = cast<MemRefType>(dst.getType());
+
+  SmallVector<Value> dims;
+  for (int64_t d = 0; d < srcType.getRank(); ++d) {
+    int64_t size = srcType.getDimSize(d);
+    if (ShapedType::isDynamic(size))
+      size = dstType.getDimSize(d);
+    dims.push_back(ShapedType::isDynamic(size)
+                       ? memref::DimOp::create(b, loc, src, d).getResult()
+                       : index(loc, size));
+  }
+  auto [tid, nthreads] = workgroupThread(loc);
+
+  // 16-byte accesses need a contiguous innermost dimension on both sides, an
+  // element size that divides 16, and rows that start aligned (checked at run
+  // time: tiles are usually strided views with dynamic offsets).
+  Type element = srcType.getElementType();
+  int64_t width = 1;
+  auto innerStride = [](MemRefType type) -> std::optional<int64_t> {
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (failed(type.getStridesAndOffset(strides, offset)))
+      return std::nullopt;
+    return strides.back();
+  };
+  if (element.isIntOrFloat() && element.getIntOrFloatBitWidth() % 8 == 0 &&
+      kTileAccessBytes % (element.getIntOrFloatBitWidth() / 8) == 0 &&
+      innerStride(srcType) == 1 && innerStride(dstType) == 1)
+    width = kTileAccessBytes / (element.getIntOrFloatBitWidth() / 8);
+  if (width > 1) {
+    Value aligned = arith::AndIOp::create(
+        b, loc, rowsAligned(loc, src, kTileAccessBytes),
+        rowsAligned(loc, dst, kTileAccessBytes));
+    auto branch = scf::IfOp::create(b, loc, aligned, /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(branch.thenBlock());
+    copyLoop(loc, src, dst, dims, tid, nthreads, width);
+    b.setInsertionPointToStart(branch.elseBlock());
+    copyLoop(loc, src, dst, dims, tid, nthreads, 1);
+  } else {
+    copyLoop(loc, src, dst, dims, tid, nthreads, 1);
+  }
+
+  if (auto put = dyn_cast<PutOp>(op); put && put.getSignalKind()) {
+    // Every thread's stores are ordered before its release fence at the
+    // signal's scope; the barrier orders each fence before thread 0's signal,
+    // which itself has release semantics at that scope. A consumer that
+    // acquires the new flag value therefore sees the whole tile (fences and
+    // barriers are cumulative in both the PTX and the AMDGPU models).
+    MLIRContext *ctx = b.getContext();
+    FenceOp::create(b, loc, MemoryOrderingAttr::get(ctx, MemoryOrdering::release),
+                    put.getScopeAttr());
+    gpu::BarrierOp::create(b, loc);
+    Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
+                                        index(loc, 0));
+    auto branch = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(branch.thenBlock());
+    auto signal = SignalOp::create(b, loc, *put.getSignalKind(),
+                                   put.getSignalValue(), put.getSignalFlags(),
+                                   put.getSignalIndices(), put.getPeer(),
+                                   *put.getScope());
+    lowerSignal(signal);
+  }
+  // The tile is in local memory that the workgroup reads next.
+  if (isa<GetOp>(op)) {
+    b.setInsertionPoint(op);
+    gpu::BarrierOp::create(b, loc);
+  }
+  b.eraseOp(op);
+  return success();
+}
+
+LogicalResult HeapBaseLowering::lower(Operation *op) {
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case([&](LoadOp o) { return lowerLoad(o), success(); })
+      .Case([&](StoreOp o) { return lowerStore(o), success(); })
+      .Case([&](AtomicRMWOp o) { return dropPeer(o), success(); })
+      .Case([&](AtomicCASOp o) { return dropPeer(o), success(); })
+      .Case([&](SignalOp o) { return lowerSignal(o), success(); })
+      .Case([&](WaitOp o) { return lowerWait(o), success(); })
+      .Case([&](PutOp o) {
+        return lowerTile(o, o.getSrc(), Value(), o.getDst(), o.getPeer());
+      })
+      .Case([&](GetOp o) {
+        return lowerTile(o, o.getSrc(), o.getPeer(), o.getDst(), Value());
+      })
+      .Case([&](CopyOp o) {
+        return lowerTile(o, o.getSrc(), o.getSrcPeer(), o.getDst(),
+                         o.getDstPeer());
+      })
+      .Default([](Operation *) { return success(); });
+}
+
+/// Whether the kernel context is needed to run `op`.
+static bool needsContext(Operation *op) {
+  return isa<TranslateOp, RankOp, WorldSizeOp>(op);
+}
+
+/// Appends the context argument to every kernel that reads the context.
+static LogicalResult addContextArguments(ModuleOp module) {
+  auto contextType = LLVM::LLVMPointerType::get(module.getContext(), 1);
+  WalkResult result = module.walk([&](gpu::GPUFuncOp func) {
+    Operation *user = nullptr;
+    func.walk([&](Operation *op) {
+      if (needsContext(op)) {
+        user = op;
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (!user)
+      return WalkResult::advance();
+    if (!func.isKernel()) {
+      user->emitOpError()
+          << "needs the kernel context in device function '"
+          << func.getName()
+          << "', which kernel-context=argument cannot reach; inline it into "
+             "its kernel or use kernel-context=global";
+      return WalkResult::interrupt();
+    }
+    unsigned index = func.getNumArguments();
+    if (failed(func.insertArgument(index, contextType, DictionaryAttr(),
+                                   func.getLoc())))
+      return WalkResult::interrupt();
+    func->setAttr(kContextArgAttrName, UnitAttr::get(func.getContext()));
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+/// Hoists translations out of loops, together with the pure computations of
+/// their peers: they are usually loop-invariant and cost context loads.
+static void hoistTranslations(Operation *root) {
+  root->walk([](LoopLikeOpInterface loop) {
+    moveLoopInvariantCode(
+        loop.getLoopRegions(),
+        [&](Value value, Region *) { return loop.isDefinedOutsideOfLoop(value); },
+        [](Operation *op, Region *) {
+          return op->getNumRegions() == 0 && isMemoryEffectFree(op) &&
+                 isSpeculatable(op);
+        },
+        [&](Operation *op, Region *) { loop.moveOutOfLoop(op); });
+  });
+}
+
+struct TranslateToHeapBase
+    : public symm::impl::SymmTranslateToHeapBaseBase<TranslateToHeapBase> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (kernelContext != "global" && kernelContext != "argument") {
+      module.emitError() << "kernel-context must be 'global' or 'argument', "
+                            "got '"
+                         << kernelContext << "'";
+      return signalPassFailure();
+    }
+    SmallVector<Operation *> ops;
+    module.walk([&](Operation *op) {
+      if (isa<LoadOp, StoreOp, AtomicRMWOp, AtomicCASOp, SignalOp, WaitOp,
+              PutOp, GetOp, CopyOp>(op))
+        ops.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    HeapBaseLowering lowering(rewriter);
+    for (Operation *op : ops)
+      if (failed(lowering.lower(op)))
+        return signalPassFailure();
+
+    hoistTranslations(module);
+    DominanceInfo dominance(module);
+    eliminateCommonSubExpressions(rewriter, dominance, module);
+
+    if (kernelContext == "argument" && failed(addContextArguments(module)))
+      return signalPassFailure();
+  }
+};
+
+} // namespace
