@@ -4,9 +4,13 @@
 
 #include "symm/Dialect/Symm/IR/SymmDialect.h"
 #include "symm/Dialect/Symm/Transforms/Passes.h"
+#include "symm/Conversion/Passes.h"
 
 void mlir::symm::registerAllSymmDialects(DialectRegistry &registry) {
   registry.insert<SymmDialect>();
 }
 
-void mlir::symm::registerAllSymmPasses() { registerSymmTransformsPasses(); }
+void mlir::symm::registerAllSymmPasses() {
+  registerSymmTransformsPasses();
+  registerSymmConversionPasses();
+}

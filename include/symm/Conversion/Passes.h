@@ -1,0 +1,22 @@
+//===- Passes.h - Symm conversion passes ------------------------*- C++ -*-===//
+
+#ifndef SYMM_CONVERSION_PASSES_H
+#define SYMM_CONVERSION_PASSES_H
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::symm {
+
+#define GEN_PASS_DECL
+#include "symm/Conversion/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "symm/Conversion/Passes.h.inc"
+
+} // namespace mlir::symm
+
+#endif // SYMM_CONVERSION_PASSES_H

@@ -1,0 +1,69 @@
+//===- Passes.td - Symm conversion passes ------------------*- tablegen -*-===//
+
+#ifndef SYMM_CONVERSION_PASSES_TD
+#define SYMM_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertSymmToNVVM : Pass<"convert-symm-to-nvvm", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Lower symm device operations for NVIDIA GPUs";
+  let description = [{
+    Runs after `symm-translate-to-heap-base`. `symm.translate` rebases the
+    memref descriptor's pointers with the heap bases of the kernel context (a
+    `__symm_context` global in constant memory, address space 4, or the
+    kernel's context argument); `#symm.heap` becomes global memory (address
+    space 1). Scopes map to PTX `.cta`/`.gpu`/`.sys` (LLVM syncscopes `block`,
+    `device`, system). Atomic loads, stores, compare-and-swap and fences are
+    LLVM atomics, which the NVPTX backend prints with their ordering and scope.
+    Read-modify-writes are inline PTX `atom.<sem>.<scope>.<space>.<op>.<type>`
+    (`red` when the result is unused), because LLVM 22 prints every
+    `atomicrmw` as a relaxed `.gpu` atom; `seq_cst` is `fence.sc.<scope>`
+    followed by an acquire `atom`. `symm.backoff N` is `nanosleep.u32 N`.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect"];
+}
+
+def ConvertSymmToAMDGPU : Pass<"convert-symm-to-amdgpu", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Lower symm device operations for AMD GPUs";
+  let description = [{
+    Runs after `symm-translate-to-heap-base`. Translation and the context are
+    as on NVIDIA (the context global lives in the constant address space 4);
+    `#symm.heap` becomes global memory (address space 1). Scopes map to the
+    AMDGPU syncscopes `workgroup`, `agent-one-as` and `one-as`: device and
+    system synchronisation only needs to order global memory, since LDS is
+    private to the workgroup. Atomics are LLVM atomics without
+    `amdgpu.no.remote.memory`/`amdgpu.no.fine.grained.memory`, so the backend
+    keeps them correct on peer memory (float atomics become CAS loops where the
+    hardware instruction would not be). `symm.backoff N` is `s_sleep`.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::ROCDL::ROCDLDialect"];
+}
+
+def ConvertSymmToHost : Pass<"convert-symm-to-host", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Lower symm device operations for the CPU target";
+  let description = [{
+    Runs after `symm-translate-to-heap-base`. Translation is the same as on
+    GPUs, against the heaps the host runtime mapped; every scope is the system
+    syncscope and `#symm.heap` is the default address space. `symm.backoff`
+    yields the OS thread, since every GPU thread is an OS thread and the one
+    being waited for needs a core.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def ConvertSymmToLLVM : Pass<"convert-symm-to-llvm", "::mlir::ModuleOp"> {
+  let summary = "Lower host-side symm operations to runtime calls";
+  let description = [{
+    Lowers the host operations outside `gpu.module`s: `symm.alloc` and
+    `symm.dealloc` call `symm_alloc`/`symm_free` of the runtime and build or
+    take apart memref descriptors, `symm.barrier` calls `symm_barrier`, and
+    `symm.rank`/`symm.world_size` call `symm_rank`/`symm_world_size`. Host
+    memrefs in `#symm.heap` get the default address space. Device code must be
+    lowered first.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+#endif // SYMM_CONVERSION_PASSES_TD

@@ -1,0 +1,72 @@
+//===- SymmToLLVM.h - Shared lowering of symm device ops --------*- C++ -*-===//
+//
+// The target-independent part of lowering symm device operations to the LLVM
+// dialect. Each target (NVVM, AMDGPU, host) fills a SymmTargetInfo with its
+// decisions: address spaces, sync scopes, and the few operations it lowers in
+// its own way.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SYMM_CONVERSION_SYMMTOLLVM_H
+#define SYMM_CONVERSION_SYMMTOLLVM_H
+
+#include "symm/Dialect/Symm/IR/SymmOps.h"
+
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+#include <array>
+#include <functional>
+
+namespace mlir::symm {
+
+struct SymmTargetInfo {
+  /// LLVM address space of `#symm.heap` memory in device code.
+  unsigned heapAddressSpace = 1;
+  /// LLVM address space of the module's kernel-context global.
+  unsigned contextAddressSpace = 4;
+  /// LLVM address spaces of gpu.address_space<global|workgroup|private>.
+  std::array<unsigned, 3> gpuAddressSpaces = {1, 3, 0};
+  /// LLVM syncscope of each symm scope (workgroup, device, system); the empty
+  /// string is LLVM's system scope.
+  std::array<StringRef, 3> syncScopes;
+  /// Lowers `op` at `ptr` itself, or returns a null Value to get an
+  /// llvm.atomicrmw with the scope's syncscope. Fails with a diagnostic for a
+  /// kind or type the target cannot do.
+  std::function<FailureOr<Value>(ConversionPatternRewriter &, AtomicRMWOp,
+                                 Value ptr, Value value)>
+      lowerAtomicRMW;
+  /// Emits the pause of a spin loop (`ns` nanoseconds when given).
+  std::function<void(OpBuilder &, Location, std::optional<int64_t> ns)>
+      emitBackoff;
+
+  StringRef syncScope(MemoryScope scope) const {
+    return syncScopes[static_cast<unsigned>(scope)];
+  }
+};
+
+/// Lowers the symm operations translate-to-heap-base leaves in device code
+/// (translate, rank, world_size, ordered load/store, atomic_rmw, atomic_cas,
+/// fence, backoff) to the LLVM dialect.
+void populateSymmToLLVMConversionPatterns(LLVMTypeConverter &converter,
+                                          RewritePatternSet &patterns,
+                                          const SymmTargetInfo &target);
+
+/// Lowers every symm operation in `gpuModule` for `target`, then gives every
+/// remaining `#symm.heap` memref the target's heap address space, so that the
+/// upstream GPU lowering that follows sees only builtin memory spaces.
+LogicalResult lowerSymmDeviceCode(gpu::GPUModuleOp gpuModule,
+                                  const SymmTargetInfo &target);
+
+/// Rewrites `#symm.heap` into the integer memory space `addressSpace` (none for
+/// 0) in every type and attribute under `root`.
+void replaceHeapMemorySpace(Operation *root, unsigned addressSpace);
+
+/// Converts a symm ordering to LLVM's.
+LLVM::AtomicOrdering toLLVMOrdering(MemoryOrdering ordering);
+
+} // namespace mlir::symm
+
+#endif // SYMM_CONVERSION_SYMMTOLLVM_H

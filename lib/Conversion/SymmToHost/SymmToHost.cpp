@@ -1,0 +1,45 @@
+//===- SymmToHost.cpp - Lower symm device ops for the CPU -------*- C++ -*-===//
+//
+// CPU decisions: one address space, system scope for everything (x86 and
+// AArch64 atomics are coherent across all threads), and a yield of the OS
+// thread in spin loops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "symm/Conversion/Passes.h"
+#include "symm/Conversion/SymmToLLVM.h"
+
+#include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
+
+namespace mlir::symm {
+#define GEN_PASS_DEF_CONVERTSYMMTOHOST
+#include "symm/Conversion/Passes.h.inc"
+} // namespace mlir::symm
+
+using namespace mlir;
+using namespace mlir::symm;
+
+namespace {
+
+struct ConvertSymmToHost
+    : public symm::impl::ConvertSymmToHostBase<ConvertSymmToHost> {
+  void runOnOperation() override {
+    gpu::GPUModuleOp module = getOperation();
+    SymmTargetInfo target;
+    target.heapAddressSpace = 0;
+    target.contextAddressSpace = 0;
+    target.gpuAddressSpaces = {0, 0, 0};
+    target.syncScopes = {"", "", ""};
+    target.emitBackoff = [module](OpBuilder &b, Location loc,
+                                  std::optional<int64_t>) {
+      auto yield = LLVM::lookupOrCreateFn(b, module, "sched_yield", {},
+                                          b.getI32Type());
+      if (succeeded(yield))
+        LLVM::CallOp::create(b, loc, *yield, ValueRange{});
+    };
+    if (failed(lowerSymmDeviceCode(module, target)))
+      signalPassFailure();
+  }
+};
+
+} // namespace

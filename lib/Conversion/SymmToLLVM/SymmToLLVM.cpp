@@ -1,0 +1,376 @@
+//===- SymmToLLVM.cpp - Shared lowering of symm device ops ------*- C++ -*-===//
+
+#include "symm/Conversion/SymmToLLVM.h"
+#include "symm/Dialect/Symm/Transforms/Passes.h"
+#include "symm/kernel_context.h"
+
+#include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
+#include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/AttrTypeSubElements.h"
+
+using namespace mlir;
+using namespace mlir::symm;
+
+LLVM::AtomicOrdering mlir::symm::toLLVMOrdering(MemoryOrdering ordering) {
+  switch (ordering) {
+  case MemoryOrdering::relaxed:
+    return LLVM::AtomicOrdering::monotonic;
+  case MemoryOrdering::acquire:
+    return LLVM::AtomicOrdering::acquire;
+  case MemoryOrdering::release:
+    return LLVM::AtomicOrdering::release;
+  case MemoryOrdering::acq_rel:
+    return LLVM::AtomicOrdering::acq_rel;
+  case MemoryOrdering::seq_cst:
+    return LLVM::AtomicOrdering::seq_cst;
+  }
+  llvm::report_fatal_error("unknown symm memory ordering");
+}
+
+/// The strongest ordering a failed compare-and-swap (a load) can have.
+static LLVM::AtomicOrdering failureOrdering(MemoryOrdering ordering) {
+  switch (ordering) {
+  case MemoryOrdering::release:
+  case MemoryOrdering::relaxed:
+    return LLVM::AtomicOrdering::monotonic;
+  case MemoryOrdering::acquire:
+  case MemoryOrdering::acq_rel:
+    return LLVM::AtomicOrdering::acquire;
+  case MemoryOrdering::seq_cst:
+    return LLVM::AtomicOrdering::seq_cst;
+  }
+  llvm::report_fatal_error("unknown symm memory ordering");
+}
+
+static LLVM::AtomicBinOp toLLVMBinOp(AtomicKind kind) {
+  switch (kind) {
+  case AtomicKind::add:
+    return LLVM::AtomicBinOp::add;
+  case AtomicKind::fadd:
+    return LLVM::AtomicBinOp::fadd;
+  case AtomicKind::sub:
+    return LLVM::AtomicBinOp::sub;
+  case AtomicKind::and_:
+    return LLVM::AtomicBinOp::_and;
+  case AtomicKind::or_:
+    return LLVM::AtomicBinOp::_or;
+  case AtomicKind::xor_:
+    return LLVM::AtomicBinOp::_xor;
+  case AtomicKind::max:
+    return LLVM::AtomicBinOp::max;
+  case AtomicKind::min:
+    return LLVM::AtomicBinOp::min;
+  case AtomicKind::umax:
+    return LLVM::AtomicBinOp::umax;
+  case AtomicKind::umin:
+    return LLVM::AtomicBinOp::umin;
+  case AtomicKind::fmax:
+    return LLVM::AtomicBinOp::fmax;
+  case AtomicKind::fmin:
+    return LLVM::AtomicBinOp::fmin;
+  case AtomicKind::xchg:
+    return LLVM::AtomicBinOp::xchg;
+  }
+  llvm::report_fatal_error("unknown symm atomic kind");
+}
+
+namespace {
+
+/// Base of the symm patterns: access to the target decisions and the kernel
+/// context.
+template <typename OpT>
+struct SymmPattern : public ConvertOpToLLVMPattern<OpT> {
+  SymmPattern(const LLVMTypeConverter &converter, const SymmTargetInfo &target)
+      : ConvertOpToLLVMPattern<OpT>(converter), target(target) {}
+
+  /// The context structure type: {i32 rank, i32 world_size, [N x i64] bases}.
+  LLVM::LLVMStructType contextType(MLIRContext *ctx) const {
+    return LLVM::LLVMStructType::getLiteral(
+        ctx, {IntegerType::get(ctx, 32), IntegerType::get(ctx, 32),
+              LLVM::LLVMArrayType::get(IntegerType::get(ctx, 64),
+                                       SYMM_MAX_RANKS)});
+  }
+
+  /// Pointer to the kernel context: the kernel's trailing argument under
+  /// kernel-context=argument, the module's context global otherwise.
+  Value contextPtr(ConversionPatternRewriter &rewriter, Operation *op) const {
+    if (auto func = op->template getParentOfType<gpu::GPUFuncOp>();
+        func && func->hasAttr(kContextArgAttrName))
+      return func.getArguments().back();
+    Operation *module = op->template getParentOfType<gpu::GPUModuleOp>();
+    if (!module)
+      module = SymbolTable::getNearestSymbolTable(op);
+    MLIRContext *ctx = op->getContext();
+    auto global = dyn_cast_or_null<LLVM::GlobalOp>(
+        SymbolTable::lookupSymbolIn(module, SYMM_CONTEXT_SYMBOL));
+    if (!global) {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(&module->getRegion(0).front());
+      // Written by the runtime when it loads the module: external linkage
+      // keeps the symbol, and it is not `constant` so loads are not folded
+      // to the zero initialiser.
+      global = LLVM::GlobalOp::create(
+          rewriter, module->getLoc(), contextType(ctx), /*isConstant=*/false,
+          LLVM::Linkage::External, SYMM_CONTEXT_SYMBOL, Attribute(),
+          /*alignment=*/8, target.contextAddressSpace);
+      Block *init = rewriter.createBlock(&global.getInitializerRegion());
+      rewriter.setInsertionPointToStart(init);
+      Value zero =
+          LLVM::ZeroOp::create(rewriter, module->getLoc(), contextType(ctx));
+      LLVM::ReturnOp::create(rewriter, module->getLoc(), zero);
+    }
+    return LLVM::AddressOfOp::create(rewriter, op->getLoc(), global);
+  }
+
+  /// Loads field `path` of the context.
+  Value loadContext(ConversionPatternRewriter &rewriter, Operation *op,
+                    ArrayRef<LLVM::GEPArg> path, Type type) const {
+    Location loc = op->getLoc();
+    Value base = contextPtr(rewriter, op);
+    SmallVector<LLVM::GEPArg> indices = {0};
+    indices.append(path.begin(), path.end());
+    Value field = LLVM::GEPOp::create(rewriter, loc, base.getType(),
+                                      contextType(op->getContext()), base,
+                                      indices);
+    // The runtime writes the context before any kernel runs.
+    return LLVM::LoadOp::create(rewriter, loc, type, field, /*alignment=*/0,
+                                /*isVolatile=*/false, /*isNonTemporal=*/false,
+                                /*isInvariant=*/true);
+  }
+
+  /// Address of element `indices` of the memref descriptor `memref`.
+  Value elementPtr(ConversionPatternRewriter &rewriter, Location loc,
+                   MemRefType type, Value memref, ValueRange indices) const {
+    return this->getStridedElementPtr(rewriter, loc, type, memref, indices);
+  }
+
+  const SymmTargetInfo &target;
+};
+
+template <typename OpT, int Field>
+struct ContextFieldLowering : public SymmPattern<OpT> {
+  using SymmPattern<OpT>::SymmPattern;
+  LogicalResult
+  matchAndRewrite(OpT op, typename OpT::Adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, this->loadContext(rewriter, op, {Field},
+                                             rewriter.getI32Type()));
+    return success();
+  }
+};
+
+/// remote(p, peer) = heap_bases[peer] + (p - heap_bases[rank]), applied to the
+/// allocated and aligned pointers of the descriptor; sizes, strides and offset
+/// are untouched.
+struct TranslateLowering : public SymmPattern<TranslateOp> {
+  using SymmPattern::SymmPattern;
+  LogicalResult
+  matchAndRewrite(TranslateOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type i64 = rewriter.getI64Type();
+    Value rank = loadContext(rewriter, op, {0}, rewriter.getI32Type());
+    Value mine = loadContext(rewriter, op, {2, rank}, i64);
+    Value theirs = loadContext(rewriter, op, {2, adaptor.getPeer()}, i64);
+    Value delta = LLVM::SubOp::create(rewriter, loc, theirs, mine);
+    MemRefDescriptor desc(adaptor.getMemref());
+    auto rebase = [&](Value ptr) -> Value {
+      return LLVM::GEPOp::create(rewriter, loc, ptr.getType(),
+                                 rewriter.getI8Type(), ptr,
+                                 ArrayRef<LLVM::GEPArg>{delta});
+    };
+    desc.setAllocatedPtr(rewriter, loc, rebase(desc.allocatedPtr(rewriter, loc)));
+    desc.setAlignedPtr(rewriter, loc, rebase(desc.alignedPtr(rewriter, loc)));
+    rewriter.replaceOp(op, {desc});
+    return success();
+  }
+};
+
+/// Natural alignment of an atomic access of `type`.
+static unsigned atomicAlignment(Type type) {
+  return std::max<unsigned>(1, type.getIntOrFloatBitWidth() / 8);
+}
+
+struct LoadLowering : public SymmPattern<LoadOp> {
+  using SymmPattern::SymmPattern;
+  LogicalResult
+  matchAndRewrite(LoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op.getOrdering() || op.getPeer())
+      return rewriter.notifyMatchFailure(
+          op, "plain and peer loads are lowered by translate-to-heap-base");
+    Type type = typeConverter->convertType(op.getType());
+    Value ptr = elementPtr(rewriter, op.getLoc(), op.getMemRefType(),
+                           adaptor.getMemref(), adaptor.getIndices());
+    rewriter.replaceOpWithNewOp<LLVM::LoadOp>(
+        op, type, ptr, atomicAlignment(type), /*isVolatile=*/false,
+        /*isNonTemporal=*/false, /*isInvariant=*/false,
+        /*isInvariantGroup=*/false, toLLVMOrdering(*op.getOrdering()),
+        target.syncScope(*op.getScope()));
+    return success();
+  }
+};
+
+struct StoreLowering : public SymmPattern<StoreOp> {
+  using SymmPattern::SymmPattern;
+  LogicalResult
+  matchAndRewrite(StoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op.getOrdering() || op.getPeer())
+      return rewriter.notifyMatchFailure(
+          op, "plain and peer stores are lowered by translate-to-heap-base");
+    Value ptr = elementPtr(rewriter, op.getLoc(), op.getMemRefType(),
+                           adaptor.getMemref(), adaptor.getIndices());
+    rewriter.replaceOpWithNewOp<LLVM::StoreOp>(
+        op, adaptor.getValue(), ptr,
+        atomicAlignment(adaptor.getValue().getType()), /*isVolatile=*/false,
+        /*isNonTemporal=*/false, /*isInvariantGroup=*/false,
+        toLLVMOrdering(*op.getOrdering()), target.syncScope(*op.getScope()));
+    return success();
+  }
+};
+
+struct AtomicRMWLowering : public SymmPattern<AtomicRMWOp> {
+  using SymmPattern::SymmPattern;
+  LogicalResult
+  matchAndRewrite(AtomicRMWOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (op.getPeer())
+      return rewriter.notifyMatchFailure(
+          op, "peer atomics are lowered by translate-to-heap-base");
+    Value ptr = elementPtr(rewriter, op.getLoc(), op.getMemRefType(),
+                           adaptor.getMemref(), adaptor.getIndices());
+    if (target.lowerAtomicRMW) {
+      FailureOr<Value> custom =
+          target.lowerAtomicRMW(rewriter, op, ptr, adaptor.getValue());
+      if (failed(custom))
+        return failure();
+      if (*custom) {
+        rewriter.replaceOp(op, *custom);
+        return success();
+      }
+    }
+    rewriter.replaceOpWithNewOp<LLVM::AtomicRMWOp>(
+        op, toLLVMBinOp(op.getKind()), ptr, adaptor.getValue(),
+        toLLVMOrdering(op.getOrdering()), target.syncScope(op.getScope()),
+        atomicAlignment(adaptor.getValue().getType()));
+    return success();
+  }
+};
+
+struct AtomicCASLowering : public SymmPattern<AtomicCASOp> {
+  using SymmPattern::SymmPattern;
+  LogicalResult
+  matchAndRewrite(AtomicCASOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (op.getPeer())
+      return rewriter.notifyMatchFailure(
+          op, "peer atomics are lowered by translate-to-heap-base");
+    Location loc = op.getLoc();
+    Value ptr = elementPtr(rewriter, loc, op.getMemRefType(),
+                           adaptor.getMemref(), adaptor.getIndices());
+    auto cas = LLVM::AtomicCmpXchgOp::create(
+        rewriter, loc, ptr, adaptor.getExpected(), adaptor.getDesired(),
+        toLLVMOrdering(op.getOrdering()), failureOrdering(op.getOrdering()),
+        target.syncScope(op.getScope()),
+        atomicAlignment(adaptor.getExpected().getType()));
+    rewriter.replaceOpWithNewOp<LLVM::ExtractValueOp>(op, cas, 0);
+    return success();
+  }
+};
+
+struct FenceLowering : public SymmPattern<FenceOp> {
+  using SymmPattern::SymmPattern;
+  LogicalResult
+  matchAndRewrite(FenceOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<LLVM::FenceOp>(
+        op, toLLVMOrdering(op.getOrdering()), target.syncScope(op.getScope()));
+    return success();
+  }
+};
+
+struct BackoffLowering : public SymmPattern<BackoffOp> {
+  using SymmPattern::SymmPattern;
+  LogicalResult
+  matchAndRewrite(BackoffOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (target.emitBackoff)
+      target.emitBackoff(rewriter, op.getLoc(), op.getNs());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::symm::populateSymmToLLVMConversionPatterns(
+    LLVMTypeConverter &converter, RewritePatternSet &patterns,
+    const SymmTargetInfo &target) {
+  patterns.add<ContextFieldLowering<RankOp, 0>,
+               ContextFieldLowering<WorldSizeOp, 1>, TranslateLowering,
+               LoadLowering, StoreLowering, AtomicRMWLowering,
+               AtomicCASLowering, FenceLowering, BackoffLowering>(converter,
+                                                                   target);
+}
+
+void mlir::symm::replaceHeapMemorySpace(Operation *root,
+                                        unsigned addressSpace) {
+  AttrTypeReplacer replacer;
+  MLIRContext *ctx = root->getContext();
+  Attribute space =
+      addressSpace == 0
+          ? Attribute()
+          : IntegerAttr::get(IntegerType::get(ctx, 64), addressSpace);
+  replacer.addReplacement([&](MemRefType type) -> std::optional<Type> {
+    if (!isa_and_nonnull<HeapAttr>(type.getMemorySpace()))
+      return std::nullopt;
+    return MemRefType::get(type.getShape(), type.getElementType(),
+                           type.getLayout(), space);
+  });
+  replacer.addReplacement([&](UnrankedMemRefType type) -> std::optional<Type> {
+    if (!isa_and_nonnull<HeapAttr>(type.getMemorySpace()))
+      return std::nullopt;
+    return UnrankedMemRefType::get(type.getElementType(), space);
+  });
+  replacer.recursivelyReplaceElementsIn(root, /*replaceAttrs=*/true,
+                                        /*replaceLocs=*/false,
+                                        /*replaceTypes=*/true);
+}
+
+LogicalResult mlir::symm::lowerSymmDeviceCode(gpu::GPUModuleOp gpuModule,
+                                              const SymmTargetInfo &target) {
+  MLIRContext *ctx = gpuModule.getContext();
+  LowerToLLVMOptions options(ctx);
+  LLVMTypeConverter converter(ctx, options);
+  unsigned heap = target.heapAddressSpace;
+  converter.addTypeAttributeConversion(
+      [heap](BaseMemRefType, HeapAttr attr) -> Attribute {
+        return IntegerAttr::get(IntegerType::get(attr.getContext(), 64), heap);
+      });
+  std::array<unsigned, 3> spaces = target.gpuAddressSpaces;
+  populateGpuMemorySpaceAttributeConversions(
+      converter, [spaces](gpu::AddressSpace space) -> unsigned {
+        switch (space) {
+        case gpu::AddressSpace::Global:
+          return spaces[0];
+        case gpu::AddressSpace::Workgroup:
+          return spaces[1];
+        case gpu::AddressSpace::Private:
+          return spaces[2];
+        }
+        llvm_unreachable("unknown GPU address space");
+      });
+
+  RewritePatternSet patterns(ctx);
+  populateSymmToLLVMConversionPatterns(converter, patterns, target);
+  ConversionTarget legality(*ctx);
+  legality.addIllegalDialect<SymmDialect>();
+  legality.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+  if (failed(applyPartialConversion(gpuModule, legality, std::move(patterns))))
+    return failure();
+  replaceHeapMemorySpace(gpuModule, heap);
+  return success();
+}

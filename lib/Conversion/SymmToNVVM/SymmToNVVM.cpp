@@ -1,0 +1,198 @@
+//===- SymmToNVVM.cpp - Lower symm device ops for NVIDIA GPUs ---*- C++ -*-===//
+//
+// NVIDIA decisions: scopes, the context in constant memory, inline PTX for
+// read-modify-writes (LLVM 22's NVPTX backend drops their ordering and scope),
+// nanosleep for back-off.
+//
+//===----------------------------------------------------------------------===//
+
+#include "symm/Conversion/Passes.h"
+#include "symm/Conversion/SymmToLLVM.h"
+
+namespace mlir::symm {
+#define GEN_PASS_DEF_CONVERTSYMMTONVVM
+#include "symm/Conversion/Passes.h.inc"
+} // namespace mlir::symm
+
+using namespace mlir;
+using namespace mlir::symm;
+
+namespace {
+
+/// PTX scope qualifier of each symm scope.
+StringRef ptxScope(MemoryScope scope) {
+  switch (scope) {
+  case MemoryScope::workgroup:
+    return ".cta";
+  case MemoryScope::device:
+    return ".gpu";
+  case MemoryScope::system:
+    return ".sys";
+  }
+  llvm_unreachable("unknown scope");
+}
+
+/// PTX state space of a pointer in LLVM address space `space`.
+StringRef ptxSpace(unsigned space) {
+  switch (space) {
+  case 1:
+    return ".global";
+  case 3:
+    return ".shared";
+  default:
+    return "";
+  }
+}
+
+/// The `.op.type` suffix of `atom`/`red` for `kind` on `type`, or failure when
+/// PTX has no such instruction.
+FailureOr<std::string> ptxOperation(AtomicKind kind, Type type) {
+  unsigned bits = type.getIntOrFloatBitWidth();
+  bool isFloat = isa<FloatType>(type);
+  if (!isFloat && bits != 32 && bits != 64)
+    return failure();
+  std::string b = "b" + std::to_string(bits);
+  std::string u = "u" + std::to_string(bits);
+  std::string s = "s" + std::to_string(bits);
+  switch (kind) {
+  case AtomicKind::add:
+  case AtomicKind::sub:
+    return ".add." + u;
+  case AtomicKind::fadd:
+    if (type.isF32() || type.isF64())
+      return ".add.f" + std::to_string(bits);
+    if (type.isF16())
+      return std::string(".add.noftz.f16");
+    if (type.isBF16())
+      return std::string(".add.noftz.bf16");
+    return failure();
+  case AtomicKind::and_:
+    return ".and." + b;
+  case AtomicKind::or_:
+    return ".or." + b;
+  case AtomicKind::xor_:
+    return ".xor." + b;
+  case AtomicKind::max:
+    return ".max." + s;
+  case AtomicKind::min:
+    return ".min." + s;
+  case AtomicKind::umax:
+    return ".max." + u;
+  case AtomicKind::umin:
+    return ".min." + u;
+  case AtomicKind::xchg:
+    if (bits != 32 && bits != 64)
+      return failure();
+    return ".exch." + b;
+  case AtomicKind::fmax:
+  case AtomicKind::fmin:
+    return failure();
+  }
+  llvm_unreachable("unknown atomic kind");
+}
+
+/// Inline-asm register constraint of `type`.
+StringRef ptxConstraint(Type type) {
+  if (type.isF32())
+    return "f";
+  if (type.isF64())
+    return "d";
+  if (type.isF16() || type.isBF16())
+    return "h";
+  return type.getIntOrFloatBitWidth() == 64 ? "l" : "r";
+}
+
+/// `atom.<sem>.<scope>.<space>.<op>.<type>`, or `red` when the result is unused
+/// and the ordering allows it; `seq_cst` is `fence.sc` then an acquire atom.
+FailureOr<Value> lowerRMW(ConversionPatternRewriter &rewriter, AtomicRMWOp op,
+                          Value ptr, Value value) {
+  Location loc = op.getLoc();
+  Type type = value.getType();
+  FailureOr<std::string> operation = ptxOperation(op.getKind(), type);
+  if (failed(operation))
+    return op.emitOpError() << "'" << stringifyAtomicKind(op.getKind())
+                            << "' on " << type
+                            << " has no PTX atom instruction; use a "
+                               "compare-and-swap loop (symm.atomic_cas)";
+  if (op.getKind() == AtomicKind::sub)
+    value = LLVM::SubOp::create(
+        rewriter, loc, LLVM::ConstantOp::create(rewriter, loc, type, 0), value);
+
+  StringRef scope = ptxScope(op.getScope());
+  auto ptrType = cast<LLVM::LLVMPointerType>(ptr.getType());
+  StringRef space = ptxSpace(ptrType.getAddressSpace());
+  MemoryOrdering ordering = op.getOrdering();
+  bool reduce = op.getResult().use_empty() &&
+                op.getKind() != AtomicKind::xchg &&
+                (ordering == MemoryOrdering::relaxed ||
+                 ordering == MemoryOrdering::release);
+  std::string prefix;
+  StringRef sem;
+  switch (ordering) {
+  case MemoryOrdering::relaxed:
+    sem = ".relaxed";
+    break;
+  case MemoryOrdering::acquire:
+    sem = ".acquire";
+    break;
+  case MemoryOrdering::release:
+    sem = ".release";
+    break;
+  case MemoryOrdering::acq_rel:
+    sem = ".acq_rel";
+    break;
+  case MemoryOrdering::seq_cst:
+    prefix = ("fence.sc" + scope + ";\n\t").str();
+    sem = ".acquire";
+    break;
+  }
+  std::string asmString, constraints;
+  StringRef reg = ptxConstraint(type);
+  if (reduce) {
+    asmString = (prefix + "red" + sem + scope + space + *operation +
+                 " [$0], $1;")
+                    .str();
+    constraints = ("l," + reg + ",~{memory}").str();
+  } else {
+    asmString = (prefix + "atom" + sem + scope + space + *operation +
+                 " $0, [$1], $2;")
+                    .str();
+    constraints = ("=" + reg + ",l," + reg + ",~{memory}").str();
+  }
+  auto inlineAsm = LLVM::InlineAsmOp::create(
+      rewriter, loc, reduce ? Type() : type, ValueRange{ptr, value}, asmString,
+      constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(rewriter.getContext(),
+                                LLVM::AsmDialect::AD_ATT),
+      ArrayAttr());
+  if (reduce)
+    // The result is unused; any value of the right type stands in for it.
+    return Value(LLVM::PoisonOp::create(rewriter, loc, type));
+  return inlineAsm.getResult(0);
+}
+
+struct ConvertSymmToNVVM
+    : public symm::impl::ConvertSymmToNVVMBase<ConvertSymmToNVVM> {
+  void runOnOperation() override {
+    SymmTargetInfo target;
+    target.heapAddressSpace = 1;
+    target.contextAddressSpace = 4;
+    target.gpuAddressSpaces = {1, 3, 0};
+    target.syncScopes = {"block", "device", ""};
+    target.lowerAtomicRMW = lowerRMW;
+    target.emitBackoff = [](OpBuilder &b, Location loc,
+                            std::optional<int64_t> ns) {
+      if (!ns)
+        return;
+      // nanosleep sleeps at most 1 ms.
+      int64_t clamped = std::min<int64_t>(*ns, 1000000);
+      NVVM::NanosleepOp::create(
+          b, loc, LLVM::ConstantOp::create(b, loc, b.getI32Type(), clamped));
+    };
+    if (failed(lowerSymmDeviceCode(getOperation(), target)))
+      signalPassFailure();
+  }
+};
+
+} // namespace
