@@ -5,6 +5,7 @@
 #include "symm/Dialect/Symm/IR/SymmDialect.h"
 #include "symm/Dialect/Symm/Transforms/Passes.h"
 #include "symm/Conversion/Passes.h"
+#include "symm/Pipelines/Pipelines.h"
 
 void mlir::symm::registerAllSymmDialects(DialectRegistry &registry) {
   registry.insert<SymmDialect>();
@@ -13,4 +14,5 @@ void mlir::symm::registerAllSymmDialects(DialectRegistry &registry) {
 void mlir::symm::registerAllSymmPasses() {
   registerSymmTransformsPasses();
   registerSymmConversionPasses();
+  registerSymmPipelines();
 }

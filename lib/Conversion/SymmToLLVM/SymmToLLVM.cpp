@@ -115,6 +115,10 @@ struct SymmPattern : public ConvertOpToLLVMPattern<OpT> {
           rewriter, module->getLoc(), contextType(ctx), /*isConstant=*/false,
           LLVM::Linkage::External, SYMM_CONTEXT_SYMBOL, Attribute(),
           /*alignment=*/8, target.contextAddressSpace);
+      // Defined here and not preemptible (HSACO and host objects are shared
+      // objects): no GOT indirection to reach it, still found by name.
+      global.setDsoLocal(true);
+      global.setVisibility_(LLVM::Visibility::Protected);
       Block *init = rewriter.createBlock(&global.getInitializerRegion());
       rewriter.setInsertionPointToStart(init);
       Value zero =

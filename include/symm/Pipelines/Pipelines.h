@@ -1,0 +1,70 @@
+//===- Pipelines.h - End-to-end Symm lowering pipelines ---------*- C++ -*-===//
+//
+// One pipeline per target, from symm + gpu + host IR to a module whose kernels
+// are gpu.binary objects and whose host code is LLVM dialect. symm-opt exposes
+// them as `symm-to-nvvm`, `symm-to-rocdl` and `symm-to-host`; symm-compile
+// runs them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SYMM_PIPELINES_PIPELINES_H
+#define SYMM_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+
+#include <string>
+
+namespace mlir::symm {
+
+enum class TargetKind { NVVM, ROCDL, Host };
+
+struct SymmPipelineOptions : public PassPipelineOptions<SymmPipelineOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip",
+      llvm::cl::desc("GPU to compile for (sm_90, gfx942, ...); ignored for "
+                     "the host"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> features{
+      *this, "features", llvm::cl::desc("Target features (e.g. +ptx80)"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("gpu-module-to-binary format: offload (LLVM bitcode), "
+                     "isa (PTX / AMDGPU assembly), bin (cubin / HSACO / host "
+                     "shared object) or fatbin"),
+      llvm::cl::init("bin")};
+  PassOptions::Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("Toolkit path for gpu-module-to-binary (CUDA for ptxas; "
+                     "a folder with llvm/bin/ld.lld for ROCDL)"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> kernelContext{
+      *this, "kernel-context",
+      llvm::cl::desc("'global' (default) or 'argument'"),
+      llvm::cl::init("global")};
+  PassOptions::Option<int> optLevel{*this, "O",
+                                    llvm::cl::desc("Device optimisation level"),
+                                    llvm::cl::init(2)};
+};
+
+/// The textual pipeline for `kind`: what symm-compile runs and what a user can
+/// pass to `symm-opt --pass-pipeline`.
+std::string getPipelineString(TargetKind kind,
+                              const SymmPipelineOptions &options);
+
+/// Parses the pipeline for `kind` into `pm`.
+LogicalResult buildSymmPipeline(OpPassManager &pm, TargetKind kind,
+                                const SymmPipelineOptions &options);
+
+/// Registers `symm-to-nvvm`, `symm-to-rocdl` and `symm-to-host`.
+void registerSymmPipelines();
+
+/// The default chip of a target kind, and the kind of a `--target` name
+/// (sm_*, gfx*, host).
+std::string getDefaultChip(TargetKind kind);
+std::optional<TargetKind> getTargetKind(StringRef target);
+
+} // namespace mlir::symm
+
+#endif // SYMM_PIPELINES_PIPELINES_H

@@ -1,0 +1,121 @@
+//===- Pipelines.cpp - End-to-end Symm lowering pipelines -------*- C++ -*-===//
+
+#include "symm/Pipelines/Pipelines.h"
+
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::symm;
+
+std::string mlir::symm::getDefaultChip(TargetKind kind) {
+  switch (kind) {
+  case TargetKind::NVVM:
+    return "sm_90";
+  case TargetKind::ROCDL:
+    return "gfx942";
+  case TargetKind::Host:
+    return "host";
+  }
+  llvm_unreachable("unknown target kind");
+}
+
+std::optional<TargetKind> mlir::symm::getTargetKind(StringRef target) {
+  if (target == "host")
+    return TargetKind::Host;
+  if (target.starts_with("sm_"))
+    return TargetKind::NVVM;
+  if (target.starts_with("gfx"))
+    return TargetKind::ROCDL;
+  return std::nullopt;
+}
+
+/// The PTX version each NVIDIA architecture needs at least.
+static std::string defaultFeatures(TargetKind kind, StringRef chip) {
+  if (kind != TargetKind::NVVM)
+    return "";
+  unsigned sm = 0;
+  chip.drop_front(3).take_while([](char c) { return isdigit(c); })
+      .getAsInteger(10, sm);
+  if (sm >= 100)
+    return "+ptx86";
+  if (sm >= 90)
+    return "+ptx80";
+  return "+ptx70";
+}
+
+std::string mlir::symm::getPipelineString(TargetKind kind,
+                                          const SymmPipelineOptions &o) {
+  std::string chip = o.chip.empty() ? getDefaultChip(kind) : o.chip.getValue();
+  std::string features =
+      o.features.empty() ? defaultFeatures(kind, chip) : o.features.getValue();
+  std::string symmDevice, attach, gpuToTarget, nvvmToLLVM;
+  switch (kind) {
+  case TargetKind::NVVM:
+    symmDevice = "convert-symm-to-nvvm";
+    attach = llvm::formatv("nvvm-attach-target{{chip={0} features={1} O={2}}",
+                           chip, features, o.optLevel.getValue());
+    gpuToTarget = "convert-gpu-to-nvvm";
+    nvvmToLLVM = "convert-nvvm-to-llvm,";
+    break;
+  case TargetKind::ROCDL:
+    symmDevice = "convert-symm-to-amdgpu";
+    attach = llvm::formatv("rocdl-attach-target{{chip={0} O={1}}", chip,
+                           o.optLevel.getValue());
+    gpuToTarget = llvm::formatv("convert-gpu-to-rocdl{{chipset={0}}", chip);
+    break;
+  case TargetKind::Host:
+    symmDevice = "convert-symm-to-host";
+    attach = llvm::formatv("symm-host-attach-target{{O={0}}",
+                           o.optLevel.getValue());
+    gpuToTarget = "symm-convert-gpu-to-host";
+    break;
+  }
+  std::string toBinary =
+      o.toolkit.empty()
+          ? llvm::formatv("gpu-module-to-binary{{format={0}}", o.format.getValue())
+                .str()
+          : llvm::formatv("gpu-module-to-binary{{format={0} toolkit={1}}",
+                          o.format.getValue(), o.toolkit.getValue())
+                .str();
+  return llvm::formatv(
+      "builtin.module("
+      "symm-translate-to-heap-base{{kernel-context={0}},canonicalize,cse,"
+      "gpu.module({1}),convert-symm-to-llvm,"
+      "gpu-kernel-outlining,convert-vector-to-scf,convert-scf-to-cf,{2}"
+      "convert-func-to-llvm,expand-strided-metadata,{3},lower-affine,"
+      "convert-arith-to-llvm,convert-index-to-llvm,canonicalize,cse,"
+      "gpu.module({4},canonicalize,cse,reconcile-unrealized-casts),"
+      "gpu-to-llvm,canonicalize,cse,{5},reconcile-unrealized-casts)",
+      o.kernelContext.getValue(), symmDevice, nvvmToLLVM, attach, gpuToTarget,
+      toBinary);
+}
+
+LogicalResult mlir::symm::buildSymmPipeline(OpPassManager &pm,
+                                            TargetKind kind,
+                                            const SymmPipelineOptions &options) {
+  std::string pipeline = getPipelineString(kind, options);
+  StringRef inner = StringRef(pipeline).drop_front(strlen("builtin.module("))
+                        .drop_back();
+  return parsePassPipeline(inner, pm, llvm::errs());
+}
+
+void mlir::symm::registerSymmPipelines() {
+  auto reg = [](const char *name, const char *desc, TargetKind kind) {
+    PassPipelineRegistration<SymmPipelineOptions>(
+        name, desc, [kind](OpPassManager &pm, const SymmPipelineOptions &o) {
+          if (failed(buildSymmPipeline(pm, kind, o)))
+            llvm::report_fatal_error("invalid Symm pipeline");
+        });
+  };
+  reg("symm-to-nvvm",
+      "Lower a symm program for NVIDIA GPUs: PTX/cubin kernels, LLVM host code",
+      TargetKind::NVVM);
+  reg("symm-to-rocdl",
+      "Lower a symm program for AMD GPUs: HSACO kernels, LLVM host code",
+      TargetKind::ROCDL);
+  reg("symm-to-host",
+      "Lower a symm program for the CPU target: shared-object kernels, LLVM "
+      "host code",
+      TargetKind::Host);
+}

@@ -1,0 +1,435 @@
+//===- symm-compile.cpp - Symm compiler driver ------------------*- C++ -*-===//
+//
+// Compiles a .mlir file of symm kernels (and optionally a host program) for one
+// target: device objects (PTX, cubin, AMDGPU assembly, HSACO, host shared
+// objects, LLVM IR) with a JSON manifest of their kernels, or a whole program
+// to an executable linked against the Symm runtime.
+//
+//===----------------------------------------------------------------------===//
+
+#include "symm/Dialect/Symm/IR/SymmDialect.h"
+#include "symm/InitAllSymm.h"
+#include "symm/Pipelines/Pipelines.h"
+#include "symm/kernel_context.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Target/LLVMIR/Export.h"
+
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+
+using namespace mlir;
+using namespace mlir::symm;
+namespace cl = llvm::cl;
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input.mlir>"),
+                                      cl::init("-"));
+static cl::opt<std::string> outputFile("o", cl::desc("Output file"),
+                                       cl::value_desc("path"), cl::init(""));
+static cl::opt<std::string>
+    targetName("target",
+               cl::desc("host (default), sm_80/sm_90/sm_100..., or "
+                        "gfx90a/gfx942/gfx950..."),
+               cl::init("host"));
+static cl::opt<std::string> emitKind(
+    "emit",
+    cl::desc("What to write: llvm, ptx, cubin (NVIDIA), isa, hsaco (AMD), so "
+             "(host), exe (whole program), mlir (lowered IR). Default: exe "
+             "when the input has func.func @main, else cubin / hsaco / so "
+             "(ptx when no ptxas is found)"),
+    cl::init(""));
+static cl::opt<std::string>
+    kernelContext("kernel-context",
+                  cl::desc("Where kernels find the kernel context: global "
+                           "(default) or argument"),
+                  cl::init("global"));
+static cl::opt<std::string>
+    manifestFile("manifest",
+                 cl::desc("Kernel manifest (JSON); default <output>.json for "
+                          "device objects, none for executables"),
+                 cl::init(""));
+static cl::opt<int> optLevel("O", cl::desc("Optimisation level"), cl::Prefix,
+                             cl::init(2));
+static cl::opt<bool> printPipeline("print-pipeline",
+                                   cl::desc("Print the pass pipeline and exit"),
+                                   cl::init(false));
+
+namespace {
+
+/// Fails with a message on stderr; the driver's errors name the input.
+LogicalResult error(const Twine &message) {
+  llvm::errs() << "symm-compile: error: " << message << "\n";
+  return failure();
+}
+
+std::string findProgram(ArrayRef<StringRef> names, StringRef envVar) {
+  if (const char *fromEnv = getenv(envVar.str().c_str()); fromEnv && *fromEnv)
+    return fromEnv;
+  for (StringRef name : names) {
+    if (llvm::sys::fs::can_execute(name))
+      return name.str();
+    if (auto found = llvm::sys::findProgramByName(name))
+      return *found;
+  }
+  return "";
+}
+
+std::string findLld() {
+  return findProgram({"/usr/lib/llvm-22/bin/ld.lld", "ld.lld-22", "ld.lld"},
+                     "SYMM_LLD");
+}
+
+/// The CUDA toolkit folder holding bin/ptxas, or "".
+std::string findCudaToolkit() {
+  for (const char *var : {"SYMM_CUDA_PATH", "CUDA_HOME", "CUDA_PATH"})
+    if (const char *path = getenv(var);
+        path && llvm::sys::fs::can_execute(Twine(path) + "/bin/ptxas"))
+      return path;
+  if (llvm::sys::fs::can_execute("/usr/local/cuda/bin/ptxas"))
+    return "/usr/local/cuda";
+  if (auto ptxas = llvm::sys::findProgramByName("ptxas"))
+    return llvm::sys::path::parent_path(llvm::sys::path::parent_path(*ptxas))
+        .str();
+  return "";
+}
+
+/// The ROCDL serialiser runs <toolkit>/llvm/bin/ld.lld; without ROCm, point a
+/// private toolkit folder at the system's ld.lld.
+FailureOr<std::string> makeRocdlToolkit() {
+  std::string lld = findLld();
+  if (lld.empty())
+    return error("HSACO needs ld.lld: install lld-22 or set SYMM_LLD");
+  SmallString<128> dir;
+  if (llvm::sys::fs::createUniqueDirectory("symm-rocdl", dir))
+    return error("cannot create a temporary folder");
+  SmallString<128> bin(dir);
+  llvm::sys::path::append(bin, "llvm", "bin");
+  llvm::sys::fs::create_directories(bin);
+  llvm::sys::path::append(bin, "ld.lld");
+  if (llvm::sys::fs::create_link(lld, bin))
+    return error("cannot link " + lld + " into " + dir);
+  return dir.str().str();
+}
+
+std::string typeName(Type type) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  type.print(os);
+  return s;
+}
+
+/// What a launcher needs to pack each kernel's arguments: memrefs expand into
+/// their descriptor fields (allocated and aligned pointers, offset, sizes,
+/// strides), scalars into one parameter.
+llvm::json::Object buildManifest(ModuleOp module, const std::string &target,
+                                 const std::string &format) {
+  llvm::json::Array kernels;
+  module.walk([&](gpu::GPUFuncOp func) {
+    if (!func.isKernel())
+      return;
+    llvm::json::Array args;
+    int64_t params = 0;
+    for (Type type : func.getArgumentTypes()) {
+      llvm::json::Object arg;
+      if (auto memref = dyn_cast<MemRefType>(type)) {
+        int64_t fields = 3 + 2 * memref.getRank();
+        arg["kind"] = "memref";
+        arg["element"] = typeName(memref.getElementType());
+        arg["rank"] = memref.getRank();
+        arg["heap"] = isHeapMemRef(memref);
+        arg["params"] = fields;
+        params += fields;
+      } else {
+        arg["kind"] = "scalar";
+        arg["params"] = 1;
+        ++params;
+      }
+      arg["type"] = typeName(type);
+      args.push_back(std::move(arg));
+    }
+    llvm::json::Object kernel;
+    kernel["name"] = func.getName();
+    kernel["module"] = func->getParentOfType<gpu::GPUModuleOp>().getName();
+    kernel["arguments"] = std::move(args);
+    kernel["params"] = params + (kernelContext == "argument" ? 1 : 0);
+    kernels.push_back(std::move(kernel));
+  });
+  llvm::json::Object context;
+  context["kind"] = kernelContext.getValue();
+  context["symbol"] = SYMM_CONTEXT_SYMBOL;
+  context["size"] = static_cast<int64_t>(sizeof(symm_kernel_context));
+  context["max_ranks"] = SYMM_MAX_RANKS;
+  context["layout"] = "{i32 rank, i32 world_size, [max_ranks x i64] heap_bases}";
+  llvm::json::Object manifest;
+  manifest["target"] = target;
+  manifest["format"] = format;
+  manifest["context"] = std::move(context);
+  manifest["kernels"] = std::move(kernels);
+  return manifest;
+}
+
+LogicalResult writeFile(StringRef path, StringRef bytes) {
+  std::string message;
+  auto out = openOutputFile(path, &message);
+  if (!out)
+    return error(message);
+  out->os() << bytes;
+  out->keep();
+  return success();
+}
+
+/// The bytes of the one device object of `module`.
+FailureOr<std::string> takeObject(ModuleOp module) {
+  SmallVector<gpu::BinaryOp> binaries(module.getOps<gpu::BinaryOp>());
+  if (binaries.size() != 1)
+    return error("device output needs exactly one gpu.module in the input, "
+                 "found " +
+                 Twine(binaries.size()));
+  auto object = cast<gpu::ObjectAttr>(binaries.front().getObjects()[0]);
+  return object.getObject().getValue().str();
+}
+
+/// LLVM IR text from LLVM bitcode.
+FailureOr<std::string> bitcodeToText(StringRef bitcode) {
+  llvm::LLVMContext ctx;
+  auto module = llvm::parseBitcodeFile(
+      llvm::MemoryBufferRef(bitcode, "device.bc"), ctx);
+  if (!module)
+    return error("cannot read the device bitcode: " +
+                 llvm::toString(module.takeError()));
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  (*module)->print(os, nullptr);
+  return text;
+}
+
+/// Translates the host part of a whole program to an object file and links it
+/// with the Symm runtime into an executable.
+LogicalResult linkExecutable(ModuleOp module, StringRef output) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, llvmContext, "symm-program");
+  if (!llvmModule)
+    return error("cannot translate the host program to LLVM IR");
+  llvm::Triple triple(llvm::sys::getDefaultTargetTriple());
+  std::string message;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, message);
+  if (!target)
+    return error(message);
+  llvm::TargetOptions options;
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      triple, "generic", "", options, llvm::Reloc::PIC_));
+  llvmModule->setTargetTriple(triple);
+  llvmModule->setDataLayout(machine->createDataLayout());
+
+  SmallString<128> object;
+  int fd;
+  if (llvm::sys::fs::createTemporaryFile("symm-program", "o", fd, object))
+    return error("cannot create a temporary object file");
+  llvm::FileRemover removeObject(object);
+  {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    llvm::legacy::PassManager pm;
+    if (machine->addPassesToEmitFile(pm, os, nullptr,
+                                     llvm::CodeGenFileType::ObjectFile))
+      return error("the host target cannot emit object files");
+    pm.run(*llvmModule);
+  }
+
+  std::string linker = findProgram({"clang++-22", "clang++", "c++", "g++"},
+                                   "SYMM_CXX");
+  if (linker.empty())
+    return error("no C++ linker found (clang++, c++ or g++); set SYMM_CXX");
+  SmallString<256> libDir(llvm::sys::fs::getMainExecutable(
+      "symm-compile", reinterpret_cast<void *>(&linkExecutable)));
+  llvm::sys::path::remove_filename(libDir);
+  llvm::sys::path::append(libDir, "..", "lib");
+  llvm::sys::fs::make_absolute(libDir);
+  llvm::sys::path::remove_dots(libDir, /*remove_dot_dot=*/true);
+  std::string rpath = ("-Wl,-rpath," + libDir).str();
+  std::string libFlag = ("-L" + libDir).str();
+  SmallVector<StringRef> args = {linker,  object.str(),        "-o",
+                                 output,  libFlag,             "-lsymm_runtime",
+                                 rpath,   "-Wl,--no-as-needed"};
+  std::string errorMessage;
+  int rc = llvm::sys::ExecuteAndWait(linker, args, std::nullopt, {}, 0, 0,
+                                     &errorMessage);
+  if (rc != 0)
+    return error("linking " + output + " with " + linker + " failed" +
+                 (errorMessage.empty() ? "" : ": " + errorMessage));
+  return success();
+}
+
+LogicalResult run(MLIRContext &context) {
+  std::optional<TargetKind> kind = getTargetKind(targetName);
+  if (!kind)
+    return error("unknown target '" + targetName +
+                 "'; expected host, sm_<N> (NVIDIA) or gfx<N> (AMD)");
+  if (kernelContext != "global" && kernelContext != "argument")
+    return error("--kernel-context must be global or argument");
+
+  std::string errorMessage;
+  auto file = openInputFile(inputFile, &errorMessage);
+  if (!file)
+    return error(errorMessage);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(file), SMLoc());
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return failure();
+
+  bool hasMain = false;
+  module->walk([&](func::FuncOp f) { hasMain |= f.getName() == "main"; });
+  std::string cudaToolkit = findCudaToolkit();
+  std::string emit = emitKind;
+  if (emit.empty()) {
+    if (hasMain)
+      emit = "exe";
+    else if (*kind == TargetKind::NVVM)
+      emit = cudaToolkit.empty() ? "ptx" : "cubin";
+    else if (*kind == TargetKind::ROCDL)
+      emit = "hsaco";
+    else
+      emit = "so";
+  }
+  static const llvm::StringMap<std::pair<TargetKind, StringRef>> deviceEmits = {
+      {"ptx", {TargetKind::NVVM, "isa"}},
+      {"cubin", {TargetKind::NVVM, "bin"}},
+      {"isa", {TargetKind::ROCDL, "isa"}},
+      {"hsaco", {TargetKind::ROCDL, "bin"}},
+      {"so", {TargetKind::Host, "bin"}}};
+  SymmPipelineOptions options;
+  options.chip = *kind == TargetKind::Host ? std::string() : targetName.getValue();
+  options.kernelContext = kernelContext.getValue();
+  options.optLevel = optLevel.getValue();
+  if (emit == "llvm") {
+    options.format = "offload";
+  } else if (emit == "exe" || emit == "mlir") {
+    // Executables embed cubin when ptxas is here, PTX (JIT-compiled by the
+    // driver) otherwise.
+    options.format =
+        (*kind == TargetKind::NVVM && cudaToolkit.empty()) ? "isa" : "bin";
+  } else if (auto it = deviceEmits.find(emit); it != deviceEmits.end()) {
+    if (it->second.first != *kind)
+      return error("--emit=" + emit + " does not apply to --target=" +
+                   targetName);
+    options.format = it->second.second.str();
+  } else {
+    return error("unknown --emit=" + emit);
+  }
+  if (*kind == TargetKind::NVVM && options.format == "bin") {
+    if (cudaToolkit.empty())
+      return error("cubin needs ptxas from the CUDA toolkit; set "
+                   "SYMM_CUDA_PATH or use --emit=ptx");
+    options.toolkit = cudaToolkit;
+  }
+  std::string rocdlToolkit;
+  if (*kind == TargetKind::ROCDL && options.format == "bin") {
+    FailureOr<std::string> dir = makeRocdlToolkit();
+    if (failed(dir))
+      return failure();
+    rocdlToolkit = *dir;
+    options.toolkit = rocdlToolkit;
+  }
+  auto removeToolkit = llvm::make_scope_exit([&] {
+    if (!rocdlToolkit.empty())
+      llvm::sys::fs::remove_directories(rocdlToolkit);
+  });
+
+  if (printPipeline) {
+    llvm::outs() << getPipelineString(*kind, options) << "\n";
+    return success();
+  }
+
+  llvm::json::Object manifest =
+      buildManifest(*module, targetName, emit == "exe" ? "exe" : emit);
+
+  PassManager pm(&context);
+  if (failed(applyPassManagerCLOptions(pm)) ||
+      failed(buildSymmPipeline(pm, *kind, options)))
+    return failure();
+  if (failed(pm.run(*module)))
+    return failure();
+
+  std::string output = outputFile;
+  if (output.empty())
+    output = emit == "exe" ? "a.out"
+                           : (llvm::sys::path::stem(inputFile) + "." + emit).str();
+  if (emit == "mlir") {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    module->print(os);
+    return writeFile(output, text);
+  }
+  if (emit == "exe") {
+    if (!hasMain)
+      return error("--emit=exe needs a func.func @main in the input");
+    return linkExecutable(*module, output);
+  }
+  FailureOr<std::string> object = takeObject(*module);
+  if (failed(object))
+    return failure();
+  if (emit == "llvm") {
+    object = bitcodeToText(*object);
+    if (failed(object))
+      return failure();
+  }
+  if (failed(writeFile(output, *object)))
+    return failure();
+  std::string manifestPath =
+      manifestFile.empty() ? output + ".json" : manifestFile.getValue();
+  std::string json;
+  llvm::raw_string_ostream os(json);
+  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest))) << "\n";
+  return writeFile(manifestPath, json);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  registerMLIRContextCLOptions();
+  registerPassManagerCLOptions();
+  registerDefaultTimingManagerCLOptions();
+  mlir::registerAllPasses();
+  registerAllSymmPasses();
+  cl::ParseCommandLineOptions(argc, argv, "Symm compiler driver\n");
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+  registerAllSymmDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  return failed(run(context)) ? 1 : 0;
+}
