@@ -29,6 +29,7 @@
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -288,11 +289,38 @@ LogicalResult linkExecutable(ModuleOp module, StringRef output) {
   return success();
 }
 
+/// Rejects chips LLVM does not know, and NVIDIA chips without scoped atomics.
+LogicalResult checkChip(TargetKind kind, StringRef chip) {
+  if (kind == TargetKind::Host)
+    return success();
+  llvm::InitializeAllTargetInfos();
+  llvm::InitializeAllTargets();
+  llvm::InitializeAllTargetMCs();
+  llvm::Triple triple(kind == TargetKind::NVVM ? "nvptx64-nvidia-cuda"
+                                               : "amdgcn-amd-amdhsa");
+  std::string message;
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, message);
+  if (!target)
+    return error("this LLVM has no " + triple.str() + " backend: " + message);
+  std::unique_ptr<llvm::MCSubtargetInfo> info(
+      target->createMCSubtargetInfo(triple, "", ""));
+  if (!info->isCPUStringValid(chip))
+    return error("unknown chip '" + chip + "' for " + triple.str());
+  unsigned sm = 0;
+  if (kind == TargetKind::NVVM && !chip.drop_front(3).getAsInteger(10, sm) &&
+      sm < 70)
+    return error("'" + chip + "' has no scoped atomics (.acquire/.release/.sys); "
+                 "Symm needs sm_70 or newer");
+  return success();
+}
+
 LogicalResult run(MLIRContext &context) {
   std::optional<TargetKind> kind = getTargetKind(targetName);
   if (!kind)
     return error("unknown target '" + targetName +
                  "'; expected host, sm_<N> (NVIDIA) or gfx<N> (AMD)");
+  if (failed(checkChip(*kind, targetName)))
+    return failure();
   if (kernelContext != "global" && kernelContext != "argument")
     return error("--kernel-context must be global or argument");
 
@@ -332,7 +360,7 @@ LogicalResult run(MLIRContext &context) {
   options.kernelContext = kernelContext.getValue();
   options.optLevel = optLevel.getValue();
   if (emit == "llvm") {
-    options.format = "offload";
+    options.format = "llvm";
   } else if (emit == "exe" || emit == "mlir") {
     // Executables embed cubin when ptxas is here, PTX (JIT-compiled by the
     // driver) otherwise.

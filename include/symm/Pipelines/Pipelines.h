@@ -30,7 +30,7 @@ struct SymmPipelineOptions : public PassPipelineOptions<SymmPipelineOptions> {
       llvm::cl::init("")};
   PassOptions::Option<std::string> format{
       *this, "format",
-      llvm::cl::desc("gpu-module-to-binary format: offload (LLVM bitcode), "
+      llvm::cl::desc("gpu-module-to-binary format: llvm (LLVM bitcode), "
                      "isa (PTX / AMDGPU assembly), bin (cubin / HSACO / host "
                      "shared object) or fatbin"),
       llvm::cl::init("bin")};
