@@ -81,7 +81,7 @@ std::string mlir::symm::getPipelineString(TargetKind kind,
   return llvm::formatv(
       "builtin.module("
       "symm-translate-to-heap-base{{kernel-context={0}},canonicalize,cse,"
-      "gpu.module({1}),convert-symm-to-llvm,"
+      "{1},"
       "gpu-kernel-outlining,convert-vector-to-scf,convert-scf-to-cf,{2}"
       "convert-func-to-llvm,expand-strided-metadata,{3},lower-affine,"
       "convert-arith-to-llvm,convert-index-to-llvm,canonicalize,cse,"

@@ -5,7 +5,7 @@
 
 include "mlir/Pass/PassBase.td"
 
-def ConvertSymmToNVVM : Pass<"convert-symm-to-nvvm", "::mlir::gpu::GPUModuleOp"> {
+def ConvertSymmToNVVM : Pass<"convert-symm-to-nvvm", "::mlir::ModuleOp"> {
   let summary = "Lower symm device operations for NVIDIA GPUs";
   let description = [{
     Runs after `symm-translate-to-heap-base`. `symm.translate` rebases the
@@ -19,12 +19,18 @@ def ConvertSymmToNVVM : Pass<"convert-symm-to-nvvm", "::mlir::gpu::GPUModuleOp">
     (`red` when the result is unused), because LLVM 22 prints every
     `atomicrmw` as a relaxed `.gpu` atom; `seq_cst` is `fence.sc.<scope>`
     followed by an acquire `atom`. `symm.backoff N` is `nanosleep.u32 N`.
+
+    Like every target pass it also lowers the host side of the module (see
+    `convert-symm-to-llvm`) in the same step, so that kernel signatures and
+    `gpu.launch_func` operands keep agreeing: kernels take heap memrefs in
+    the default memory space and cast them to address space 1 on entry.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect",
                            "::mlir::NVVM::NVVMDialect"];
 }
 
-def ConvertSymmToAMDGPU : Pass<"convert-symm-to-amdgpu", "::mlir::gpu::GPUModuleOp"> {
+def ConvertSymmToAMDGPU : Pass<"convert-symm-to-amdgpu", "::mlir::ModuleOp"> {
   let summary = "Lower symm device operations for AMD GPUs";
   let description = [{
     Runs after `symm-translate-to-heap-base`. Translation and the context are
@@ -38,10 +44,11 @@ def ConvertSymmToAMDGPU : Pass<"convert-symm-to-amdgpu", "::mlir::gpu::GPUModule
     hardware instruction would not be). `symm.backoff N` is `s_sleep`.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect",
                            "::mlir::ROCDL::ROCDLDialect"];
 }
 
-def ConvertSymmToHost : Pass<"convert-symm-to-host", "::mlir::gpu::GPUModuleOp"> {
+def ConvertSymmToHost : Pass<"convert-symm-to-host", "::mlir::ModuleOp"> {
   let summary = "Lower symm device operations for the CPU target";
   let description = [{
     Runs after `symm-translate-to-heap-base`. Translation is the same as on
@@ -60,8 +67,9 @@ def ConvertSymmToLLVM : Pass<"convert-symm-to-llvm", "::mlir::ModuleOp"> {
     `symm.dealloc` call `symm_alloc`/`symm_free` of the runtime and build or
     take apart memref descriptors, `symm.barrier` calls `symm_barrier`, and
     `symm.rank`/`symm.world_size` call `symm_rank`/`symm_world_size`. Host
-    memrefs in `#symm.heap` get the default address space. Device code must be
-    lowered first.
+    memrefs in `#symm.heap` get the default address space. The target passes
+    (`convert-symm-to-nvvm`, ...) include this; use it alone for programs
+    without device code.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }

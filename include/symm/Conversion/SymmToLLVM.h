@@ -15,6 +15,7 @@
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 #include <array>
@@ -59,6 +60,15 @@ void populateSymmToLLVMConversionPatterns(LLVMTypeConverter &converter,
 /// upstream GPU lowering that follows sees only builtin memory spaces.
 LogicalResult lowerSymmDeviceCode(gpu::GPUModuleOp gpuModule,
                                   const SymmTargetInfo &target);
+
+/// Lowers the host operations outside gpu.modules (alloc, dealloc, barrier,
+/// rank, world_size) to calls of the runtime's program entry points and gives
+/// host memrefs in `#symm.heap` the default memory space.
+LogicalResult lowerSymmHostCode(ModuleOp module);
+
+/// Device code of every gpu.module for `target`, then host code: after it,
+/// kernel signatures and launch operands agree on memref types.
+LogicalResult lowerSymmProgram(ModuleOp module, const SymmTargetInfo &target);
 
 /// Rewrites `#symm.heap` into the integer memory space `addressSpace` (none for
 /// 0) in every type and attribute under `root`.

@@ -36,7 +36,7 @@ struct ConvertSymmToAMDGPU
       int64_t count = std::clamp<int64_t>((*ns + 31) / 32, 1, 127);
       ROCDL::SSleepOp::create(b, loc, b.getI32IntegerAttr(count));
     };
-    if (failed(lowerSymmDeviceCode(getOperation(), target)))
+    if (failed(lowerSymmProgram(getOperation(), target)))
       signalPassFailure();
   }
 };

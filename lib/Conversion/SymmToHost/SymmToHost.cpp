@@ -24,20 +24,22 @@ namespace {
 struct ConvertSymmToHost
     : public symm::impl::ConvertSymmToHostBase<ConvertSymmToHost> {
   void runOnOperation() override {
-    gpu::GPUModuleOp module = getOperation();
+    ModuleOp module = getOperation();
     SymmTargetInfo target;
     target.heapAddressSpace = 0;
     target.contextAddressSpace = 0;
     target.gpuAddressSpaces = {0, 0, 0};
     target.syncScopes = {"", "", ""};
-    target.emitBackoff = [module](OpBuilder &b, Location loc,
-                                  std::optional<int64_t>) {
-      auto yield = LLVM::lookupOrCreateFn(b, module, "sched_yield", {},
+    target.emitBackoff = [](OpBuilder &b, Location loc,
+                            std::optional<int64_t>) {
+      Operation *symbols = SymbolTable::getNearestSymbolTable(
+          b.getInsertionBlock()->getParentOp());
+      auto yield = LLVM::lookupOrCreateFn(b, symbols, "sched_yield", {},
                                           b.getI32Type());
       if (succeeded(yield))
         LLVM::CallOp::create(b, loc, *yield, ValueRange{});
     };
-    if (failed(lowerSymmDeviceCode(module, target)))
+    if (failed(lowerSymmProgram(module, target)))
       signalPassFailure();
   }
 };

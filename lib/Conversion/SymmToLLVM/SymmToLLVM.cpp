@@ -7,7 +7,9 @@
 #include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
 #include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/AttrTypeSubElements.h"
 
 using namespace mlir;
@@ -310,6 +312,81 @@ struct BackoffLowering : public SymmPattern<BackoffOp> {
 
 } // namespace
 
+namespace {
+
+/// Calls runtime function `name`, declaring it in the module if needed.
+Value callRuntime(ConversionPatternRewriter &rewriter, Operation *op,
+                  StringRef name, Type result, ValueRange args) {
+  SmallVector<Type> argTypes(args.getTypes());
+  auto module = op->getParentOfType<ModuleOp>();
+  FailureOr<LLVM::LLVMFuncOp> fn =
+      LLVM::lookupOrCreateFn(rewriter, module, name, argTypes, result);
+  assert(succeeded(fn) && "runtime entry point declared with another type");
+  auto call = LLVM::CallOp::create(rewriter, op->getLoc(), *fn, args);
+  return isa<LLVM::LLVMVoidType>(result) ? Value() : call.getResult();
+}
+
+struct AllocLowering : public ConvertOpToLLVMPattern<AllocOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(AllocOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    MemRefType type = op.getType();
+    SmallVector<Value> sizes, strides;
+    Value bytes;
+    getMemRefDescriptorSizes(op.getLoc(), type, adaptor.getDynamicSizes(),
+                             rewriter, sizes, strides, bytes);
+    Value ptr = callRuntime(rewriter, op, "_symm_program_alloc",
+                            getPtrType(), {bytes});
+    Value desc = createMemRefDescriptor(op.getLoc(), type, ptr, ptr, sizes,
+                                        strides, rewriter);
+    rewriter.replaceOp(op, desc);
+    return success();
+  }
+};
+
+struct DeallocLowering : public ConvertOpToLLVMPattern<DeallocOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(DeallocOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    MemRefDescriptor desc(adaptor.getMemref());
+    callRuntime(rewriter, op, "_symm_program_free",
+                LLVM::LLVMVoidType::get(op.getContext()),
+                {desc.allocatedPtr(rewriter, op.getLoc())});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct BarrierLowering : public ConvertOpToLLVMPattern<BarrierOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(BarrierOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    callRuntime(rewriter, op, "_symm_program_barrier",
+                LLVM::LLVMVoidType::get(op.getContext()), {});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+template <typename OpT>
+struct QueryLowering : public ConvertOpToLLVMPattern<OpT> {
+  QueryLowering(const LLVMTypeConverter &converter, StringRef function)
+      : ConvertOpToLLVMPattern<OpT>(converter), function(function) {}
+  LogicalResult
+  matchAndRewrite(OpT op, typename OpT::Adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, callRuntime(rewriter, op, function,
+                                       rewriter.getI32Type(), {}));
+    return success();
+  }
+  std::string function;
+};
+
+} // namespace
+
 void mlir::symm::populateSymmToLLVMConversionPatterns(
     LLVMTypeConverter &converter, RewritePatternSet &patterns,
     const SymmTargetInfo &target) {
@@ -375,6 +452,109 @@ LogicalResult mlir::symm::lowerSymmDeviceCode(gpu::GPUModuleOp gpuModule,
   legality.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
   if (failed(applyPartialConversion(gpuModule, legality, std::move(patterns))))
     return failure();
+  // Kernel signatures keep heap memrefs in the default memory space, which is
+  // how host code holds them and what gpu.launch_func checks against; the
+  // body casts them into the heap's address space.
+  if (heap != 0) {
+    gpuModule.walk([&](gpu::GPUFuncOp func) {
+      Block &entry = func.getBody().front();
+      OpBuilder b = OpBuilder::atBlockBegin(&entry);
+      SmallVector<Type> inputs;
+      for (BlockArgument arg : entry.getArguments()) {
+        auto type = dyn_cast<MemRefType>(arg.getType());
+        if (!type || !isa_and_nonnull<HeapAttr>(type.getMemorySpace())) {
+          inputs.push_back(arg.getType());
+          continue;
+        }
+        auto generic = MemRefType::get(type.getShape(), type.getElementType(),
+                                       type.getLayout(), Attribute());
+        arg.setType(generic);
+        auto cast = memref::MemorySpaceCastOp::create(b, arg.getLoc(), type, arg);
+        arg.replaceAllUsesExcept(cast, cast);
+        inputs.push_back(generic);
+      }
+      func.setFunctionType(FunctionType::get(
+          func.getContext(), inputs, func.getFunctionType().getResults()));
+    });
+  }
   replaceHeapMemorySpace(gpuModule, heap);
   return success();
+}
+
+/// gpu-to-llvm lowers only the asynchronous forms of the memory operations;
+/// a synchronous one becomes the asynchronous form on a fresh stream that is
+/// waited for at once, which is what it means.
+static void makeMemoryOpsAsync(ModuleOp module) {
+  SmallVector<Operation *> ops;
+  module.walk([&](Operation *op) {
+    if (op->getParentOfType<gpu::GPUModuleOp>())
+      return;
+    auto async = dyn_cast<gpu::AsyncOpInterface>(op);
+    if (!async || async.getAsyncToken() ||
+        !isa<gpu::MemcpyOp, gpu::MemsetOp, gpu::AllocOp, gpu::DeallocOp>(op))
+      return;
+    if (auto alloc = dyn_cast<gpu::AllocOp>(op); alloc && alloc.getHostShared())
+      return;
+    ops.push_back(op);
+  });
+  auto tokenType = gpu::AsyncTokenType::get(module.getContext());
+  for (Operation *op : ops) {
+    OpBuilder b(op);
+    Value stream = gpu::WaitOp::create(b, op->getLoc(), tokenType, ValueRange())
+                       .getAsyncToken();
+    SmallVector<Type> results(op->getResultTypes());
+    results.push_back(tokenType);
+    OperationState state(op->getLoc(), op->getName());
+    SmallVector<Value> operands = {stream};
+    operands.append(op->operand_begin(), op->operand_end());
+    state.addOperands(operands);
+    state.addTypes(results);
+    state.addAttributes(op->getAttrs());
+    if (auto sizes = op->getAttrOfType<DenseI32ArrayAttr>(
+            "operandSegmentSizes")) {
+      SmallVector<int32_t> segments(sizes.asArrayRef());
+      segments[0] = 1;
+      state.addAttribute("operandSegmentSizes", b.getDenseI32ArrayAttr(segments));
+    }
+    Operation *async = b.create(state);
+    gpu::WaitOp::create(b, op->getLoc(), Type(),
+                        ValueRange{async->getResults().back()});
+    op->replaceAllUsesWith(async->getResults().drop_back());
+    op->erase();
+  }
+}
+
+LogicalResult mlir::symm::lowerSymmHostCode(ModuleOp module) {
+  makeMemoryOpsAsync(module);
+  MLIRContext *ctx = module.getContext();
+  LLVMTypeConverter converter(ctx);
+  converter.addTypeAttributeConversion(
+      [](BaseMemRefType, HeapAttr) -> Attribute {
+        // Host code holds heap pointers in the default address space.
+        return Attribute();
+      });
+  RewritePatternSet patterns(ctx);
+  patterns.add<AllocLowering, DeallocLowering, BarrierLowering>(converter);
+  patterns.add<QueryLowering<RankOp>>(converter, "_symm_program_rank");
+  patterns.add<QueryLowering<WorldSizeOp>>(converter,
+                                           "_symm_program_world_size");
+  ConversionTarget target(*ctx);
+  target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+  target.addDynamicallyLegalDialect<SymmDialect>([](Operation *op) {
+    return op->getParentOfType<gpu::GPUModuleOp>() != nullptr;
+  });
+  if (failed(applyPartialConversion(module, target, std::move(patterns))))
+    return failure();
+  for (Operation &op : module.getBody()->getOperations())
+    if (!isa<gpu::GPUModuleOp>(op))
+      replaceHeapMemorySpace(&op, 0);
+  return success();
+}
+
+LogicalResult mlir::symm::lowerSymmProgram(ModuleOp module,
+                                           const SymmTargetInfo &target) {
+  for (auto gpuModule : module.getOps<gpu::GPUModuleOp>())
+    if (failed(lowerSymmDeviceCode(gpuModule, target)))
+      return failure();
+  return lowerSymmHostCode(module);
 }

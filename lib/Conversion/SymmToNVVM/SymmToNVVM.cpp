@@ -190,7 +190,7 @@ struct ConvertSymmToNVVM
       NVVM::NanosleepOp::create(
           b, loc, LLVM::ConstantOp::create(b, loc, b.getI32Type(), clamped));
     };
-    if (failed(lowerSymmDeviceCode(getOperation(), target)))
+    if (failed(lowerSymmProgram(getOperation(), target)))
       signalPassFailure();
   }
 };

@@ -14,10 +14,11 @@
 // SYMS-DAG: ring.kd
 
 // NOTES: .args:
-// NOTES: .address_space: global
+// NOTES: .address_space: generic
 // NOTES-NEXT: .offset: 0
 // NOTES-NEXT: .size: 8
 // NOTES-NEXT: .value_kind: global_buffer
+// NOTES: .value_kind: by_value
 // NOTES: .name: ring
 // NOTES: .wavefront_size: 64
 // NOTES: amdhsa.target: amdgcn-amd-amdhsa--gfx942
