@@ -6,9 +6,11 @@
 #include "symm/Dialect/Symm/Transforms/Passes.h"
 #include "symm/Conversion/Passes.h"
 #include "symm/Pipelines/Pipelines.h"
+#include "symm/Target/Host/HostTarget.h"
 
 void mlir::symm::registerAllSymmDialects(DialectRegistry &registry) {
   registry.insert<SymmDialect>();
+  registerHostTargetInterfaceExternalModels(registry);
 }
 
 void mlir::symm::registerAllSymmPasses() {

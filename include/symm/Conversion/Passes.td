@@ -74,4 +74,29 @@ def ConvertSymmToLLVM : Pass<"convert-symm-to-llvm", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def SymmConvertGpuToHost : Pass<"symm-convert-gpu-to-host", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Lower a gpu.module to LLVM for the CPU target";
+  let description = [{
+    The CPU counterpart of `convert-gpu-to-nvvm`: thread and block ids and
+    dimensions, `gpu.barrier`, `gpu.shuffle`, `gpu.lane_id` and workgroup
+    memory become calls into the Symm runtime's host backend (one OS thread
+    per GPU thread, 32-lane subgroups, 48 KiB of static workgroup memory per
+    block plus the launch's dynamic shared memory); `gpu.printf` calls
+    `printf`; kernels become LLVM functions with the GPU calling convention
+    (memrefs expanded) plus an entry `_symm_kernel_<name>(void **params)` and
+    a table `_symm_kernel_<name>_params` = {count, byte size of each} that the
+    runtime uses to copy arguments at launch. Arithmetic, memref, vector,
+    math, index, control-flow and func operations lower as on any CPU.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def SymmHostAttachTarget : Pass<"symm-host-attach-target", "::mlir::ModuleOp"> {
+  let summary = "Attach #symm.host_target to every gpu.module";
+  let options = [
+    Option<"optLevel", "O", "int", /*default=*/"2",
+           "LLVM optimisation level of the host kernels">,
+  ];
+}
+
 #endif // SYMM_CONVERSION_PASSES_TD

@@ -31,6 +31,27 @@ def Symm_HeapAttr : AttrDef<Symm_Dialect, "Heap"> {
 }
 
 //===----------------------------------------------------------------------===//
+// The CPU target
+//===----------------------------------------------------------------------===//
+
+def Symm_HostTargetAttr : AttrDef<Symm_Dialect, "HostTarget"> {
+  let mnemonic = "host_target";
+  let summary = "GPU target attribute of the CPU emulation target";
+  let description = [{
+    On a `gpu.module`, makes `gpu-module-to-binary` compile the module (lowered
+    to LLVM by `symm-convert-gpu-to-host`) into a shared object for this
+    machine, which the Symm runtime's host backend loads and runs with one OS
+    thread per GPU thread. `O` is the LLVM optimisation level.
+
+    ```mlir
+    gpu.module @kernels [#symm.host_target<O = 2>] { ... }
+    ```
+  }];
+  let parameters = (ins DefaultValuedParameter<"int", "2">:$O);
+  let assemblyFormat = "(`<` struct($O)^ `>`)?";
+}
+
+//===----------------------------------------------------------------------===//
 // Enums
 //===----------------------------------------------------------------------===//
 

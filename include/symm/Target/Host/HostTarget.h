@@ -1,0 +1,16 @@
+//===- HostTarget.h - The CPU target of gpu-module-to-binary ----*- C++ -*-===//
+
+#ifndef SYMM_TARGET_HOST_HOSTTARGET_H
+#define SYMM_TARGET_HOST_HOSTTARGET_H
+
+#include "mlir/IR/DialectRegistry.h"
+
+namespace mlir::symm {
+
+/// Makes #symm.host_target a gpu::TargetAttrInterface: gpu-module-to-binary
+/// then turns gpu.modules carrying it into host shared objects.
+void registerHostTargetInterfaceExternalModels(DialectRegistry &registry);
+
+} // namespace mlir::symm
+
+#endif // SYMM_TARGET_HOST_HOSTTARGET_H

@@ -1,0 +1,407 @@
+//===- GPUToHost.cpp - Lower a gpu.module for the CPU target ----*- C++ -*-===//
+//
+// GPU operations become calls into the runtime's host backend, which runs
+// every GPU thread as an OS thread; the rest lowers as for any CPU.
+//
+//===----------------------------------------------------------------------===//
+
+#include "symm/Conversion/Passes.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
+#include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
+#include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
+
+namespace mlir::symm {
+#define GEN_PASS_DEF_SYMMCONVERTGPUTOHOST
+#include "symm/Conversion/Passes.h.inc"
+} // namespace mlir::symm
+
+using namespace mlir;
+using namespace mlir::symm;
+
+namespace {
+
+/// `_symm_host_id(which, dim)`: which 0 thread id, 1 block id, 2 block size,
+/// 3 grid size, 4 lane id, 5 dynamic shared memory bytes.
+enum class HostId { Thread = 0, Block, BlockDim, GridDim, Lane, DynamicShared };
+
+LLVM::LLVMFuncOp runtimeFunction(OpBuilder &b, Operation *op, StringRef name,
+                                 ArrayRef<Type> args, Type result,
+                                 bool isVarArg = false) {
+  Operation *module = op->getParentOfType<gpu::GPUModuleOp>();
+  FailureOr<LLVM::LLVMFuncOp> fn =
+      LLVM::lookupOrCreateFn(b, module, name, args, result, isVarArg);
+  assert(succeeded(fn) && "runtime function declared with another type");
+  return *fn;
+}
+
+Value callHostId(OpBuilder &b, Operation *op, HostId which, unsigned dim) {
+  Location loc = op->getLoc();
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  auto fn = runtimeFunction(b, op, "_symm_host_id", {i32, i32}, i64);
+  Value args[] = {
+      LLVM::ConstantOp::create(b, loc, i32, static_cast<int>(which)),
+      LLVM::ConstantOp::create(b, loc, i32, dim)};
+  return LLVM::CallOp::create(b, loc, fn, args).getResult();
+}
+
+template <typename OpT, HostId Which>
+struct IdLowering : public ConvertOpToLLVMPattern<OpT> {
+  using ConvertOpToLLVMPattern<OpT>::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(OpT op, typename OpT::Adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    unsigned dim = 0;
+    if constexpr (Which != HostId::Lane)
+      dim = static_cast<unsigned>(op.getDimension());
+    rewriter.replaceOp(op, callHostId(rewriter, op, Which, dim));
+    return success();
+  }
+};
+
+struct GlobalIdLowering : public ConvertOpToLLVMPattern<gpu::GlobalIdOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(gpu::GlobalIdOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    unsigned dim = static_cast<unsigned>(op.getDimension());
+    Location loc = op.getLoc();
+    Value block = callHostId(rewriter, op, HostId::Block, dim);
+    Value size = callHostId(rewriter, op, HostId::BlockDim, dim);
+    Value thread = callHostId(rewriter, op, HostId::Thread, dim);
+    rewriter.replaceOpWithNewOp<LLVM::AddOp>(
+        op, LLVM::MulOp::create(rewriter, loc, block, size), thread);
+    return success();
+  }
+};
+
+struct SubgroupSizeLowering
+    : public ConvertOpToLLVMPattern<gpu::SubgroupSizeOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(gpu::SubgroupSizeOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    // The host backend's subgroups have 32 lanes.
+    rewriter.replaceOpWithNewOp<LLVM::ConstantOp>(op, rewriter.getI64Type(),
+                                                  32);
+    return success();
+  }
+};
+
+struct BarrierLowering : public ConvertOpToLLVMPattern<gpu::BarrierOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(gpu::BarrierOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto fn = runtimeFunction(rewriter, op, "_symm_host_barrier", {},
+                              LLVM::LLVMVoidType::get(op.getContext()));
+    rewriter.replaceOpWithNewOp<LLVM::CallOp>(op, fn, ValueRange{});
+    return success();
+  }
+};
+
+/// Moves the value through an i64, whatever its 64-bit-or-narrower type.
+struct ShuffleLowering : public ConvertOpToLLVMPattern<gpu::ShuffleOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(gpu::ShuffleOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type type = adaptor.getValue().getType();
+    unsigned bits = type.getIntOrFloatBitWidth();
+    Type i64 = rewriter.getI64Type(), i32 = rewriter.getI32Type();
+    Type i8 = rewriter.getI8Type(), ptr = getPtrType();
+    Type intType = rewriter.getIntegerType(bits);
+    Value asInt = adaptor.getValue();
+    if (type != intType)
+      asInt = LLVM::BitcastOp::create(rewriter, loc, intType, asInt);
+    if (bits < 64)
+      asInt = LLVM::ZExtOp::create(rewriter, loc, i64, asInt);
+    Value one = LLVM::ConstantOp::create(rewriter, loc, i64, 1);
+    Value validSlot = LLVM::AllocaOp::create(rewriter, loc, ptr, i8, one);
+    auto fn = runtimeFunction(rewriter, op, "_symm_host_shuffle",
+                              {i64, i32, i32, i32, ptr}, i64);
+    Value mode = LLVM::ConstantOp::create(
+        rewriter, loc, i32, static_cast<int>(op.getMode()));
+    Value args[] = {asInt, adaptor.getOffset(), adaptor.getWidth(), mode,
+                    validSlot};
+    Value result = LLVM::CallOp::create(rewriter, loc, fn, args).getResult();
+    if (bits < 64)
+      result = LLVM::TruncOp::create(rewriter, loc, intType, result);
+    if (type != intType)
+      result = LLVM::BitcastOp::create(rewriter, loc, type, result);
+    Value valid = LLVM::LoadOp::create(rewriter, loc, i8, validSlot);
+    valid = LLVM::TruncOp::create(rewriter, loc, rewriter.getI1Type(), valid);
+    rewriter.replaceOp(op, {result, valid});
+    return success();
+  }
+};
+
+struct PrintfLowering : public ConvertOpToLLVMPattern<gpu::PrintfOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(gpu::PrintfOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto module = op->getParentOfType<gpu::GPUModuleOp>();
+    std::string format = op.getFormat().str();
+    format.push_back('\0');
+    std::string name;
+    for (unsigned i = 0;; ++i) {
+      name = "symm_printf_format_" + std::to_string(i);
+      if (!SymbolTable::lookupSymbolIn(module, name))
+        break;
+    }
+    auto arrayType = LLVM::LLVMArrayType::get(rewriter.getI8Type(), format.size());
+    LLVM::GlobalOp global;
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(module.getBody());
+      global = LLVM::GlobalOp::create(rewriter, loc, arrayType,
+                                      /*isConstant=*/true,
+                                      LLVM::Linkage::Internal, name,
+                                      rewriter.getStringAttr(format));
+    }
+    SmallVector<Value> args = {LLVM::AddressOfOp::create(rewriter, loc, global)};
+    // C's default argument promotions for a variadic call.
+    for (Value arg : adaptor.getArgs()) {
+      Type type = arg.getType();
+      if (isa<FloatType>(type) && type.getIntOrFloatBitWidth() < 64)
+        arg = LLVM::FPExtOp::create(rewriter, loc, rewriter.getF64Type(), arg);
+      else if (isa<IntegerType>(type) && type.getIntOrFloatBitWidth() < 32)
+        arg = LLVM::SExtOp::create(rewriter, loc, rewriter.getI32Type(), arg);
+      args.push_back(arg);
+    }
+    auto fn = runtimeFunction(rewriter, op, "printf", {getPtrType()},
+                              rewriter.getI32Type(), /*isVarArg=*/true);
+    LLVM::CallOp::create(rewriter, loc, fn, args);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct FuncLowering : public ConvertOpToLLVMPattern<gpu::GPUFuncOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(gpu::GPUFuncOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (op.getNumWorkgroupAttributions() || op.getNumPrivateAttributions())
+      return rewriter.notifyMatchFailure(op, "attributions not lowered");
+    FailureOr<LLVM::LLVMFuncOp> fn = convertFuncOpToLLVMFuncOp(
+        cast<FunctionOpInterface>(op.getOperation()), rewriter,
+        *getTypeConverter());
+    if (failed(fn))
+      return failure();
+    // gpu.launch_func checks that its callee is still marked as a kernel.
+    (*fn)->removeAttr("workgroup_attributions");
+    if (op.isKernel())
+      (*fn)->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
+                     rewriter.getUnitAttr());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct ReturnLowering : public ConvertOpToLLVMPattern<gpu::ReturnOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(gpu::ReturnOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<LLVM::ReturnOp>(op, adaptor.getOperands());
+    return success();
+  }
+};
+
+/// A memref of `type` over `ptr`, as the descriptor cast back to the memref
+/// type for the operations that are converted later.
+Value memrefAt(OpBuilder &b, Location loc, const LLVMTypeConverter &converter,
+               MemRefType type, Value ptr, Value dynamicSize = Value()) {
+  Value desc;
+  if (type.hasStaticShape()) {
+    desc = MemRefDescriptor::fromStaticShape(b, loc, converter, type, ptr);
+  } else {
+    // memref<?xi8>: gpu.dynamic_shared_memory.
+    auto d = MemRefDescriptor::poison(b, loc, converter.convertType(type));
+    d.setAllocatedPtr(b, loc, ptr);
+    d.setAlignedPtr(b, loc, ptr);
+    d.setConstantOffset(b, loc, 0);
+    d.setSize(b, loc, 0, dynamicSize);
+    d.setConstantStride(b, loc, 0, 1);
+    desc = d;
+  }
+  return UnrealizedConversionCastOp::create(b, loc, type, desc).getResult(0);
+}
+
+int64_t byteSize(MemRefType type) {
+  int64_t elementBytes =
+      type.getElementType().isIndex()
+          ? 8
+          : std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+  return type.getNumElements() * elementBytes;
+}
+
+/// Replaces workgroup and private attributions and gpu.dynamic_shared_memory
+/// with memrefs over the block's workgroup memory and per-thread stack.
+LogicalResult lowerMemory(gpu::GPUFuncOp func,
+                          const LLVMTypeConverter &converter) {
+  SmallVector<gpu::DynamicSharedMemoryOp> dynamic;
+  func.walk([&](gpu::DynamicSharedMemoryOp op) { dynamic.push_back(op); });
+  unsigned workgroup = func.getNumWorkgroupAttributions();
+  unsigned priv = func.getNumPrivateAttributions();
+  if (!workgroup && !priv && dynamic.empty())
+    return success();
+  Block &entry = func.getBody().front();
+  OpBuilder b = OpBuilder::atBlockBegin(&entry);
+  Location loc = func.getLoc();
+  Type ptr = LLVM::LLVMPointerType::get(func.getContext());
+  Type i64 = b.getI64Type(), i8 = b.getI8Type();
+
+  SmallVector<int64_t> offsets;
+  int64_t staticBytes = 0;
+  for (BlockArgument arg : func.getWorkgroupAttributions()) {
+    auto type = cast<MemRefType>(arg.getType());
+    if (!type.hasStaticShape())
+      return func.emitOpError("workgroup attributions need a static shape");
+    staticBytes = (staticBytes + 15) & ~int64_t(15);
+    offsets.push_back(staticBytes);
+    staticBytes += byteSize(type);
+  }
+  staticBytes = (staticBytes + 15) & ~int64_t(15);
+  Value base;
+  if (workgroup || !dynamic.empty()) {
+    auto fn = runtimeFunction(b, func, "_symm_host_shared_memory", {i64}, ptr);
+    base = LLVM::CallOp::create(
+               b, loc, fn,
+               ValueRange{LLVM::ConstantOp::create(b, loc, i64, staticBytes)})
+               .getResult();
+  }
+  for (auto [i, offset] : llvm::enumerate(offsets)) {
+    BlockArgument arg = func.getWorkgroupAttributions()[i];
+    Value at = LLVM::GEPOp::create(b, loc, ptr, i8, base,
+                                   ArrayRef<LLVM::GEPArg>{offset});
+    arg.replaceAllUsesWith(
+        memrefAt(b, loc, converter, cast<MemRefType>(arg.getType()), at));
+  }
+  for (BlockArgument arg : func.getPrivateAttributions()) {
+    auto type = cast<MemRefType>(arg.getType());
+    if (!type.hasStaticShape())
+      return func.emitOpError("private attributions need a static shape");
+    Value bytes = LLVM::ConstantOp::create(b, loc, i64, byteSize(type));
+    Value at = LLVM::AllocaOp::create(b, loc, ptr, i8, bytes, 16);
+    arg.replaceAllUsesWith(memrefAt(b, loc, converter, type, at));
+  }
+  for (gpu::DynamicSharedMemoryOp op : dynamic) {
+    OpBuilder ob(op);
+    Value at = LLVM::GEPOp::create(ob, op.getLoc(), ptr, i8, base,
+                                   ArrayRef<LLVM::GEPArg>{staticBytes});
+    Value size = callHostId(ob, op, HostId::DynamicShared, 0);
+    op.replaceAllUsesWith(
+        memrefAt(ob, op.getLoc(), converter, op.getType(), at, size));
+    op.erase();
+  }
+  unsigned first = func.getFunctionType().getNumInputs();
+  entry.eraseArguments(first, workgroup + priv);
+  func->setAttr(gpu::GPUFuncOp::getNumWorkgroupAttributionsAttrName(),
+                b.getI64IntegerAttr(0));
+  return success();
+}
+
+/// `_symm_kernel_<name>(void **params)` calls the kernel with each parameter
+/// loaded from params[i]; `_symm_kernel_<name>_params` holds the count and
+/// each parameter's size, so the runtime can copy arguments at launch.
+void addEntry(gpu::GPUModuleOp module, LLVM::LLVMFuncOp kernel) {
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  Location loc = kernel.getLoc();
+  MLIRContext *ctx = module.getContext();
+  Type ptr = LLVM::LLVMPointerType::get(ctx);
+  Type i64 = IntegerType::get(ctx, 64);
+  std::string entryName = ("_symm_kernel_" + kernel.getName()).str();
+  ArrayRef<Type> params = kernel.getFunctionType().getParams();
+
+  DataLayout layout = DataLayout::closest(module);
+  SmallVector<int64_t> sizes = {static_cast<int64_t>(params.size())};
+  for (Type t : params)
+    sizes.push_back(static_cast<int64_t>(layout.getTypeSize(t)));
+  auto tableType = LLVM::LLVMArrayType::get(i64, sizes.size());
+  LLVM::GlobalOp::create(
+      b, loc, tableType, /*isConstant=*/true, LLVM::Linkage::External,
+      entryName + "_params",
+      DenseElementsAttr::get(
+          RankedTensorType::get({static_cast<int64_t>(sizes.size())}, i64),
+          ArrayRef<int64_t>(sizes)));
+
+  auto entry = LLVM::LLVMFuncOp::create(
+      b, loc, entryName,
+      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), {ptr}));
+  Block *body = entry.addEntryBlock(b);
+  b.setInsertionPointToStart(body);
+  SmallVector<Value> args;
+  for (auto [i, type] : llvm::enumerate(params)) {
+    Value slot = LLVM::GEPOp::create(b, loc, ptr, ptr, body->getArgument(0),
+                                     ArrayRef<LLVM::GEPArg>{int32_t(i)});
+    Value at = LLVM::LoadOp::create(b, loc, ptr, slot);
+    args.push_back(LLVM::LoadOp::create(b, loc, type, at));
+  }
+  LLVM::CallOp::create(b, loc, kernel, args);
+  LLVM::ReturnOp::create(b, loc, ValueRange{});
+}
+
+struct SymmConvertGpuToHost
+    : public symm::impl::SymmConvertGpuToHostBase<SymmConvertGpuToHost> {
+  void runOnOperation() override {
+    gpu::GPUModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    LLVMTypeConverter converter(ctx);
+    populateGpuMemorySpaceAttributeConversions(
+        converter, [](gpu::AddressSpace) -> unsigned { return 0; });
+
+    SmallVector<std::string> kernels;
+    for (auto func : module.getOps<gpu::GPUFuncOp>()) {
+      if (func.isKernel())
+        kernels.push_back(func.getName().str());
+      if (failed(lowerMemory(func, converter)))
+        return signalPassFailure();
+    }
+
+    RewritePatternSet patterns(ctx);
+    patterns.add<IdLowering<gpu::ThreadIdOp, HostId::Thread>,
+                 IdLowering<gpu::BlockIdOp, HostId::Block>,
+                 IdLowering<gpu::BlockDimOp, HostId::BlockDim>,
+                 IdLowering<gpu::GridDimOp, HostId::GridDim>,
+                 IdLowering<gpu::LaneIdOp, HostId::Lane>, GlobalIdLowering,
+                 SubgroupSizeLowering, BarrierLowering, ShuffleLowering,
+                 PrintfLowering, FuncLowering, ReturnLowering>(converter);
+    arith::populateArithToLLVMConversionPatterns(converter, patterns);
+    cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
+    populateFinalizeMemRefToLLVMConversionPatterns(converter, patterns);
+    populateVectorToLLVMConversionPatterns(converter, patterns);
+    populateMathToLLVMConversionPatterns(converter, patterns);
+    index::populateIndexToLLVMConversionPatterns(converter, patterns);
+    populateFuncToLLVMConversionPatterns(converter, patterns);
+    ub::populateUBToLLVMConversionPatterns(converter, patterns);
+
+    LLVMConversionTarget target(*ctx);
+    target.addLegalOp<UnrealizedConversionCastOp>();
+    target.addLegalOp<gpu::GPUModuleOp>();
+    target.addIllegalDialect<gpu::GPUDialect>();
+    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+      return signalPassFailure();
+
+    for (const std::string &name : kernels)
+      if (auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
+        addEntry(module, fn);
+  }
+};
+
+} // namespace

@@ -1,0 +1,31 @@
+//===- HostAttachTarget.cpp - Attach the CPU target -------------*- C++ -*-===//
+
+#include "symm/Conversion/Passes.h"
+#include "symm/Dialect/Symm/IR/SymmDialect.h"
+
+namespace mlir::symm {
+#define GEN_PASS_DEF_SYMMHOSTATTACHTARGET
+#include "symm/Conversion/Passes.h.inc"
+} // namespace mlir::symm
+
+using namespace mlir;
+using namespace mlir::symm;
+
+namespace {
+struct SymmHostAttachTarget
+    : public symm::impl::SymmHostAttachTargetBase<SymmHostAttachTarget> {
+  using Base::Base;
+  void runOnOperation() override {
+    auto target = HostTargetAttr::get(&getContext(), optLevel);
+    getOperation().walk([&](gpu::GPUModuleOp module) {
+      SmallVector<Attribute> targets;
+      if (ArrayAttr existing = module.getTargetsAttr())
+        for (Attribute t : existing)
+          if (!isa<HostTargetAttr>(t))
+            targets.push_back(t);
+      targets.push_back(target);
+      module.setTargetsAttr(ArrayAttr::get(&getContext(), targets));
+    });
+  }
+};
+} // namespace

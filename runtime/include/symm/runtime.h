@@ -1,0 +1,107 @@
+/*===- runtime.h - The Symm runtime C API --------------------------*- C -*-===*\
+|*                                                                            *|
+|* Sets up a symmetric heap on every rank (process), maps every peer's heap,  *|
+|* loads compiled modules (writing their kernel context) and launches         *|
+|* kernels. Backends: host (CPU, always), cuda, hip; chosen at run time by    *|
+|* SYMM_BACKEND. Every call returns a status; symm_last_error() says what     *|
+|* went wrong, naming the rank.                                               *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef SYMM_RUNTIME_H
+#define SYMM_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "symm/kernel_context.h"
+
+#if defined(_WIN32)
+#define SYMM_EXPORT __declspec(dllexport)
+#else
+#define SYMM_EXPORT __attribute__((visibility("default")))
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum symm_status {
+  SYMM_SUCCESS = 0,
+  SYMM_ERROR_INVALID_ARGUMENT, /* bad argument, unknown kernel, bad launch */
+  SYMM_ERROR_NOT_INITIALIZED,  /* symm_init was not called or failed */
+  SYMM_ERROR_TIMEOUT,          /* a rendezvous or barrier exceeded SYMM_TIMEOUT */
+  SYMM_ERROR_PEER_FAILED,      /* a peer exited, was killed or reported an error */
+  SYMM_ERROR_OUT_OF_HEAP,      /* the allocation does not fit in the heap */
+  SYMM_ERROR_ASYMMETRIC,       /* ranks made different collective calls */
+  SYMM_ERROR_NOT_IN_HEAP,      /* a pointer outside the symmetric heap */
+  SYMM_ERROR_BACKEND,          /* the device API failed */
+  SYMM_ERROR_UNAVAILABLE,      /* the backend is not built or has no device */
+} symm_status;
+
+typedef struct symm_module symm_module;
+typedef struct symm_stream symm_stream;
+
+/* Initialises this rank: reads its rank and the world size from the
+   environment (SYMM_RANK/SYMM_WORLD_SIZE set by symm-run, torchrun's
+   RANK/WORLD_SIZE, Open MPI's OMPI_COMM_WORLD_*; one rank when none is set),
+   meets the other ranks and maps every heap. Environment: SYMM_BACKEND
+   (host|cuda|hip, default host), SYMM_HEAP_SIZE (bytes, K/M/G suffixes,
+   default 1G), SYMM_TIMEOUT (seconds, default 60). */
+SYMM_EXPORT symm_status symm_init(void);
+SYMM_EXPORT symm_status symm_finalize(void);
+SYMM_EXPORT const char *symm_last_error(void);
+SYMM_EXPORT const char *symm_status_string(symm_status status);
+
+SYMM_EXPORT int symm_rank(void);
+SYMM_EXPORT int symm_world_size(void);
+SYMM_EXPORT const char *symm_backend_name(void);
+
+/* Collective: every rank makes the same calls in the same order with the same
+   sizes; a mismatch fails on every rank with SYMM_ERROR_ASYMMETRIC. */
+SYMM_EXPORT symm_status symm_malloc(size_t bytes, void **ptr);
+SYMM_EXPORT symm_status symm_free(void *ptr);
+/* Completes this rank's outstanding device work, then waits for every rank. */
+SYMM_EXPORT symm_status symm_barrier(void);
+
+/* heap_bases[rank]: where `rank`'s heap is mapped in this process. */
+SYMM_EXPORT symm_status symm_heap_base(int rank, void **base);
+SYMM_EXPORT size_t symm_heap_size(void);
+/* The address of `local`'s symmetric counterpart on `peer`. */
+SYMM_EXPORT symm_status symm_translate(const void *local, int peer,
+                                       void **remote);
+/* Bytes still free in the heap (the same on every rank). */
+SYMM_EXPORT size_t symm_heap_free(void);
+
+/* Loads a compiled module (cubin/PTX, HSACO or host shared object) and writes
+   its kernel context. From a file, the manifest `<path>.json` symm-compile
+   wrote next to it is read when present, and launches are checked against it. */
+SYMM_EXPORT symm_status symm_module_load_file(const char *path,
+                                              symm_module **module);
+SYMM_EXPORT symm_status symm_module_load_data(const void *data, size_t size,
+                                              symm_module **module);
+SYMM_EXPORT symm_status symm_module_unload(symm_module *module);
+
+/* Launches `kernel`; params[i] points at the i-th parameter (memref arguments
+   expand into allocated pointer, aligned pointer, offset, sizes, strides). A
+   null stream is the default stream. */
+SYMM_EXPORT symm_status symm_launch(symm_module *module, const char *kernel,
+                                    const unsigned grid[3],
+                                    const unsigned block[3],
+                                    size_t shared_bytes, symm_stream *stream,
+                                    void **params, size_t num_params);
+SYMM_EXPORT symm_status symm_stream_create(symm_stream **stream);
+SYMM_EXPORT symm_status symm_stream_destroy(symm_stream *stream);
+SYMM_EXPORT symm_status symm_stream_synchronize(symm_stream *stream);
+SYMM_EXPORT symm_status symm_synchronize(void);
+
+/* Device memory that is not symmetric, and copies to and from it. */
+SYMM_EXPORT symm_status symm_device_malloc(size_t bytes, void **ptr);
+SYMM_EXPORT symm_status symm_device_free(void *ptr);
+SYMM_EXPORT symm_status symm_memcpy(void *dst, const void *src, size_t bytes);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SYMM_RUNTIME_H */

@@ -1,0 +1,178 @@
+//===- EntryPoints.cpp - Functions compiled programs call -------*- C++ -*-===//
+//
+// The `mgpu*` functions MLIR's gpu-to-llvm lowering calls (signatures as in
+// MLIR 22's CUDA runtime wrappers) and the `_symm_program_*` functions that
+// convert-symm-to-llvm calls, over the selected backend. A compiled program
+// has no way to handle an error, so these report it with the rank and exit.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Runtime.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+using namespace symm;
+
+namespace {
+/// Set when the program is ending because of an error: the other ranks are
+/// not waited for.
+bool failing = false;
+
+void check(symm_status status, const char *what) {
+  if (status == SYMM_SUCCESS)
+    return;
+  fprintf(stderr, "symm: %s failed: %s\n", what, symm_last_error());
+  fflush(stderr);
+  failing = true;
+  exit(1);
+}
+} // namespace
+
+#define SYMM_ENTRY extern "C" SYMM_EXPORT
+
+SYMM_ENTRY void *mgpuModuleLoad(void *data, size_t size) {
+  void *module = nullptr;
+  backendOrDie();
+  check(symm_module_load_data(data, size,
+                              reinterpret_cast<symm_module **>(&module)),
+        "loading a GPU module");
+  return module;
+}
+
+SYMM_ENTRY void *mgpuModuleLoadJIT(void *data, int) {
+  // PTX is JIT-compiled by the driver on load; nothing else to do here.
+  return mgpuModuleLoad(data, 0);
+}
+
+SYMM_ENTRY void mgpuModuleUnload(void *module) {
+  // Kernels may still run at process exit: finish them first.
+  symm_synchronize();
+  symm_module_unload(reinterpret_cast<symm_module *>(module));
+}
+
+/// A kernel is named by its module and name; the lookup happens at launch.
+struct KernelRef {
+  symm_module *module;
+  std::string name;
+};
+
+SYMM_ENTRY void *mgpuModuleGetFunction(void *module, const char *name) {
+  return new KernelRef{reinterpret_cast<symm_module *>(module), name};
+}
+
+SYMM_ENTRY void mgpuLaunchKernel(void *function, intptr_t gridX,
+                                 intptr_t gridY, intptr_t gridZ,
+                                 intptr_t blockX, intptr_t blockY,
+                                 intptr_t blockZ, int32_t smem, void *stream,
+                                 void **params, void **, size_t paramsCount) {
+  auto *kernel = static_cast<KernelRef *>(function);
+  unsigned grid[3] = {unsigned(gridX), unsigned(gridY), unsigned(gridZ)};
+  unsigned block[3] = {unsigned(blockX), unsigned(blockY), unsigned(blockZ)};
+  check(symm_launch(kernel->module, kernel->name.c_str(), grid, block,
+                    static_cast<size_t>(smem),
+                    reinterpret_cast<symm_stream *>(stream), params,
+                    paramsCount),
+        ("launching kernel '" + kernel->name + "'").c_str());
+}
+
+SYMM_ENTRY void *mgpuStreamCreate() {
+  void *stream = nullptr;
+  check(backendOrDie().streamCreate(&stream), "creating a stream");
+  return stream;
+}
+SYMM_ENTRY void mgpuStreamDestroy(void *stream) {
+  check(backendOrDie().streamDestroy(stream), "destroying a stream");
+}
+SYMM_ENTRY void mgpuStreamSynchronize(void *stream) {
+  check(backendOrDie().streamSynchronize(stream), "synchronising a stream");
+}
+SYMM_ENTRY void mgpuStreamWaitEvent(void *stream, void *event) {
+  check(backendOrDie().streamWaitEvent(stream, event), "waiting for an event");
+}
+SYMM_ENTRY void *mgpuEventCreate() {
+  void *event = nullptr;
+  check(backendOrDie().eventCreate(&event), "creating an event");
+  return event;
+}
+SYMM_ENTRY void mgpuEventDestroy(void *event) {
+  check(backendOrDie().eventDestroy(event), "destroying an event");
+}
+SYMM_ENTRY void mgpuEventSynchronize(void *event) {
+  check(backendOrDie().eventSynchronize(event), "synchronising an event");
+}
+SYMM_ENTRY void mgpuEventRecord(void *event, void *stream) {
+  check(backendOrDie().eventRecord(event, stream), "recording an event");
+}
+SYMM_ENTRY void *mgpuMemAlloc(uint64_t bytes, void *, bool hostShared) {
+  void *ptr = nullptr;
+  check(backendOrDie().memAlloc(bytes, hostShared, &ptr),
+        "allocating device memory");
+  return ptr;
+}
+SYMM_ENTRY void mgpuMemFree(void *ptr, void *stream) {
+  check(backendOrDie().streamSynchronize(stream), "synchronising a stream");
+  check(backendOrDie().memFree(ptr), "freeing device memory");
+}
+SYMM_ENTRY void mgpuMemcpy(void *dst, void *src, size_t bytes, void *stream) {
+  check(backendOrDie().memcpy(dst, src, bytes, stream), "copying memory");
+}
+SYMM_ENTRY void mgpuMemset32(void *dst, unsigned int value, size_t count,
+                             void *stream) {
+  check(backendOrDie().memset(dst, value, 4, count, stream), "setting memory");
+}
+SYMM_ENTRY void mgpuMemset16(void *dst, unsigned short value, size_t count,
+                             void *stream) {
+  check(backendOrDie().memset(dst, value, 2, count, stream), "setting memory");
+}
+SYMM_ENTRY void mgpuSetDefaultDevice(int32_t) {}
+
+SYMM_ENTRY void *_symm_program_alloc(int64_t bytes) {
+  void *ptr = nullptr;
+  backendOrDie();
+  check(symm_malloc(static_cast<size_t>(bytes), &ptr), "symm.alloc");
+  return ptr;
+}
+SYMM_ENTRY void _symm_program_free(void *ptr) {
+  check(symm_free(ptr), "symm.dealloc");
+}
+SYMM_ENTRY void _symm_program_barrier() {
+  backendOrDie();
+  check(symm_barrier(), "symm.barrier");
+}
+SYMM_ENTRY int32_t _symm_program_rank() {
+  backendOrDie();
+  return symm_rank();
+}
+SYMM_ENTRY int32_t _symm_program_world_size() {
+  backendOrDie();
+  return symm_world_size();
+}
+
+/// Finishes the runtime when a compiled program returns from main, so that
+/// every rank leaves together and in-flight kernels complete.
+__attribute__((destructor(101))) static void finishProgram() {
+  if (failing)
+    return;
+  if (symm_status st = symm_finalize())
+    fprintf(stderr, "symm: finalize failed: %s\n", symm_last_error());
+}
+
+// What vector.print lowers to (MLIR's C runner utilities), so that programs
+// print without linking anything else. Output is flushed per line: ranks run
+// as separate processes whose output symm-run interleaves by line.
+SYMM_ENTRY void printI64(int64_t value) { printf("%lld", (long long)value); }
+SYMM_ENTRY void printU64(uint64_t value) {
+  printf("%llu", (unsigned long long)value);
+}
+SYMM_ENTRY void printF32(float value) { printf("%g", value); }
+SYMM_ENTRY void printF64(double value) { printf("%lg", value); }
+SYMM_ENTRY void printString(const char *s) { fputs(s, stdout); }
+SYMM_ENTRY void printOpen() { fputs("( ", stdout); }
+SYMM_ENTRY void printClose() { fputs(" )", stdout); }
+SYMM_ENTRY void printComma() { fputs(", ", stdout); }
+SYMM_ENTRY void printNewline() {
+  fputc('\n', stdout);
+  fflush(stdout);
+}

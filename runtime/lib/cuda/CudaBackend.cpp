@@ -1,0 +1,222 @@
+//===- CudaBackend.cpp - The CUDA driver API as a GpuApi --------*- C++ -*-===//
+//
+// The driver is opened with dlopen, so the runtime builds wherever cuda.h is
+// and runs where libcuda.so.1 is. Each rank uses device local_rank % count.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../gpu/GpuBackend.h"
+
+#include <cuda.h>
+#include <dlfcn.h>
+#include <memory>
+
+using namespace symm;
+
+namespace {
+
+template <typename T>
+bool load(void *lib, const char *name, T &fn) {
+  fn = reinterpret_cast<T>(dlsym(lib, name));
+  return fn != nullptr;
+}
+
+struct Driver {
+  decltype(&cuInit) init;
+  decltype(&cuDeviceGetCount) deviceGetCount;
+  decltype(&cuDeviceGet) deviceGet;
+  decltype(&cuDevicePrimaryCtxRetain) primaryCtxRetain;
+  decltype(&cuCtxSetCurrent) ctxSetCurrent;
+  decltype(&cuCtxSynchronize) ctxSynchronize;
+  decltype(&cuGetErrorString) getErrorString;
+  decltype(&cuMemAlloc_v2) memAlloc;
+  decltype(&cuMemAllocManaged) memAllocManaged;
+  decltype(&cuMemFree_v2) memFree;
+  decltype(&cuIpcGetMemHandle) ipcGetMemHandle;
+  decltype(&cuIpcOpenMemHandle_v2) ipcOpenMemHandle;
+  decltype(&cuIpcCloseMemHandle) ipcCloseMemHandle;
+  decltype(&cuModuleLoadData) moduleLoadData;
+  decltype(&cuModuleUnload) moduleUnload;
+  decltype(&cuModuleGetFunction) moduleGetFunction;
+  decltype(&cuModuleGetGlobal_v2) moduleGetGlobal;
+  decltype(&cuMemcpyHtoD_v2) memcpyHtoD;
+  decltype(&cuLaunchKernel) launchKernel;
+  decltype(&cuStreamCreate) streamCreate;
+  decltype(&cuStreamDestroy_v2) streamDestroy;
+  decltype(&cuStreamSynchronize) streamSynchronize;
+  decltype(&cuEventCreate) eventCreate;
+  decltype(&cuEventDestroy_v2) eventDestroy;
+  decltype(&cuEventRecord) eventRecord;
+  decltype(&cuEventSynchronize) eventSynchronize;
+  decltype(&cuStreamWaitEvent) streamWaitEvent;
+  decltype(&cuMemcpyAsync) memcpyAsync;
+  decltype(&cuMemsetD32Async) memsetD32Async;
+  decltype(&cuMemsetD16Async) memsetD16Async;
+  CUcontext context = nullptr;
+};
+
+bool open(Driver &d) {
+  void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  return lib && load(lib, "cuInit", d.init) &&
+         load(lib, "cuDeviceGetCount", d.deviceGetCount) &&
+         load(lib, "cuDeviceGet", d.deviceGet) &&
+         load(lib, "cuDevicePrimaryCtxRetain", d.primaryCtxRetain) &&
+         load(lib, "cuCtxSetCurrent", d.ctxSetCurrent) &&
+         load(lib, "cuCtxSynchronize", d.ctxSynchronize) &&
+         load(lib, "cuGetErrorString", d.getErrorString) &&
+         load(lib, "cuMemAlloc_v2", d.memAlloc) &&
+         load(lib, "cuMemAllocManaged", d.memAllocManaged) &&
+         load(lib, "cuMemFree_v2", d.memFree) &&
+         load(lib, "cuIpcGetMemHandle", d.ipcGetMemHandle) &&
+         load(lib, "cuIpcOpenMemHandle_v2", d.ipcOpenMemHandle) &&
+         load(lib, "cuIpcCloseMemHandle", d.ipcCloseMemHandle) &&
+         load(lib, "cuModuleLoadData", d.moduleLoadData) &&
+         load(lib, "cuModuleUnload", d.moduleUnload) &&
+         load(lib, "cuModuleGetFunction", d.moduleGetFunction) &&
+         load(lib, "cuModuleGetGlobal_v2", d.moduleGetGlobal) &&
+         load(lib, "cuMemcpyHtoD_v2", d.memcpyHtoD) &&
+         load(lib, "cuLaunchKernel", d.launchKernel) &&
+         load(lib, "cuStreamCreate", d.streamCreate) &&
+         load(lib, "cuStreamDestroy_v2", d.streamDestroy) &&
+         load(lib, "cuStreamSynchronize", d.streamSynchronize) &&
+         load(lib, "cuEventCreate", d.eventCreate) &&
+         load(lib, "cuEventDestroy_v2", d.eventDestroy) &&
+         load(lib, "cuEventRecord", d.eventRecord) &&
+         load(lib, "cuEventSynchronize", d.eventSynchronize) &&
+         load(lib, "cuStreamWaitEvent", d.streamWaitEvent) &&
+         load(lib, "cuMemcpyAsync", d.memcpyAsync) &&
+         load(lib, "cuMemsetD32Async", d.memsetD32Async) &&
+         load(lib, "cuMemsetD16Async", d.memsetD16Async);
+}
+
+CUdeviceptr dptr(const void *p) { return reinterpret_cast<CUdeviceptr>(p); }
+
+} // namespace
+
+Backend *symm::createCudaBackend() {
+  auto d = std::make_shared<Driver>();
+  if (!open(*d)) {
+    fail(SYMM_ERROR_UNAVAILABLE,
+         "the cuda backend needs the NVIDIA driver (libcuda.so.1): %s",
+         dlerror() ? dlerror() : "missing entry point");
+    return nullptr;
+  }
+  GpuApi api;
+  api.name = "cuda";
+  api.errorString = [d](int code) {
+    const char *s = nullptr;
+    d->getErrorString(static_cast<CUresult>(code), &s);
+    return s ? s : "unknown CUDA error";
+  };
+  api.init = [d](int localRank, int *count) {
+    if (CUresult r = d->init(0))
+      return int(r);
+    if (CUresult r = d->deviceGetCount(count))
+      return int(r);
+    if (*count == 0)
+      return 0;
+    CUdevice device;
+    if (CUresult r = d->deviceGet(&device, localRank % *count))
+      return int(r);
+    if (CUresult r = d->primaryCtxRetain(&d->context, device))
+      return int(r);
+    return int(d->ctxSetCurrent(d->context));
+  };
+  api.makeCurrent = [d] { return int(d->ctxSetCurrent(d->context)); };
+  api.heapAlloc = [d](void **p, size_t n) {
+    CUdeviceptr ptr;
+    CUresult r = d->memAlloc(&ptr, n);
+    *p = reinterpret_cast<void *>(ptr);
+    return int(r);
+  };
+  api.heapFree = [d](void *p) { return int(d->memFree(dptr(p))); };
+  api.ipcGetHandle = [d](void *handle, void *p) {
+    return int(d->ipcGetMemHandle(static_cast<CUipcMemHandle *>(handle), dptr(p)));
+  };
+  api.ipcOpenHandle = [d](void **p, const void *handle) {
+    CUdeviceptr ptr;
+    CUresult r = d->ipcOpenMemHandle(
+        &ptr, *static_cast<const CUipcMemHandle *>(handle),
+        CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
+    *p = reinterpret_cast<void *>(ptr);
+    return int(r);
+  };
+  api.ipcCloseHandle = [d](void *p) { return int(d->ipcCloseMemHandle(dptr(p))); };
+  api.moduleLoad = [d](void **m, const void *image) {
+    return int(d->moduleLoadData(reinterpret_cast<CUmodule *>(m), image));
+  };
+  api.moduleUnload = [d](void *m) {
+    return int(d->moduleUnload(static_cast<CUmodule>(m)));
+  };
+  api.moduleGetFunction = [d](void **f, void *m, const char *name) {
+    return int(d->moduleGetFunction(reinterpret_cast<CUfunction *>(f),
+                                    static_cast<CUmodule>(m), name));
+  };
+  api.moduleGetGlobal = [d](void **p, size_t *bytes, void *m,
+                            const char *name) {
+    CUdeviceptr ptr;
+    CUresult r = d->moduleGetGlobal(&ptr, bytes, static_cast<CUmodule>(m), name);
+    *p = reinterpret_cast<void *>(ptr);
+    return int(r);
+  };
+  api.memcpyToDevice = [d](void *dst, const void *src, size_t n) {
+    return int(d->memcpyHtoD(dptr(dst), src, n));
+  };
+  api.launch = [d](void *f, const unsigned g[3], const unsigned b[3],
+                   unsigned shared, void *stream, void **params) {
+    return int(d->launchKernel(static_cast<CUfunction>(f), g[0], g[1], g[2],
+                               b[0], b[1], b[2], shared,
+                               static_cast<CUstream>(stream), params, nullptr));
+  };
+  api.streamCreate = [d](void **s) {
+    return int(d->streamCreate(reinterpret_cast<CUstream *>(s),
+                               CU_STREAM_NON_BLOCKING));
+  };
+  api.streamDestroy = [d](void *s) {
+    return int(d->streamDestroy(static_cast<CUstream>(s)));
+  };
+  api.streamSynchronize = [d](void *s) {
+    return int(d->streamSynchronize(static_cast<CUstream>(s)));
+  };
+  api.deviceSynchronize = [d] { return int(d->ctxSynchronize()); };
+  api.eventCreate = [d](void **e) {
+    return int(d->eventCreate(reinterpret_cast<CUevent *>(e),
+                              CU_EVENT_DISABLE_TIMING));
+  };
+  api.eventDestroy = [d](void *e) {
+    return int(d->eventDestroy(static_cast<CUevent>(e)));
+  };
+  api.eventRecord = [d](void *e, void *s) {
+    return int(d->eventRecord(static_cast<CUevent>(e), static_cast<CUstream>(s)));
+  };
+  api.eventSynchronize = [d](void *e) {
+    return int(d->eventSynchronize(static_cast<CUevent>(e)));
+  };
+  api.streamWaitEvent = [d](void *s, void *e) {
+    return int(d->streamWaitEvent(static_cast<CUstream>(s),
+                                  static_cast<CUevent>(e), 0));
+  };
+  api.memAlloc = [d](void **p, size_t n) {
+    CUdeviceptr ptr;
+    CUresult r = d->memAlloc(&ptr, n);
+    *p = reinterpret_cast<void *>(ptr);
+    return int(r);
+  };
+  api.memAllocShared = [d](void **p, size_t n) {
+    CUdeviceptr ptr;
+    CUresult r = d->memAllocManaged(&ptr, n, CU_MEM_ATTACH_GLOBAL);
+    *p = reinterpret_cast<void *>(ptr);
+    return int(r);
+  };
+  api.memFree = [d](void *p) { return int(d->memFree(dptr(p))); };
+  api.memcpyAsync = [d](void *dst, const void *src, size_t n, void *s) {
+    return int(d->memcpyAsync(dptr(dst), dptr(src), n, static_cast<CUstream>(s)));
+  };
+  api.memset32Async = [d](void *dst, uint32_t v, size_t n, void *s) {
+    return int(d->memsetD32Async(dptr(dst), v, n, static_cast<CUstream>(s)));
+  };
+  api.memset16Async = [d](void *dst, uint16_t v, size_t n, void *s) {
+    return int(d->memsetD16Async(dptr(dst), v, n, static_cast<CUstream>(s)));
+  };
+  return createGpuBackend(std::move(api));
+}

@@ -1,0 +1,185 @@
+//===- GpuBackend.cpp - A backend over a CUDA-like device API ---*- C++ -*-===//
+//
+// The heap is one device allocation per rank, exported with IPC handles that
+// every peer opens; modules are loaded by the driver and their context global
+// written with a host-to-device copy.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GpuBackend.h"
+
+#include <cstring>
+#include <vector>
+
+using namespace symm;
+
+namespace {
+
+constexpr size_t kIpcHandleBytes = 64;
+
+class GpuBackend : public Backend {
+public:
+  explicit GpuBackend(GpuApi api) : api(std::move(api)) {}
+  ~GpuBackend() override = default;
+  const char *name() const override { return api.name.c_str(); }
+
+  symm_status check(int code, const char *what) {
+    if (code == 0)
+      return SYMM_SUCCESS;
+    return fail(SYMM_ERROR_BACKEND, "%s: %s failed: %s (%d)", api.name.c_str(),
+                what, api.errorString(code), code);
+  }
+
+  symm_status init(int localRank) override {
+    int count = 0;
+    int code = api.init(localRank, &count);
+    if (code == 0 && count == 0)
+      return fail(SYMM_ERROR_UNAVAILABLE, "%s: no device", api.name.c_str());
+    return check(code, "initialisation");
+  }
+
+  symm_status createHeap(size_t bytes, Bootstrap &bootstrap,
+                         std::vector<char *> &bases) override {
+    if (symm_status s = check(api.heapAlloc(&local, bytes), "heap allocation"))
+      return s;
+    char handle[kIpcHandleBytes] = {};
+    if (symm_status s = check(api.ipcGetHandle(handle, local), "IPC export"))
+      return s;
+    std::vector<char> all(kIpcHandleBytes * bootstrap.size());
+    if (symm_status s = bootstrap.allgather(handle, kIpcHandleBytes, all.data()))
+      return s;
+    bases.assign(bootstrap.size(), nullptr);
+    for (int r = 0; r < bootstrap.size(); ++r) {
+      if (r == bootstrap.rank()) {
+        bases[r] = static_cast<char *>(local);
+        continue;
+      }
+      void *peer = nullptr;
+      if (int code = api.ipcOpenHandle(&peer, all.data() + r * kIpcHandleBytes))
+        return fail(SYMM_ERROR_BACKEND, "%s: cannot map rank %d's heap: %s",
+                    api.name.c_str(), r, api.errorString(code));
+      bases[r] = static_cast<char *>(peer);
+      opened.push_back(peer);
+    }
+    // No rank may free its heap while a peer still opens it.
+    return bootstrap.barrier();
+  }
+
+  void destroyHeap() override {
+    api.makeCurrent();
+    for (void *p : opened)
+      api.ipcCloseHandle(p);
+    opened.clear();
+    if (local)
+      api.heapFree(local);
+    local = nullptr;
+  }
+
+  symm_status loadModule(const void *data, size_t, void **module) override {
+    api.makeCurrent();
+    return check(api.moduleLoad(module, data), "module load");
+  }
+  symm_status unloadModule(void *module) override {
+    api.makeCurrent();
+    return check(api.moduleUnload(module), "module unload");
+  }
+  symm_status getFunction(void *module, const char *name,
+                          void **function) override {
+    api.makeCurrent();
+    if (api.moduleGetFunction(function, module, name) != 0)
+      return fail(SYMM_ERROR_INVALID_ARGUMENT, "no kernel '%s' in the module",
+                  name);
+    return SYMM_SUCCESS;
+  }
+  symm_status writeContext(void *module,
+                           const symm_kernel_context &context) override {
+    api.makeCurrent();
+    void *global = nullptr;
+    size_t bytes = 0;
+    // A module whose kernels never use the context has none.
+    if (api.moduleGetGlobal(&global, &bytes, module, SYMM_CONTEXT_SYMBOL) != 0)
+      return SYMM_SUCCESS;
+    if (bytes != sizeof(context))
+      return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                  "the module's %s has %zu bytes, the runtime's %zu: compiled "
+                  "by another Symm version?",
+                  SYMM_CONTEXT_SYMBOL, bytes, sizeof(context));
+    return check(api.memcpyToDevice(global, &context, sizeof(context)),
+                 "writing the kernel context");
+  }
+  symm_status launch(void *function, const unsigned grid[3],
+                     const unsigned block[3], unsigned shared, void *stream,
+                     void **params, size_t) override {
+    api.makeCurrent();
+    return check(api.launch(function, grid, block, shared, stream, params),
+                 "kernel launch");
+  }
+  symm_status streamCreate(void **stream) override {
+    api.makeCurrent();
+    return check(api.streamCreate(stream), "stream creation");
+  }
+  symm_status streamDestroy(void *stream) override {
+    api.makeCurrent();
+    return stream ? check(api.streamDestroy(stream), "stream destruction")
+                  : SYMM_SUCCESS;
+  }
+  symm_status streamSynchronize(void *stream) override {
+    api.makeCurrent();
+    return check(api.streamSynchronize(stream), "stream synchronisation");
+  }
+  symm_status synchronize() override {
+    api.makeCurrent();
+    return check(api.deviceSynchronize(), "device synchronisation");
+  }
+  symm_status eventCreate(void **event) override {
+    api.makeCurrent();
+    return check(api.eventCreate(event), "event creation");
+  }
+  symm_status eventDestroy(void *event) override {
+    return check(api.eventDestroy(event), "event destruction");
+  }
+  symm_status eventRecord(void *event, void *stream) override {
+    return check(api.eventRecord(event, stream), "event record");
+  }
+  symm_status eventSynchronize(void *event) override {
+    return check(api.eventSynchronize(event), "event synchronisation");
+  }
+  symm_status streamWaitEvent(void *stream, void *event) override {
+    return check(api.streamWaitEvent(stream, event), "stream wait");
+  }
+  symm_status memAlloc(size_t bytes, bool hostShared, void **ptr) override {
+    api.makeCurrent();
+    return check(hostShared ? api.memAllocShared(ptr, bytes)
+                            : api.memAlloc(ptr, bytes),
+                 "memory allocation");
+  }
+  symm_status memFree(void *ptr) override {
+    api.makeCurrent();
+    return check(api.memFree(ptr), "memory release");
+  }
+  symm_status memcpy(void *dst, const void *src, size_t bytes,
+                     void *stream) override {
+    api.makeCurrent();
+    return check(api.memcpyAsync(dst, src, bytes, stream), "memory copy");
+  }
+  symm_status memset(void *dst, uint32_t value, size_t elementBytes,
+                     size_t count, void *stream) override {
+    api.makeCurrent();
+    int code = elementBytes == 4
+                   ? api.memset32Async(dst, value, count, stream)
+                   : api.memset16Async(dst, static_cast<uint16_t>(value),
+                                       count, stream);
+    return check(code, "memory set");
+  }
+
+private:
+  GpuApi api;
+  void *local = nullptr;
+  std::vector<void *> opened;
+};
+
+} // namespace
+
+Backend *symm::createGpuBackend(GpuApi api) {
+  return new GpuBackend(std::move(api));
+}

@@ -1,0 +1,64 @@
+//===- GpuBackend.h - A backend over a CUDA-like device API -----*- C++ -*-===//
+//
+// CUDA and HIP differ in names, not in shape: each fills a GpuApi with its
+// functions (loaded with dlopen at run time, so the runtime never needs the
+// driver to link) and GpuBackend does the rest.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SYMM_RUNTIME_LIB_GPU_GPUBACKEND_H
+#define SYMM_RUNTIME_LIB_GPU_GPUBACKEND_H
+
+#include "../core/Runtime.h"
+
+#include <functional>
+#include <string>
+
+namespace symm {
+
+/// Opaque handles are pointers; every call returns 0 on success or the API's
+/// error code.
+struct GpuApi {
+  std::string name; // "cuda", "hip"
+  std::function<const char *(int)> errorString;
+  std::function<int(int localRank, int *deviceCount)> init;
+  std::function<int()> makeCurrent;
+  /// Heap memory that peers can map (fine-grained on AMD).
+  std::function<int(void **, size_t)> heapAlloc;
+  std::function<int(void *)> heapFree;
+  std::function<int(void *handle64, void *ptr)> ipcGetHandle;
+  std::function<int(void **ptr, const void *handle64)> ipcOpenHandle;
+  std::function<int(void *ptr)> ipcCloseHandle;
+  std::function<int(void **module, const void *image)> moduleLoad;
+  std::function<int(void *module)> moduleUnload;
+  std::function<int(void **function, void *module, const char *name)>
+      moduleGetFunction;
+  std::function<int(void **ptr, size_t *bytes, void *module, const char *name)>
+      moduleGetGlobal;
+  std::function<int(void *dst, const void *src, size_t bytes)> memcpyToDevice;
+  std::function<int(void *function, const unsigned grid[3],
+                    const unsigned block[3], unsigned shared, void *stream,
+                    void **params)>
+      launch;
+  std::function<int(void **)> streamCreate;
+  std::function<int(void *)> streamDestroy;
+  std::function<int(void *)> streamSynchronize;
+  std::function<int()> deviceSynchronize;
+  std::function<int(void **)> eventCreate;
+  std::function<int(void *)> eventDestroy;
+  std::function<int(void *, void *)> eventRecord;
+  std::function<int(void *)> eventSynchronize;
+  std::function<int(void *, void *)> streamWaitEvent;
+  std::function<int(void **, size_t)> memAlloc;
+  std::function<int(void **, size_t)> memAllocShared;
+  std::function<int(void *)> memFree;
+  std::function<int(void *, const void *, size_t, void *)> memcpyAsync;
+  std::function<int(void *, uint32_t, size_t, void *)> memset32Async;
+  std::function<int(void *, uint16_t, size_t, void *)> memset16Async;
+};
+
+Backend *createGpuBackend(GpuApi api);
+
+} // namespace symm
+
+#endif // SYMM_RUNTIME_LIB_GPU_GPUBACKEND_H

@@ -1,0 +1,209 @@
+//===- HipBackend.cpp - The HIP runtime API as a GpuApi ---------*- C++ -*-===//
+//
+// libamdhip64 is opened with dlopen. The heap is fine-grained device memory
+// (hipExtMallocWithFlags), which peers may access coherently while kernels
+// run; it is exported with hipIpcGetMemHandle.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../gpu/GpuBackend.h"
+
+#ifndef __HIP_PLATFORM_AMD__
+#define __HIP_PLATFORM_AMD__ 1
+#endif
+#include <hip/hip_runtime_api.h>
+
+#include <dlfcn.h>
+#include <memory>
+
+using namespace symm;
+
+namespace {
+
+template <typename T>
+bool load(void *lib, const char *name, T &fn) {
+  fn = reinterpret_cast<T>(dlsym(lib, name));
+  return fn != nullptr;
+}
+
+struct Hip {
+  decltype(&hipGetDeviceCount) getDeviceCount;
+  decltype(&hipSetDevice) setDevice;
+  decltype(&hipDeviceSynchronize) deviceSynchronize;
+  decltype(&hipGetErrorString) getErrorString;
+  decltype(&hipExtMallocWithFlags) extMallocWithFlags;
+  hipError_t (*malloc)(void **, size_t);
+  hipError_t (*mallocManaged)(void **, size_t, unsigned);
+  decltype(&hipFree) free;
+  decltype(&hipIpcGetMemHandle) ipcGetMemHandle;
+  decltype(&hipIpcOpenMemHandle) ipcOpenMemHandle;
+  decltype(&hipIpcCloseMemHandle) ipcCloseMemHandle;
+  decltype(&hipModuleLoadData) moduleLoadData;
+  decltype(&hipModuleUnload) moduleUnload;
+  decltype(&hipModuleGetFunction) moduleGetFunction;
+  decltype(&hipModuleGetGlobal) moduleGetGlobal;
+  decltype(&hipMemcpyHtoD) memcpyHtoD;
+  decltype(&hipModuleLaunchKernel) moduleLaunchKernel;
+  decltype(&hipStreamCreateWithFlags) streamCreateWithFlags;
+  decltype(&hipStreamDestroy) streamDestroy;
+  decltype(&hipStreamSynchronize) streamSynchronize;
+  decltype(&hipEventCreateWithFlags) eventCreateWithFlags;
+  decltype(&hipEventDestroy) eventDestroy;
+  decltype(&hipEventRecord) eventRecord;
+  decltype(&hipEventSynchronize) eventSynchronize;
+  decltype(&hipStreamWaitEvent) streamWaitEvent;
+  decltype(&hipMemcpyAsync) memcpyAsync;
+  decltype(&hipMemsetD32Async) memsetD32Async;
+  decltype(&hipMemsetD16Async) memsetD16Async;
+  int device = 0;
+};
+
+bool open(Hip &h) {
+  void *lib = dlopen("libamdhip64.so", RTLD_NOW | RTLD_LOCAL);
+  if (!lib)
+    lib = dlopen("libamdhip64.so.5", RTLD_NOW | RTLD_LOCAL);
+  return lib && load(lib, "hipGetDeviceCount", h.getDeviceCount) &&
+         load(lib, "hipSetDevice", h.setDevice) &&
+         load(lib, "hipDeviceSynchronize", h.deviceSynchronize) &&
+         load(lib, "hipGetErrorString", h.getErrorString) &&
+         load(lib, "hipExtMallocWithFlags", h.extMallocWithFlags) &&
+         load(lib, "hipMalloc", h.malloc) &&
+         load(lib, "hipMallocManaged", h.mallocManaged) &&
+         load(lib, "hipFree", h.free) &&
+         load(lib, "hipIpcGetMemHandle", h.ipcGetMemHandle) &&
+         load(lib, "hipIpcOpenMemHandle", h.ipcOpenMemHandle) &&
+         load(lib, "hipIpcCloseMemHandle", h.ipcCloseMemHandle) &&
+         load(lib, "hipModuleLoadData", h.moduleLoadData) &&
+         load(lib, "hipModuleUnload", h.moduleUnload) &&
+         load(lib, "hipModuleGetFunction", h.moduleGetFunction) &&
+         load(lib, "hipModuleGetGlobal", h.moduleGetGlobal) &&
+         load(lib, "hipMemcpyHtoD", h.memcpyHtoD) &&
+         load(lib, "hipModuleLaunchKernel", h.moduleLaunchKernel) &&
+         load(lib, "hipStreamCreateWithFlags", h.streamCreateWithFlags) &&
+         load(lib, "hipStreamDestroy", h.streamDestroy) &&
+         load(lib, "hipStreamSynchronize", h.streamSynchronize) &&
+         load(lib, "hipEventCreateWithFlags", h.eventCreateWithFlags) &&
+         load(lib, "hipEventDestroy", h.eventDestroy) &&
+         load(lib, "hipEventRecord", h.eventRecord) &&
+         load(lib, "hipEventSynchronize", h.eventSynchronize) &&
+         load(lib, "hipStreamWaitEvent", h.streamWaitEvent) &&
+         load(lib, "hipMemcpyAsync", h.memcpyAsync) &&
+         load(lib, "hipMemsetD32Async", h.memsetD32Async) &&
+         load(lib, "hipMemsetD16Async", h.memsetD16Async);
+}
+
+hipDeviceptr_t dptr(const void *p) {
+  return reinterpret_cast<hipDeviceptr_t>(const_cast<void *>(p));
+}
+
+} // namespace
+
+Backend *symm::createHipBackend() {
+  auto h = std::make_shared<Hip>();
+  if (!open(*h)) {
+    fail(SYMM_ERROR_UNAVAILABLE,
+         "the hip backend needs the ROCm runtime (libamdhip64.so): %s",
+         dlerror() ? dlerror() : "missing entry point");
+    return nullptr;
+  }
+  GpuApi api;
+  api.name = "hip";
+  api.errorString = [h](int code) {
+    return h->getErrorString(static_cast<hipError_t>(code));
+  };
+  api.init = [h](int localRank, int *count) {
+    if (hipError_t e = h->getDeviceCount(count))
+      return int(e);
+    if (*count == 0)
+      return 0;
+    h->device = localRank % *count;
+    return int(h->setDevice(h->device));
+  };
+  api.makeCurrent = [h] { return int(h->setDevice(h->device)); };
+  api.heapAlloc = [h](void **p, size_t n) {
+    return int(h->extMallocWithFlags(p, n, hipDeviceMallocFinegrained));
+  };
+  api.heapFree = [h](void *p) { return int(h->free(p)); };
+  api.ipcGetHandle = [h](void *handle, void *p) {
+    return int(h->ipcGetMemHandle(static_cast<hipIpcMemHandle_t *>(handle), p));
+  };
+  api.ipcOpenHandle = [h](void **p, const void *handle) {
+    return int(h->ipcOpenMemHandle(
+        p, *static_cast<const hipIpcMemHandle_t *>(handle),
+        hipIpcMemLazyEnablePeerAccess));
+  };
+  api.ipcCloseHandle = [h](void *p) { return int(h->ipcCloseMemHandle(p)); };
+  api.moduleLoad = [h](void **m, const void *image) {
+    return int(h->moduleLoadData(reinterpret_cast<hipModule_t *>(m), image));
+  };
+  api.moduleUnload = [h](void *m) {
+    return int(h->moduleUnload(static_cast<hipModule_t>(m)));
+  };
+  api.moduleGetFunction = [h](void **f, void *m, const char *name) {
+    return int(h->moduleGetFunction(reinterpret_cast<hipFunction_t *>(f),
+                                    static_cast<hipModule_t>(m), name));
+  };
+  api.moduleGetGlobal = [h](void **p, size_t *bytes, void *m,
+                            const char *name) {
+    hipDeviceptr_t ptr;
+    hipError_t e =
+        h->moduleGetGlobal(&ptr, bytes, static_cast<hipModule_t>(m), name);
+    *p = reinterpret_cast<void *>(ptr);
+    return int(e);
+  };
+  api.memcpyToDevice = [h](void *dst, const void *src, size_t n) {
+    return int(h->memcpyHtoD(dptr(dst), const_cast<void *>(src), n));
+  };
+  api.launch = [h](void *f, const unsigned g[3], const unsigned b[3],
+                   unsigned shared, void *stream, void **params) {
+    return int(h->moduleLaunchKernel(
+        static_cast<hipFunction_t>(f), g[0], g[1], g[2], b[0], b[1], b[2],
+        shared, static_cast<hipStream_t>(stream), params, nullptr));
+  };
+  api.streamCreate = [h](void **s) {
+    return int(h->streamCreateWithFlags(reinterpret_cast<hipStream_t *>(s),
+                                        hipStreamNonBlocking));
+  };
+  api.streamDestroy = [h](void *s) {
+    return int(h->streamDestroy(static_cast<hipStream_t>(s)));
+  };
+  api.streamSynchronize = [h](void *s) {
+    return int(h->streamSynchronize(static_cast<hipStream_t>(s)));
+  };
+  api.deviceSynchronize = [h] { return int(h->deviceSynchronize()); };
+  api.eventCreate = [h](void **e) {
+    return int(h->eventCreateWithFlags(reinterpret_cast<hipEvent_t *>(e),
+                                       hipEventDisableTiming));
+  };
+  api.eventDestroy = [h](void *e) {
+    return int(h->eventDestroy(static_cast<hipEvent_t>(e)));
+  };
+  api.eventRecord = [h](void *e, void *s) {
+    return int(h->eventRecord(static_cast<hipEvent_t>(e),
+                              static_cast<hipStream_t>(s)));
+  };
+  api.eventSynchronize = [h](void *e) {
+    return int(h->eventSynchronize(static_cast<hipEvent_t>(e)));
+  };
+  api.streamWaitEvent = [h](void *s, void *e) {
+    return int(h->streamWaitEvent(static_cast<hipStream_t>(s),
+                                  static_cast<hipEvent_t>(e), 0));
+  };
+  api.memAlloc = [h](void **p, size_t n) { return int(h->malloc(p, n)); };
+  api.memAllocShared = [h](void **p, size_t n) {
+    return int(h->mallocManaged(p, n, hipMemAttachGlobal));
+  };
+  api.memFree = [h](void *p) { return int(h->free(p)); };
+  api.memcpyAsync = [h](void *dst, const void *src, size_t n, void *s) {
+    return int(h->memcpyAsync(dst, src, n, hipMemcpyDefault,
+                              static_cast<hipStream_t>(s)));
+  };
+  api.memset32Async = [h](void *dst, uint32_t v, size_t n, void *s) {
+    return int(h->memsetD32Async(dptr(dst), static_cast<int>(v), n,
+                                 static_cast<hipStream_t>(s)));
+  };
+  api.memset16Async = [h](void *dst, uint16_t v, size_t n, void *s) {
+    return int(h->memsetD16Async(dptr(dst), v, n, static_cast<hipStream_t>(s)));
+  };
+  return createGpuBackend(std::move(api));
+}

@@ -1,0 +1,390 @@
+//===- HostBackend.cpp - The CPU backend ------------------------*- C++ -*-===//
+//
+// Heaps are memfd shared memory passed between ranks as file descriptors and
+// mapped by every peer at an address of its own choosing, so translation
+// between heaps is real. Modules are shared objects loaded from memory.
+// Kernels run one OS thread per GPU thread with every block of a launch
+// resident at once, so blocks and ranks that spin on each other's flags make
+// progress. Streams are worker threads that run their work in order.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HostDevice.h"
+#include "../core/Runtime.h"
+
+#include <cerrno>
+#include <condition_variable>
+#include <cstring>
+#include <deque>
+#include <dlfcn.h>
+#include <functional>
+#include <mutex>
+#include <pthread.h>
+#include <string>
+#include <sys/mman.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace symm;
+
+namespace {
+
+/// Work runs in order on one worker thread. The first failure is kept and
+/// reported by the next synchronisation.
+class HostStream {
+public:
+  HostStream() : worker([this] { run(); }) {}
+  ~HostStream() {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      stopping = true;
+    }
+    ready.notify_all();
+    worker.join();
+  }
+  void enqueue(std::function<symm_status()> work) {
+    std::lock_guard<std::mutex> lock(mutex);
+    queue.push_back(std::move(work));
+    ++pending;
+    ready.notify_all();
+  }
+  symm_status synchronize() {
+    std::unique_lock<std::mutex> lock(mutex);
+    idle.wait(lock, [&] { return pending == 0; });
+    symm_status result = status;
+    if (result != SYMM_SUCCESS)
+      fail(result, "%s", error.c_str());
+    status = SYMM_SUCCESS;
+    return result;
+  }
+
+private:
+  void run() {
+    std::unique_lock<std::mutex> lock(mutex);
+    while (true) {
+      ready.wait(lock, [&] { return stopping || !queue.empty(); });
+      if (queue.empty())
+        return;
+      auto work = std::move(queue.front());
+      queue.pop_front();
+      lock.unlock();
+      symm_status result = work();
+      std::string message = result ? symm_last_error() : "";
+      lock.lock();
+      if (result != SYMM_SUCCESS && status == SYMM_SUCCESS) {
+        status = result;
+        // Drop the "rank N: " prefix fail() adds again on report.
+        size_t colon = message.find(": ");
+        error = colon == std::string::npos ? message : message.substr(colon + 2);
+      }
+      if (--pending == 0)
+        idle.notify_all();
+    }
+  }
+
+  std::mutex mutex;
+  std::condition_variable ready, idle;
+  std::deque<std::function<symm_status()>> queue;
+  size_t pending = 0;
+  bool stopping = false;
+  symm_status status = SYMM_SUCCESS;
+  std::string error;
+  std::thread worker;
+};
+
+/// An event is a generation counter a stream bumps when it reaches it.
+struct HostEvent {
+  std::mutex mutex;
+  std::condition_variable done;
+  uint64_t recorded = 0, reached = 0;
+};
+
+struct HostModule {
+  void *library = nullptr;
+  int fd = -1;
+};
+
+/// A kernel entry: `_symm_kernel_<name>(void **params)` and the byte size of
+/// each parameter, `_symm_kernel_<name>_params` = {count, size...}.
+struct HostFunction {
+  void (*entry)(void **);
+  const int64_t *paramSizes;
+  std::string name;
+};
+
+class HostBackend : public Backend {
+public:
+  ~HostBackend() override {
+    for (HostStream *s : streams)
+      delete s;
+    delete defaultStream;
+  }
+  const char *name() const override { return "host"; }
+
+  symm_status init(int) override {
+    defaultStream = new HostStream;
+    if (const char *max = getenv("SYMM_HOST_MAX_THREADS"))
+      maxThreads = std::max(1, atoi(max));
+    return SYMM_SUCCESS;
+  }
+
+  symm_status createHeap(size_t bytes, Bootstrap &bootstrap,
+                         std::vector<char *> &bases) override {
+    int fd = memfd_create("symm-heap", MFD_CLOEXEC);
+    if (fd < 0)
+      return fail(SYMM_ERROR_BACKEND, "memfd_create: %s", strerror(errno));
+    if (ftruncate(fd, static_cast<off_t>(bytes)) != 0) {
+      close(fd);
+      return fail(SYMM_ERROR_BACKEND, "cannot size the heap to %zu bytes: %s",
+                  bytes, strerror(errno));
+    }
+    std::vector<int> fds;
+    symm_status status = bootstrap.allgatherFds(fd, fds);
+    close(fd);
+    if (status != SYMM_SUCCESS)
+      return status;
+    heapBytes = bytes;
+    bases.assign(fds.size(), nullptr);
+    for (size_t r = 0; r < fds.size(); ++r) {
+      void *p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED,
+                     fds[r], 0);
+      close(fds[r]);
+      if (p == MAP_FAILED) {
+        status = fail(SYMM_ERROR_BACKEND, "cannot map rank %zu's heap: %s", r,
+                      strerror(errno));
+        continue;
+      }
+      bases[r] = static_cast<char *>(p);
+    }
+    mapped = bases;
+    return status;
+  }
+
+  void destroyHeap() override {
+    for (char *base : mapped)
+      if (base)
+        munmap(base, heapBytes);
+    mapped.clear();
+  }
+
+  symm_status loadModule(const void *data, size_t size,
+                         void **module) override {
+    auto *m = new HostModule;
+    m->fd = memfd_create("symm-module", MFD_CLOEXEC);
+    if (m->fd < 0 || write(m->fd, data, size) != static_cast<ssize_t>(size)) {
+      delete m;
+      return fail(SYMM_ERROR_BACKEND, "cannot stage the module: %s",
+                  strerror(errno));
+    }
+    std::string path = "/proc/self/fd/" + std::to_string(m->fd);
+    m->library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!m->library) {
+      std::string why = dlerror();
+      close(m->fd);
+      delete m;
+      return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                  "cannot load the module as a host shared object (was it "
+                  "compiled with --target=host?): %s",
+                  why.c_str());
+    }
+    *module = m;
+    return SYMM_SUCCESS;
+  }
+
+  symm_status unloadModule(void *module) override {
+    auto *m = static_cast<HostModule *>(module);
+    dlclose(m->library);
+    close(m->fd);
+    delete m;
+    return SYMM_SUCCESS;
+  }
+
+  symm_status getFunction(void *module, const char *name,
+                          void **function) override {
+    auto *m = static_cast<HostModule *>(module);
+    std::string entry = std::string("_symm_kernel_") + name;
+    void *fn = dlsym(m->library, entry.c_str());
+    auto *sizes = static_cast<const int64_t *>(
+        dlsym(m->library, (entry + "_params").c_str()));
+    if (!fn || !sizes)
+      return fail(SYMM_ERROR_INVALID_ARGUMENT, "no kernel '%s' in the module",
+                  name);
+    *function = new HostFunction{reinterpret_cast<void (*)(void **)>(fn),
+                                 sizes, name};
+    return SYMM_SUCCESS;
+  }
+
+  symm_status writeContext(void *module,
+                           const symm_kernel_context &context) override {
+    auto *m = static_cast<HostModule *>(module);
+    void *global = dlsym(m->library, SYMM_CONTEXT_SYMBOL);
+    // A module whose kernels never use the context has none.
+    if (global)
+      std::memcpy(global, &context, sizeof(context));
+    return SYMM_SUCCESS;
+  }
+
+  symm_status launch(void *function, const unsigned grid[3],
+                     const unsigned block[3], unsigned sharedBytes,
+                     void *stream, void **params, size_t numParams) override {
+    auto *fn = static_cast<HostFunction *>(function);
+    if (static_cast<size_t>(fn->paramSizes[0]) != numParams)
+      return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                  "kernel '%s' takes %lld parameters, got %zu",
+                  fn->name.c_str(), static_cast<long long>(fn->paramSizes[0]),
+                  numParams);
+    uint64_t threads = uint64_t(grid[0]) * grid[1] * grid[2] * block[0] *
+                       block[1] * block[2];
+    if (threads > static_cast<uint64_t>(maxThreads))
+      return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                  "kernel '%s': %llu threads exceed the CPU target's limit of "
+                  "%d (every GPU thread is an OS thread and every block is "
+                  "resident; raise SYMM_HOST_MAX_THREADS)",
+                  fn->name.c_str(), static_cast<unsigned long long>(threads),
+                  maxThreads);
+    // The caller may reuse its argument storage once launch returns.
+    std::vector<std::vector<char>> values(numParams);
+    for (size_t i = 0; i < numParams; ++i) {
+      values[i].resize(static_cast<size_t>(fn->paramSizes[i + 1]));
+      std::memcpy(values[i].data(), params[i], values[i].size());
+    }
+    LaunchShape shape;
+    for (int d = 0; d < 3; ++d) {
+      shape.grid[d] = grid[d];
+      shape.block[d] = block[d];
+    }
+    shape.dynamicShared = sharedBytes;
+    toStream(stream)->enqueue([fn, shape, values = std::move(values)]() {
+      std::vector<void *> pointers;
+      for (auto &v : values)
+        pointers.push_back(const_cast<char *>(v.data()));
+      return runKernel(fn->name.c_str(), fn->entry, shape, pointers.data());
+    });
+    return SYMM_SUCCESS;
+  }
+
+  symm_status streamCreate(void **stream) override {
+    auto *s = new HostStream;
+    std::lock_guard<std::mutex> lock(mutex);
+    streams.push_back(s);
+    *stream = s;
+    return SYMM_SUCCESS;
+  }
+  symm_status streamDestroy(void *stream) override {
+    if (!stream)
+      return SYMM_SUCCESS;
+    symm_status status = streamSynchronize(stream);
+    std::lock_guard<std::mutex> lock(mutex);
+    streams.erase(std::remove(streams.begin(), streams.end(),
+                              static_cast<HostStream *>(stream)),
+                  streams.end());
+    delete static_cast<HostStream *>(stream);
+    return status;
+  }
+  symm_status streamSynchronize(void *stream) override {
+    return toStream(stream)->synchronize();
+  }
+  symm_status synchronize() override {
+    std::vector<HostStream *> all;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      all = streams;
+    }
+    all.push_back(defaultStream);
+    symm_status result = SYMM_SUCCESS;
+    for (HostStream *s : all)
+      if (symm_status st = s->synchronize(); st && !result)
+        result = st;
+    return result;
+  }
+
+  symm_status eventCreate(void **event) override {
+    *event = new HostEvent;
+    return SYMM_SUCCESS;
+  }
+  symm_status eventDestroy(void *event) override {
+    delete static_cast<HostEvent *>(event);
+    return SYMM_SUCCESS;
+  }
+  symm_status eventRecord(void *event, void *stream) override {
+    auto *e = static_cast<HostEvent *>(event);
+    uint64_t generation;
+    {
+      std::lock_guard<std::mutex> lock(e->mutex);
+      generation = ++e->recorded;
+    }
+    toStream(stream)->enqueue([e, generation] {
+      std::lock_guard<std::mutex> lock(e->mutex);
+      e->reached = std::max(e->reached, generation);
+      e->done.notify_all();
+      return SYMM_SUCCESS;
+    });
+    return SYMM_SUCCESS;
+  }
+  symm_status eventSynchronize(void *event) override {
+    auto *e = static_cast<HostEvent *>(event);
+    std::unique_lock<std::mutex> lock(e->mutex);
+    uint64_t target = e->recorded;
+    e->done.wait(lock, [&] { return e->reached >= target; });
+    return SYMM_SUCCESS;
+  }
+  symm_status streamWaitEvent(void *stream, void *event) override {
+    auto *e = static_cast<HostEvent *>(event);
+    uint64_t target;
+    {
+      std::lock_guard<std::mutex> lock(e->mutex);
+      target = e->recorded;
+    }
+    toStream(stream)->enqueue([e, target] {
+      std::unique_lock<std::mutex> lock(e->mutex);
+      e->done.wait(lock, [&] { return e->reached >= target; });
+      return SYMM_SUCCESS;
+    });
+    return SYMM_SUCCESS;
+  }
+
+  symm_status memAlloc(size_t bytes, bool, void **ptr) override {
+    *ptr = aligned_alloc(256, (std::max<size_t>(bytes, 1) + 255) & ~size_t(255));
+    if (!*ptr)
+      return fail(SYMM_ERROR_BACKEND, "cannot allocate %zu bytes", bytes);
+    return SYMM_SUCCESS;
+  }
+  symm_status memFree(void *ptr) override {
+    free(ptr);
+    return SYMM_SUCCESS;
+  }
+  symm_status memcpy(void *dst, const void *src, size_t bytes,
+                     void *stream) override {
+    toStream(stream)->enqueue([=] {
+      std::memmove(dst, src, bytes);
+      return SYMM_SUCCESS;
+    });
+    return SYMM_SUCCESS;
+  }
+  symm_status memset(void *dst, uint32_t value, size_t elementBytes,
+                     size_t count, void *stream) override {
+    toStream(stream)->enqueue([=] {
+      char *p = static_cast<char *>(dst);
+      for (size_t i = 0; i < count; ++i)
+        std::memcpy(p + i * elementBytes, &value, elementBytes);
+      return SYMM_SUCCESS;
+    });
+    return SYMM_SUCCESS;
+  }
+
+private:
+  HostStream *toStream(void *stream) {
+    return stream ? static_cast<HostStream *>(stream) : defaultStream;
+  }
+
+  std::mutex mutex;
+  HostStream *defaultStream = nullptr;
+  std::vector<HostStream *> streams;
+  std::vector<char *> mapped;
+  size_t heapBytes = 0;
+  int maxThreads = 4096;
+};
+
+} // namespace
+
+Backend *symm::createHostBackend() { return new HostBackend; }
