@@ -80,7 +80,8 @@ std::string mlir::symm::getPipelineString(TargetKind kind,
                 .str();
   return llvm::formatv(
       "builtin.module("
-      "symm-translate-to-heap-base{{kernel-context={0}},canonicalize,cse,"
+      "symm-translate-to-heap-base{{kernel-context={0}},convert-linalg-to-loops,"
+      "canonicalize,cse,"
       "{1},"
       "gpu-kernel-outlining,convert-vector-to-scf,convert-scf-to-cf,{2}"
       "convert-func-to-llvm,expand-strided-metadata,{3},lower-affine,"

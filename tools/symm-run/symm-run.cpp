@@ -70,8 +70,12 @@ std::string compileProgram(const std::string &source, const std::string &target)
   std::string bytes((std::istreambuf_iterator<char>(in)),
                     std::istreambuf_iterator<char>());
   std::string compiler = selfDir() + "/symm-compile";
-  size_t hash = std::hash<std::string>()(bytes + "\n" + target + "\n" +
-                                         compiler);
+  // A rebuilt compiler invalidates what the old one produced.
+  struct stat info {};
+  stat(compiler.c_str(), &info);
+  size_t hash = std::hash<std::string>()(
+      bytes + "\n" + target + "\n" + compiler + "\n" +
+      std::to_string(info.st_mtime) + "\n" + std::to_string(info.st_size));
   std::string cache;
   if (const char *c = getenv("SYMM_CACHE_DIR"))
     cache = c;
