@@ -164,7 +164,8 @@ SYMM_EXPORT void *_symm_host_shared_memory(int64_t staticBytes) {
   return self().block->shared.data();
 }
 
-/// gpu.shuffle over the subgroup; mode: 0 xor, 1 up, 2 down, 3 idx. Every
+/// gpu.shuffle over the subgroup; mode (gpu::ShuffleMode): 0 xor, 1 down,
+/// 2 up, 3 idx. Every
 /// lane of the subgroup must call it, as on a GPU.
 SYMM_EXPORT int64_t _symm_host_shuffle(int64_t value, int32_t offset,
                                        int32_t width, int32_t mode,
@@ -182,10 +183,10 @@ SYMM_EXPORT int64_t _symm_host_shuffle(int64_t value, int32_t offset,
     source = lane ^ offset;
     break;
   case 1:
-    source = lane - offset;
+    source = lane + offset;
     break;
   case 2:
-    source = lane + offset;
+    source = lane - offset;
     break;
   default:
     source = offset;
