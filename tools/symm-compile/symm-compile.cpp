@@ -12,6 +12,7 @@
 #include "symm/Pipelines/Pipelines.h"
 #include "symm/kernel_context.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -336,7 +337,22 @@ LogicalResult run(MLIRContext &context) {
     return failure();
 
   bool hasMain = false;
-  module->walk([&](func::FuncOp f) { hasMain |= f.getName() == "main"; });
+  module->walk([&](func::FuncOp f) {
+    if (f.getName() != "main")
+      return;
+    hasMain = true;
+    // The process's exit status comes from main: a main that returns nothing
+    // succeeds with 0 rather than with whatever is left in a register.
+    if (f.getNumResults() != 0 || f.isExternal())
+      return;
+    OpBuilder b(f.getContext());
+    f.setFunctionType(b.getFunctionType(f.getArgumentTypes(), b.getI32Type()));
+    f.walk([&](func::ReturnOp ret) {
+      b.setInsertionPoint(ret);
+      Value zero = arith::ConstantIntOp::create(b, ret.getLoc(), 0, 32);
+      ret.getOperandsMutable().assign(zero);
+    });
+  });
   std::string cudaToolkit = findCudaToolkit();
   std::string emit = emitKind;
   if (emit.empty()) {

@@ -460,7 +460,9 @@ LogicalResult mlir::symm::lowerSymmDeviceCode(gpu::GPUModuleOp gpuModule,
       Block &entry = func.getBody().front();
       OpBuilder b = OpBuilder::atBlockBegin(&entry);
       SmallVector<Type> inputs;
-      for (BlockArgument arg : entry.getArguments()) {
+      // Workgroup and private attributions follow the inputs.
+      unsigned numInputs = func.getFunctionType().getNumInputs();
+      for (BlockArgument arg : entry.getArguments().take_front(numInputs)) {
         auto type = dyn_cast<MemRefType>(arg.getType());
         if (!type || !isa_and_nonnull<HeapAttr>(type.getMemorySpace())) {
           inputs.push_back(arg.getType());

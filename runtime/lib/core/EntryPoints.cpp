@@ -15,10 +15,25 @@
 
 using namespace symm;
 
+void finishProgram();
+
 namespace {
 /// Set when the program is ending because of an error: the other ranks are
 /// not waited for.
 bool failing = false;
+
+/// The backend of a compiled program, initialising the runtime on first use.
+/// Finalisation is registered with atexit after the device driver's own exit
+/// handlers, so it runs before them.
+Backend &program() {
+  static bool registered = false;
+  Backend &backend = backendOrDie();
+  if (!registered) {
+    registered = true;
+    atexit(finishProgram);
+  }
+  return backend;
+}
 
 void check(symm_status status, const char *what) {
   if (status == SYMM_SUCCESS)
@@ -34,7 +49,7 @@ void check(symm_status status, const char *what) {
 
 SYMM_ENTRY void *mgpuModuleLoad(void *data, size_t size) {
   void *module = nullptr;
-  backendOrDie();
+  program();
   check(symm_module_load_data(data, size,
                               reinterpret_cast<symm_module **>(&module)),
         "loading a GPU module");
@@ -79,58 +94,58 @@ SYMM_ENTRY void mgpuLaunchKernel(void *function, intptr_t gridX,
 
 SYMM_ENTRY void *mgpuStreamCreate() {
   void *stream = nullptr;
-  check(backendOrDie().streamCreate(&stream), "creating a stream");
+  check(program().streamCreate(&stream), "creating a stream");
   return stream;
 }
 SYMM_ENTRY void mgpuStreamDestroy(void *stream) {
-  check(backendOrDie().streamDestroy(stream), "destroying a stream");
+  check(program().streamDestroy(stream), "destroying a stream");
 }
 SYMM_ENTRY void mgpuStreamSynchronize(void *stream) {
-  check(backendOrDie().streamSynchronize(stream), "synchronising a stream");
+  check(program().streamSynchronize(stream), "synchronising a stream");
 }
 SYMM_ENTRY void mgpuStreamWaitEvent(void *stream, void *event) {
-  check(backendOrDie().streamWaitEvent(stream, event), "waiting for an event");
+  check(program().streamWaitEvent(stream, event), "waiting for an event");
 }
 SYMM_ENTRY void *mgpuEventCreate() {
   void *event = nullptr;
-  check(backendOrDie().eventCreate(&event), "creating an event");
+  check(program().eventCreate(&event), "creating an event");
   return event;
 }
 SYMM_ENTRY void mgpuEventDestroy(void *event) {
-  check(backendOrDie().eventDestroy(event), "destroying an event");
+  check(program().eventDestroy(event), "destroying an event");
 }
 SYMM_ENTRY void mgpuEventSynchronize(void *event) {
-  check(backendOrDie().eventSynchronize(event), "synchronising an event");
+  check(program().eventSynchronize(event), "synchronising an event");
 }
 SYMM_ENTRY void mgpuEventRecord(void *event, void *stream) {
-  check(backendOrDie().eventRecord(event, stream), "recording an event");
+  check(program().eventRecord(event, stream), "recording an event");
 }
 SYMM_ENTRY void *mgpuMemAlloc(uint64_t bytes, void *, bool hostShared) {
   void *ptr = nullptr;
-  check(backendOrDie().memAlloc(bytes, hostShared, &ptr),
+  check(program().memAlloc(bytes, hostShared, &ptr),
         "allocating device memory");
   return ptr;
 }
 SYMM_ENTRY void mgpuMemFree(void *ptr, void *stream) {
-  check(backendOrDie().streamSynchronize(stream), "synchronising a stream");
-  check(backendOrDie().memFree(ptr), "freeing device memory");
+  check(program().streamSynchronize(stream), "synchronising a stream");
+  check(program().memFree(ptr), "freeing device memory");
 }
 SYMM_ENTRY void mgpuMemcpy(void *dst, void *src, size_t bytes, void *stream) {
-  check(backendOrDie().memcpy(dst, src, bytes, stream), "copying memory");
+  check(program().memcpy(dst, src, bytes, stream), "copying memory");
 }
 SYMM_ENTRY void mgpuMemset32(void *dst, unsigned int value, size_t count,
                              void *stream) {
-  check(backendOrDie().memset(dst, value, 4, count, stream), "setting memory");
+  check(program().memset(dst, value, 4, count, stream), "setting memory");
 }
 SYMM_ENTRY void mgpuMemset16(void *dst, unsigned short value, size_t count,
                              void *stream) {
-  check(backendOrDie().memset(dst, value, 2, count, stream), "setting memory");
+  check(program().memset(dst, value, 2, count, stream), "setting memory");
 }
 SYMM_ENTRY void mgpuSetDefaultDevice(int32_t) {}
 
 SYMM_ENTRY void *_symm_program_alloc(int64_t bytes) {
   void *ptr = nullptr;
-  backendOrDie();
+  program();
   check(symm_malloc(static_cast<size_t>(bytes), &ptr), "symm.alloc");
   return ptr;
 }
@@ -138,21 +153,21 @@ SYMM_ENTRY void _symm_program_free(void *ptr) {
   check(symm_free(ptr), "symm.dealloc");
 }
 SYMM_ENTRY void _symm_program_barrier() {
-  backendOrDie();
+  program();
   check(symm_barrier(), "symm.barrier");
 }
 SYMM_ENTRY int32_t _symm_program_rank() {
-  backendOrDie();
+  program();
   return symm_rank();
 }
 SYMM_ENTRY int32_t _symm_program_world_size() {
-  backendOrDie();
+  program();
   return symm_world_size();
 }
 
 /// Finishes the runtime when a compiled program returns from main, so that
 /// every rank leaves together and in-flight kernels complete.
-__attribute__((destructor(101))) static void finishProgram() {
+void finishProgram() {
   if (failing)
     return;
   if (symm_status st = symm_finalize())

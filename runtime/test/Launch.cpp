@@ -1,0 +1,49 @@
+//===- Launch.cpp - Launch one kernel of a compiled module ------*- C++ -*-===//
+//
+//   symm-launch MODULE KERNEL NUM_PARAMS [THREADS]
+//
+// Loads MODULE (and its manifest) with the runtime and launches KERNEL with
+// NUM_PARAMS zero-valued 64-bit parameters on THREADS threads (1), printing the
+// runtime's status and message. For tests of the runtime's launch checks.
+//
+//===----------------------------------------------------------------------===//
+
+#include "symm/runtime.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+static int report(const char *what, symm_status status) {
+  if (status == SYMM_SUCCESS)
+    return 0;
+  printf("%s: %s: %s\n", what, symm_status_string(status), symm_last_error());
+  return 1;
+}
+
+int main(int argc, char **argv) {
+  if (argc != 4 && argc != 5) {
+    fprintf(stderr, "usage: symm-launch MODULE KERNEL NUM_PARAMS [THREADS]\n");
+    return 2;
+  }
+  if (report("init", symm_init()))
+    return 1;
+  symm_module *module = nullptr;
+  if (report("load", symm_module_load_file(argv[1], &module)))
+    return 1;
+  size_t count = strtoul(argv[3], nullptr, 10);
+  std::vector<uint64_t> values(count, 0);
+  std::vector<void *> params;
+  for (uint64_t &v : values)
+    params.push_back(&v);
+  unsigned one[3] = {1, 1, 1};
+  unsigned block[3] = {argc == 5 ? unsigned(atoi(argv[4])) : 1u, 1, 1};
+  if (report("launch", symm_launch(module, argv[2], one, block, 0, nullptr,
+                                   params.data(), params.size())))
+    return 1;
+  if (report("synchronize", symm_synchronize()))
+    return 1;
+  printf("launched %s\n", argv[2]);
+  symm_module_unload(module);
+  return report("finalize", symm_finalize());
+}

@@ -1,0 +1,276 @@
+//===- RuntimeTest.cpp - Multi-process tests of the host backend -*- C++ -*-===//
+//
+// Each test forks its ranks as processes with the environment symm-run would
+// give them, runs a body in each, and checks every rank's exit status.
+//
+//===----------------------------------------------------------------------===//
+
+#include "symm/runtime.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <dirent.h>
+#include <functional>
+#include <set>
+#include <string>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+/// Exit code of a rank body that failed an expectation.
+constexpr int kFailed = 42;
+
+#define RANK_EXPECT(cond)                                                      \
+  do {                                                                         \
+    if (!(cond)) {                                                             \
+      fprintf(stderr, "rank check failed at line %d: %s (%s)\n", __LINE__,     \
+              #cond, symm_last_error());                                       \
+      _exit(kFailed);                                                          \
+    }                                                                          \
+  } while (0)
+
+struct RankResult {
+  int status;
+  double seconds;
+};
+
+/// Runs `body(rank)` in `size` processes; `started` limits how many ranks are
+/// actually started (to test a rendezvous that cannot complete).
+std::vector<RankResult>
+runRanks(int size, const std::function<int(int)> &body,
+         std::vector<std::pair<std::string, std::string>> env = {},
+         int started = -1) {
+  if (started < 0)
+    started = size;
+  char dir[] = "/tmp/symm-test-XXXXXX";
+  EXPECT_NE(mkdtemp(dir), nullptr);
+  auto begin = std::chrono::steady_clock::now();
+  std::vector<pid_t> pids;
+  for (int r = 0; r < started; ++r) {
+    pid_t pid = fork();
+    if (pid == 0) {
+      setenv("SYMM_RANK", std::to_string(r).c_str(), 1);
+      setenv("SYMM_WORLD_SIZE", std::to_string(size).c_str(), 1);
+      setenv("SYMM_RENDEZVOUS", dir, 1);
+      setenv("SYMM_BACKEND", "host", 1);
+      setenv("SYMM_HEAP_SIZE", "16M", 1);
+      setenv("SYMM_TIMEOUT", "10", 1);
+      for (auto &[k, v] : env)
+        setenv(k.c_str(), v.c_str(), 1);
+      _exit(body(r));
+    }
+    pids.push_back(pid);
+  }
+  std::vector<RankResult> results;
+  for (pid_t pid : pids) {
+    int status = 0;
+    waitpid(pid, &status, 0);
+    double seconds = std::chrono::duration<double>(
+                         std::chrono::steady_clock::now() - begin)
+                         .count();
+    results.push_back({status, seconds});
+  }
+  std::string cleanup = std::string("rm -rf ") + dir;
+  EXPECT_EQ(system(cleanup.c_str()), 0);
+  return results;
+}
+
+bool exitedWith(const RankResult &r, int code) {
+  return WIFEXITED(r.status) && WEXITSTATUS(r.status) == code;
+}
+
+TEST(Runtime, Identity) {
+  auto results = runRanks(3, [](int rank) {
+    RANK_EXPECT(symm_init() == SYMM_SUCCESS);
+    RANK_EXPECT(symm_rank() == rank);
+    RANK_EXPECT(symm_world_size() == 3);
+    RANK_EXPECT(std::string(symm_backend_name()) == "host");
+    RANK_EXPECT(symm_heap_size() == 16u << 20);
+    RANK_EXPECT(symm_finalize() == SYMM_SUCCESS);
+    return 0;
+  });
+  for (auto &r : results)
+    EXPECT_TRUE(exitedWith(r, 0));
+}
+
+TEST(Runtime, SymmetricAllocationAndTranslation) {
+  auto results = runRanks(3, [](int rank) {
+    RANK_EXPECT(symm_init() == SYMM_SUCCESS);
+    void *base, *a, *b, *c;
+    RANK_EXPECT(symm_heap_base(rank, &base) == SYMM_SUCCESS);
+    RANK_EXPECT(symm_malloc(100, &a) == SYMM_SUCCESS);
+    RANK_EXPECT(symm_malloc(1000, &b) == SYMM_SUCCESS);
+    RANK_EXPECT(symm_free(a) == SYMM_SUCCESS);
+    // The freed block is reused first-fit, identically on every rank.
+    RANK_EXPECT(symm_malloc(200, &c) == SYMM_SUCCESS);
+    RANK_EXPECT(c == a);
+    RANK_EXPECT(static_cast<char *>(b) - static_cast<char *>(base) == 256);
+    // Each rank writes its rank into the next rank's copy of b.
+    int next = (rank + 1) % 3;
+    void *remote;
+    RANK_EXPECT(symm_translate(b, next, &remote) == SYMM_SUCCESS);
+    void *peerBase;
+    RANK_EXPECT(symm_heap_base(next, &peerBase) == SYMM_SUCCESS);
+    RANK_EXPECT(peerBase != base); // every heap mapped at its own address
+    RANK_EXPECT(remote == static_cast<char *>(peerBase) + 256);
+    *static_cast<int *>(remote) = 1000 + rank;
+    RANK_EXPECT(symm_barrier() == SYMM_SUCCESS);
+    int prev = (rank + 2) % 3;
+    RANK_EXPECT(*static_cast<int *>(b) == 1000 + prev);
+    RANK_EXPECT(symm_finalize() == SYMM_SUCCESS);
+    return 0;
+  });
+  for (auto &r : results)
+    EXPECT_TRUE(exitedWith(r, 0));
+}
+
+TEST(Runtime, AsymmetricAllocationIsReportedOnEveryRank) {
+  auto results = runRanks(2, [](int rank) {
+    RANK_EXPECT(symm_init() == SYMM_SUCCESS);
+    void *p;
+    symm_status s = symm_malloc(rank == 0 ? 64 : 128, &p);
+    RANK_EXPECT(s == SYMM_ERROR_ASYMMETRIC);
+    std::string message = symm_last_error();
+    RANK_EXPECT(message.find("rank 0 passed 64") != std::string::npos);
+    RANK_EXPECT(message.find("rank 1 passed 128") != std::string::npos);
+    return 0;
+  });
+  for (auto &r : results)
+    EXPECT_TRUE(exitedWith(r, 0));
+}
+
+TEST(Runtime, FullHeapSaysWhatIsFree) {
+  auto results = runRanks(
+      2,
+      [](int) {
+        RANK_EXPECT(symm_init() == SYMM_SUCCESS);
+        void *p;
+        RANK_EXPECT(symm_malloc(512 << 10, &p) == SYMM_SUCCESS);
+        RANK_EXPECT(symm_malloc(1 << 20, &p) == SYMM_ERROR_OUT_OF_HEAP);
+        std::string message = symm_last_error();
+        RANK_EXPECT(message.find("524288 of 1048576 bytes are free") !=
+                    std::string::npos);
+        RANK_EXPECT(message.find("SYMM_HEAP_SIZE") != std::string::npos);
+        RANK_EXPECT(symm_finalize() == SYMM_SUCCESS);
+        return 0;
+      },
+      {{"SYMM_HEAP_SIZE", "1M"}});
+  for (auto &r : results)
+    EXPECT_TRUE(exitedWith(r, 0));
+}
+
+TEST(Runtime, RendezvousTimesOutNamingTheMissingRank) {
+  auto results = runRanks(
+      3,
+      [](int) {
+        symm_status s = symm_init();
+        RANK_EXPECT(s == SYMM_ERROR_TIMEOUT);
+        RANK_EXPECT(std::string(symm_last_error()).find("rank(s) 2 never") !=
+                    std::string::npos);
+        return 0;
+      },
+      {{"SYMM_TIMEOUT", "1"}}, /*started=*/2);
+  // Rank 0 reports it; rank 1 loses its connection to rank 0 right after.
+  EXPECT_TRUE(exitedWith(results[0], 0));
+  EXPECT_LT(results[0].seconds, 5.0);
+}
+
+TEST(Runtime, KilledRankIsReportedByItsPeers) {
+  auto results = runRanks(3, [](int rank) {
+    RANK_EXPECT(symm_init() == SYMM_SUCCESS);
+    if (rank == 1)
+      raise(SIGKILL);
+    symm_status s = symm_barrier();
+    RANK_EXPECT(s == SYMM_ERROR_PEER_FAILED);
+    std::string message = symm_last_error();
+    // Rank 0 sees rank 1 go; rank 2 sees rank 0 abandon the barrier.
+    RANK_EXPECT(message.find(rank == 0 ? "rank 1" : "rank 0") !=
+                std::string::npos);
+    return 0;
+  });
+  EXPECT_TRUE(exitedWith(results[0], 0));
+  EXPECT_TRUE(WIFSIGNALED(results[1].status));
+  EXPECT_TRUE(exitedWith(results[2], 0));
+  EXPECT_LT(results[2].seconds, 5.0);
+}
+
+TEST(Runtime, BadInputIsAnError) {
+  auto results = runRanks(1, [](int) {
+    RANK_EXPECT(symm_malloc(4, nullptr) == SYMM_ERROR_NOT_INITIALIZED);
+    RANK_EXPECT(symm_init() == SYMM_SUCCESS);
+    int local = 0;
+    void *remote;
+    RANK_EXPECT(symm_translate(&local, 0, &remote) == SYMM_ERROR_NOT_IN_HEAP);
+    RANK_EXPECT(std::string(symm_last_error()).find("not in this rank's") !=
+                std::string::npos);
+    void *p;
+    RANK_EXPECT(symm_malloc(8, &p) == SYMM_SUCCESS);
+    RANK_EXPECT(symm_translate(p, 3, &remote) == SYMM_ERROR_INVALID_ARGUMENT);
+    RANK_EXPECT(symm_free(&local) == SYMM_ERROR_NOT_IN_HEAP);
+    symm_module *module;
+    const char garbage[] = "not a shared object";
+    RANK_EXPECT(symm_module_load_data(garbage, sizeof(garbage), &module) ==
+                SYMM_ERROR_INVALID_ARGUMENT);
+    RANK_EXPECT(symm_module_load_file("/nonexistent.so", &module) ==
+                SYMM_ERROR_INVALID_ARGUMENT);
+    RANK_EXPECT(symm_finalize() == SYMM_SUCCESS);
+    return 0;
+  });
+  EXPECT_TRUE(exitedWith(results[0], 0));
+}
+
+TEST(Runtime, BadEnvironmentIsAnError) {
+  auto backend = runRanks(
+      1,
+      [](int) {
+        RANK_EXPECT(symm_init() == SYMM_ERROR_INVALID_ARGUMENT);
+        RANK_EXPECT(std::string(symm_last_error()).find("SYMM_BACKEND") !=
+                    std::string::npos);
+        return 0;
+      },
+      {{"SYMM_BACKEND", "quantum"}});
+  EXPECT_TRUE(exitedWith(backend[0], 0));
+  auto size = runRanks(
+      1,
+      [](int) {
+        RANK_EXPECT(symm_init() == SYMM_ERROR_INVALID_ARGUMENT);
+        return 0;
+      },
+      {{"SYMM_HEAP_SIZE", "lots"}});
+  EXPECT_TRUE(exitedWith(size[0], 0));
+}
+
+/// Names in `dir` that look like Symm's.
+std::set<std::string> symmEntries(const char *dir) {
+  std::set<std::string> names;
+  if (DIR *d = opendir(dir)) {
+    while (dirent *e = readdir(d))
+      if (strstr(e->d_name, "symm"))
+        names.insert(e->d_name);
+    closedir(d);
+  }
+  return names;
+}
+
+TEST(Runtime, NothingIsLeftBehind) {
+  auto before = symmEntries("/dev/shm");
+  runRanks(2, [](int rank) {
+    RANK_EXPECT(symm_init() == SYMM_SUCCESS);
+    void *p;
+    RANK_EXPECT(symm_malloc(1 << 20, &p) == SYMM_SUCCESS);
+    if (rank == 1)
+      raise(SIGKILL);
+    symm_barrier();
+    return 0;
+  });
+  EXPECT_EQ(symmEntries("/dev/shm"), before);
+}
+
+} // namespace

@@ -1,0 +1,23 @@
+// The runtime checks launches against the manifest symm-compile writes.
+// RUN: symm-compile --target=host %s -o %t.so
+// RUN: FileCheck %s --check-prefix=MANIFEST < %t.so.json
+// RUN: symm-launch %t.so fill 6 | FileCheck %s --check-prefix=OK
+// RUN: not symm-launch %t.so fil 6 | FileCheck %s --check-prefix=NAME
+// RUN: not symm-launch %t.so fill 5 | FileCheck %s --check-prefix=COUNT
+// RUN: not symm-launch %s fill 6 | FileCheck %s --check-prefix=NOTSO
+// RUN: env SYMM_HOST_MAX_THREADS=16 not symm-launch %t.so big 0 64 | FileCheck %s --check-prefix=LIMIT
+// MANIFEST: "name": "fill",
+// MANIFEST: "params": 6
+// OK: launched fill
+// NAME: launch: invalid argument: rank 0: no kernel 'fil' in the module; it has: big, fill
+// COUNT: launch: invalid argument: rank 0: kernel 'fill' takes 6 parameters (arguments: memref<?xi32>, i32; a memref of rank r is 3 + 2r parameters), got 5
+// NOTSO: load: invalid argument: rank 0: cannot load the module as a host shared object
+// LIMIT: launch: invalid argument: rank 0: kernel 'big': 64 threads exceed the CPU target's limit of 16
+gpu.module @kernels {
+  gpu.func @fill(%buf: memref<?xi32>, %v: i32) kernel {
+    gpu.return
+  }
+  gpu.func @big() kernel {
+    gpu.return
+  }
+}
