@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Builds everything a GPU machine without LLVM needs into one folder (default
+# .device/): the integration programs, the example and the benchmark compiled
+# for an NVIDIA chip, the runtime, symm-run and symm-launch. Run on the GPU
+# machine from inside that folder with LD_LIBRARY_PATH=$PWD (docs/GPU.md).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD="${SYMM_BUILD_DIR:-$ROOT/build}"
+OUT="${1:-$ROOT/.device}"
+CHIP="${SYMM_CHIP:-sm_90}"
+mkdir -p "$OUT"
+for f in "$ROOT"/test/Integration/*.mlir "$ROOT/examples/allgather.mlir"; do
+  name=$(basename "$f" .mlir)
+  [[ $name == example-allgather ]] && continue
+  "$BUILD/bin/symm-compile" --target="$CHIP" "$f" -o "$OUT/$name.exe"
+done
+# One million release/acquire round trips instead of a thousand.
+sed 's/%iters = arith.constant 1000 : i32/%iters = arith.constant 1000000 : i32/' \
+  "$ROOT/test/Integration/message-passing.mlir" > "$OUT/message-passing-1m.mlir"
+"$BUILD/bin/symm-compile" --target="$CHIP" "$OUT/message-passing-1m.mlir" \
+  -o "$OUT/message-passing-1m.exe"
+"$BUILD/bin/symm-compile" --target="$CHIP" "$ROOT/test/Runtime/launch-errors.mlir" \
+  -o "$OUT/launch.cubin"
+"$BUILD/bin/symm-compile" --target="$CHIP" "$ROOT/bench/kernels.mlir" -o "$OUT/bench.cubin"
+nvcc -O2 -std=c++17 -arch="${CHIP}" "$ROOT/bench/bench.cu" -I "$ROOT/runtime/include" \
+  -L "$BUILD/lib" -lsymm_runtime -o "$OUT/bench-gpu"
+cp "$BUILD/lib/libsymm_runtime.so" "$BUILD/bin/symm-run" "$BUILD/bin/symm-launch" "$OUT/"
