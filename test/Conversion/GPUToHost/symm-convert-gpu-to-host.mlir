@@ -1,0 +1,36 @@
+// RUN: symm-opt %s -symm-convert-gpu-to-host | FileCheck %s
+
+// Kernels become LLVM functions with the GPU calling convention plus a packed
+// entry and a parameter-size table for the host backend; GPU operations call
+// the runtime; workgroup memory is carved from the block's buffer.
+// CHECK-LABEL: gpu.module @m
+// CHECK: llvm.func @k(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: f32) attributes {gpu.kernel}
+// Static workgroup memory: 64 bytes of f32 then 16 of i8 (16-byte aligned).
+// CHECK: %[[BASE:.*]] = llvm.call @_symm_host_shared_memory(%{{.*}}) : (i64) -> !llvm.ptr
+// CHECK: llvm.getelementptr %[[BASE]][64] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK: llvm.call @_symm_host_id(%{{.*}}, %{{.*}}) : (i32, i32) -> i64
+// CHECK: llvm.call @_symm_host_shuffle(%{{.*}}) : (i64, i32, i32, i32, !llvm.ptr) -> i64
+// CHECK: llvm.call @_symm_host_barrier() : () -> ()
+// CHECK: llvm.call @printf(%{{.*}}) vararg(!llvm.func<i32 (ptr, ...)>)
+// Dynamic shared memory starts after the static part.
+// CHECK: llvm.getelementptr %{{.*}}[80] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK: llvm.mlir.global external constant @_symm_kernel_k_params(dense<[6, 8, 8, 8, 8, 8, 4]> : tensor<7xi64>)
+// CHECK: llvm.func @_symm_kernel_k(%[[PARAMS:.*]]: !llvm.ptr)
+// CHECK: llvm.getelementptr %[[PARAMS]][5] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
+// CHECK: llvm.call @k(
+gpu.module @m {
+  gpu.func @k(%out: memref<?xf32>, %v: f32) workgroup(%a: memref<16xf32, #gpu.address_space<workgroup>>, %b: memref<16xi8, #gpu.address_space<workgroup>>) kernel {
+    %t = gpu.thread_id x
+    %w = arith.constant 32 : i32
+    %o = arith.constant 1 : i32
+    memref.store %v, %a[%t] : memref<16xf32, #gpu.address_space<workgroup>>
+    %s, %ok = gpu.shuffle xor %v, %o, %w : f32
+    gpu.barrier
+    gpu.printf "%f\n", %s : f32
+    %dyn = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %c0 = arith.constant 0 : index
+    %x = memref.load %a[%c0] : memref<16xf32, #gpu.address_space<workgroup>>
+    memref.store %x, %out[%t] : memref<?xf32>
+    gpu.return
+  }
+}
