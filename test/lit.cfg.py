@@ -26,3 +26,7 @@ tools = ["symm-opt", "symm-compile", "symm-run", "symm-launch", "symm-capi-test"
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.symm_tools_dir, append_path=True)
+
+import shutil
+if shutil.which("ptxas") or os.path.exists("/usr/local/cuda/bin/ptxas"):
+    config.available_features.add("ptxas")
