@@ -161,52 +161,58 @@ OpFoldResult TranslateOp::fold(FoldAdaptor) {
 // Value operations
 //===----------------------------------------------------------------------===//
 
-LogicalResult LoadOp::verify() {
-  if (failed(verifyElementAccess(*this, getMemRefType(), getIndices().size(),
-                                 getPeer())) ||
-      failed(verifyOptionalOrdering(*this, getOrdering(), getScope(),
-                                    /*isLoad=*/true)))
+/// symm.load and symm.store: the same rules, seen from either side.
+template <typename OpT>
+static LogicalResult verifyValueAccess(OpT op, Type accessed, bool isLoad) {
+  if (failed(verifyElementAccess(op, op.getMemRefType(), op.getIndices().size(),
+                                 op.getPeer())) ||
+      failed(verifyOptionalOrdering(op, op.getOrdering(), op.getScope(),
+                                    isLoad)))
     return failure();
-  if (getAlignment() && getOrdering())
-    return emitOpError("an ordered access is naturally aligned; alignment "
-                       "applies to plain accesses only");
-  return verifyAccessedType(*this, "result", getResult().getType(),
-                            getMemRefType(), getOrdering().has_value());
+  if (op.getAlignment() && op.getOrdering())
+    return op.emitOpError("an ordered access is naturally aligned; alignment "
+                          "applies to plain accesses only");
+  return verifyAccessedType(op, isLoad ? "result" : "value", accessed,
+                            op.getMemRefType(), op.getOrdering().has_value());
+}
+
+/// A plain access reads or writes; an atomic one also synchronises with other
+/// threads, so it gets the other effect too: it must not be merged with
+/// another access or hoisted out of a polling loop.
+template <typename OpT>
+static void addValueAccessEffects(
+    OpT op, MemoryEffects::Effect *effect,
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  effects.emplace_back(effect, &op.getMemrefMutable(),
+                       SideEffects::DefaultResource::get());
+  if (op.getOrdering())
+    effects.emplace_back(isa<MemoryEffects::Read>(effect)
+                             ? static_cast<MemoryEffects::Effect *>(
+                                   MemoryEffects::Write::get())
+                             : MemoryEffects::Read::get(),
+                         &op.getMemrefMutable(),
+                         SideEffects::DefaultResource::get());
+}
+
+LogicalResult LoadOp::verify() {
+  return verifyValueAccess(*this, getResult().getType(), /*isLoad=*/true);
 }
 
 void LoadOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
         &effects) {
-  effects.emplace_back(MemoryEffects::Read::get(), &getMemrefMutable(),
-                       SideEffects::DefaultResource::get());
-  // An atomic load synchronises with other threads: it must not be merged
-  // with another load or hoisted out of a polling loop.
-  if (getOrdering())
-    effects.emplace_back(MemoryEffects::Write::get(), &getMemrefMutable(),
-                         SideEffects::DefaultResource::get());
+  addValueAccessEffects(*this, MemoryEffects::Read::get(), effects);
 }
 
 LogicalResult StoreOp::verify() {
-  if (failed(verifyElementAccess(*this, getMemRefType(), getIndices().size(),
-                                 getPeer())) ||
-      failed(verifyOptionalOrdering(*this, getOrdering(), getScope(),
-                                    /*isLoad=*/false)))
-    return failure();
-  if (getAlignment() && getOrdering())
-    return emitOpError("an ordered access is naturally aligned; alignment "
-                       "applies to plain accesses only");
-  return verifyAccessedType(*this, "value", getValue().getType(),
-                            getMemRefType(), getOrdering().has_value());
+  return verifyValueAccess(*this, getValue().getType(), /*isLoad=*/false);
 }
 
 void StoreOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
         &effects) {
-  effects.emplace_back(MemoryEffects::Write::get(), &getMemrefMutable(),
-                       SideEffects::DefaultResource::get());
-  if (getOrdering())
-    effects.emplace_back(MemoryEffects::Read::get(), &getMemrefMutable(),
-                         SideEffects::DefaultResource::get());
+  addValueAccessEffects(*this, MemoryEffects::Write::get(), effects);
 }
 
 static bool isFloatKind(AtomicKind kind) {
