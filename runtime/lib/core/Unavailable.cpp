@@ -1,22 +1,13 @@
 //===- Unavailable.cpp - Backends this build does not include ---*- C++ -*-===//
 //
-// Linked in place of the CUDA or HIP backend when their headers were not
-// found at configure time.
+// Linked in place of the HIP backend when its headers were not found at
+// configure time.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Runtime.h"
 
 using namespace symm;
-
-#ifndef SYMM_HAVE_CUDA
-Backend *symm::createCudaBackend() {
-  fail(SYMM_ERROR_UNAVAILABLE,
-       "this Symm runtime was built without the cuda backend (no cuda.h at "
-       "configure time)");
-  return nullptr;
-}
-#endif
 
 #ifndef SYMM_HAVE_HIP
 Backend *symm::createHipBackend() {

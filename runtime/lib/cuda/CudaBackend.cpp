@@ -1,17 +1,19 @@
 //===- CudaBackend.cpp - The CUDA driver API as a GpuApi --------*- C++ -*-===//
 //
-// The driver is opened with dlopen, so the runtime builds wherever cuda.h is
-// and runs where libcuda.so.1 is. Each rank uses device local_rank % count.
+// The driver is opened with dlopen (CudaDriver.h declares what is used), so
+// the backend builds everywhere and runs where libcuda.so.1 is. Each rank uses
+// device local_rank % count.
 //
 //===----------------------------------------------------------------------===//
 
 #include "../gpu/GpuBackend.h"
+#include "CudaDriver.h"
 
-#include <cuda.h>
 #include <dlfcn.h>
 #include <memory>
 
 using namespace symm;
+using namespace symm::cuda;
 
 namespace {
 
@@ -20,40 +22,6 @@ bool load(void *lib, const char *name, T &fn) {
   fn = reinterpret_cast<T>(dlsym(lib, name));
   return fn != nullptr;
 }
-
-struct Driver {
-  decltype(&cuInit) init;
-  decltype(&cuDeviceGetCount) deviceGetCount;
-  decltype(&cuDeviceGet) deviceGet;
-  decltype(&cuDevicePrimaryCtxRetain) primaryCtxRetain;
-  decltype(&cuCtxSetCurrent) ctxSetCurrent;
-  decltype(&cuCtxSynchronize) ctxSynchronize;
-  decltype(&cuGetErrorString) getErrorString;
-  decltype(&cuMemAlloc_v2) memAlloc;
-  decltype(&cuMemAllocManaged) memAllocManaged;
-  decltype(&cuMemFree_v2) memFree;
-  decltype(&cuIpcGetMemHandle) ipcGetMemHandle;
-  decltype(&cuIpcOpenMemHandle_v2) ipcOpenMemHandle;
-  decltype(&cuIpcCloseMemHandle) ipcCloseMemHandle;
-  decltype(&cuModuleLoadData) moduleLoadData;
-  decltype(&cuModuleUnload) moduleUnload;
-  decltype(&cuModuleGetFunction) moduleGetFunction;
-  decltype(&cuModuleGetGlobal_v2) moduleGetGlobal;
-  decltype(&cuMemcpyHtoD_v2) memcpyHtoD;
-  decltype(&cuLaunchKernel) launchKernel;
-  decltype(&cuStreamCreate) streamCreate;
-  decltype(&cuStreamDestroy_v2) streamDestroy;
-  decltype(&cuStreamSynchronize) streamSynchronize;
-  decltype(&cuEventCreate) eventCreate;
-  decltype(&cuEventDestroy_v2) eventDestroy;
-  decltype(&cuEventRecord) eventRecord;
-  decltype(&cuEventSynchronize) eventSynchronize;
-  decltype(&cuStreamWaitEvent) streamWaitEvent;
-  decltype(&cuMemcpyAsync) memcpyAsync;
-  decltype(&cuMemsetD32Async) memsetD32Async;
-  decltype(&cuMemsetD16Async) memsetD16Async;
-  CUcontext context = nullptr;
-};
 
 bool open(Driver &d) {
   void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
@@ -89,7 +57,7 @@ bool open(Driver &d) {
          load(lib, "cuMemsetD16Async", d.memsetD16Async);
 }
 
-CUdeviceptr dptr(const void *p) { return reinterpret_cast<CUdeviceptr>(p); }
+DevicePtr dptr(const void *p) { return reinterpret_cast<DevicePtr>(p); }
 
 } // namespace
 
@@ -105,57 +73,57 @@ Backend *symm::createCudaBackend() {
   api.name = "cuda";
   api.errorString = [d](int code) {
     const char *s = nullptr;
-    d->getErrorString(static_cast<CUresult>(code), &s);
+    d->getErrorString(code, &s);
     return s ? s : "unknown CUDA error";
   };
   api.init = [d](int localRank, int *count) {
-    if (CUresult r = d->init(0))
+    if (Result r = d->init(0))
       return int(r);
-    if (CUresult r = d->deviceGetCount(count))
+    if (Result r = d->deviceGetCount(count))
       return int(r);
     if (*count == 0)
       return 0;
-    CUdevice device;
-    if (CUresult r = d->deviceGet(&device, localRank % *count))
+    Device device;
+    if (Result r = d->deviceGet(&device, localRank % *count))
       return int(r);
-    if (CUresult r = d->primaryCtxRetain(&d->context, device))
+    if (Result r = d->primaryCtxRetain(&d->context, device))
       return int(r);
     return int(d->ctxSetCurrent(d->context));
   };
   api.makeCurrent = [d] { return int(d->ctxSetCurrent(d->context)); };
   api.heapAlloc = [d](void **p, size_t n) {
-    CUdeviceptr ptr;
-    CUresult r = d->memAlloc(&ptr, n);
+    DevicePtr ptr;
+    Result r = d->memAlloc(&ptr, n);
     *p = reinterpret_cast<void *>(ptr);
     return int(r);
   };
   api.heapFree = [d](void *p) { return int(d->memFree(dptr(p))); };
   api.ipcGetHandle = [d](void *handle, void *p) {
-    return int(d->ipcGetMemHandle(static_cast<CUipcMemHandle *>(handle), dptr(p)));
+    return int(d->ipcGetMemHandle(static_cast<IpcMemHandle *>(handle), dptr(p)));
   };
   api.ipcOpenHandle = [d](void **p, const void *handle) {
-    CUdeviceptr ptr;
-    CUresult r = d->ipcOpenMemHandle(
-        &ptr, *static_cast<const CUipcMemHandle *>(handle),
-        CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
+    DevicePtr ptr;
+    Result r = d->ipcOpenMemHandle(
+        &ptr, *static_cast<const IpcMemHandle *>(handle),
+        kIpcMemLazyEnablePeerAccess);
     *p = reinterpret_cast<void *>(ptr);
     return int(r);
   };
   api.ipcCloseHandle = [d](void *p) { return int(d->ipcCloseMemHandle(dptr(p))); };
   api.moduleLoad = [d](void **m, const void *image) {
-    return int(d->moduleLoadData(reinterpret_cast<CUmodule *>(m), image));
+    return int(d->moduleLoadData(reinterpret_cast<Module *>(m), image));
   };
   api.moduleUnload = [d](void *m) {
-    return int(d->moduleUnload(static_cast<CUmodule>(m)));
+    return int(d->moduleUnload(static_cast<Module>(m)));
   };
   api.moduleGetFunction = [d](void **f, void *m, const char *name) {
-    return int(d->moduleGetFunction(reinterpret_cast<CUfunction *>(f),
-                                    static_cast<CUmodule>(m), name));
+    return int(d->moduleGetFunction(reinterpret_cast<Function *>(f),
+                                    static_cast<Module>(m), name));
   };
   api.moduleGetGlobal = [d](void **p, size_t *bytes, void *m,
                             const char *name) {
-    CUdeviceptr ptr;
-    CUresult r = d->moduleGetGlobal(&ptr, bytes, static_cast<CUmodule>(m), name);
+    DevicePtr ptr;
+    Result r = d->moduleGetGlobal(&ptr, bytes, static_cast<Module>(m), name);
     *p = reinterpret_cast<void *>(ptr);
     return int(r);
   };
@@ -164,59 +132,59 @@ Backend *symm::createCudaBackend() {
   };
   api.launch = [d](void *f, const unsigned g[3], const unsigned b[3],
                    unsigned shared, void *stream, void **params) {
-    return int(d->launchKernel(static_cast<CUfunction>(f), g[0], g[1], g[2],
+    return int(d->launchKernel(static_cast<Function>(f), g[0], g[1], g[2],
                                b[0], b[1], b[2], shared,
-                               static_cast<CUstream>(stream), params, nullptr));
+                               static_cast<Stream>(stream), params, nullptr));
   };
   api.streamCreate = [d](void **s) {
-    return int(d->streamCreate(reinterpret_cast<CUstream *>(s),
-                               CU_STREAM_NON_BLOCKING));
+    return int(d->streamCreate(reinterpret_cast<Stream *>(s),
+                               kStreamNonBlocking));
   };
   api.streamDestroy = [d](void *s) {
-    return int(d->streamDestroy(static_cast<CUstream>(s)));
+    return int(d->streamDestroy(static_cast<Stream>(s)));
   };
   api.streamSynchronize = [d](void *s) {
-    return int(d->streamSynchronize(static_cast<CUstream>(s)));
+    return int(d->streamSynchronize(static_cast<Stream>(s)));
   };
   api.deviceSynchronize = [d] { return int(d->ctxSynchronize()); };
   api.eventCreate = [d](void **e) {
-    return int(d->eventCreate(reinterpret_cast<CUevent *>(e),
-                              CU_EVENT_DISABLE_TIMING));
+    return int(d->eventCreate(reinterpret_cast<Event *>(e),
+                              kEventDisableTiming));
   };
   api.eventDestroy = [d](void *e) {
-    return int(d->eventDestroy(static_cast<CUevent>(e)));
+    return int(d->eventDestroy(static_cast<Event>(e)));
   };
   api.eventRecord = [d](void *e, void *s) {
-    return int(d->eventRecord(static_cast<CUevent>(e), static_cast<CUstream>(s)));
+    return int(d->eventRecord(static_cast<Event>(e), static_cast<Stream>(s)));
   };
   api.eventSynchronize = [d](void *e) {
-    return int(d->eventSynchronize(static_cast<CUevent>(e)));
+    return int(d->eventSynchronize(static_cast<Event>(e)));
   };
   api.streamWaitEvent = [d](void *s, void *e) {
-    return int(d->streamWaitEvent(static_cast<CUstream>(s),
-                                  static_cast<CUevent>(e), 0));
+    return int(d->streamWaitEvent(static_cast<Stream>(s),
+                                  static_cast<Event>(e), 0));
   };
   api.memAlloc = [d](void **p, size_t n) {
-    CUdeviceptr ptr;
-    CUresult r = d->memAlloc(&ptr, n);
+    DevicePtr ptr;
+    Result r = d->memAlloc(&ptr, n);
     *p = reinterpret_cast<void *>(ptr);
     return int(r);
   };
   api.memAllocShared = [d](void **p, size_t n) {
-    CUdeviceptr ptr;
-    CUresult r = d->memAllocManaged(&ptr, n, CU_MEM_ATTACH_GLOBAL);
+    DevicePtr ptr;
+    Result r = d->memAllocManaged(&ptr, n, kMemAttachGlobal);
     *p = reinterpret_cast<void *>(ptr);
     return int(r);
   };
   api.memFree = [d](void *p) { return int(d->memFree(dptr(p))); };
   api.memcpyAsync = [d](void *dst, const void *src, size_t n, void *s) {
-    return int(d->memcpyAsync(dptr(dst), dptr(src), n, static_cast<CUstream>(s)));
+    return int(d->memcpyAsync(dptr(dst), dptr(src), n, static_cast<Stream>(s)));
   };
   api.memset32Async = [d](void *dst, uint32_t v, size_t n, void *s) {
-    return int(d->memsetD32Async(dptr(dst), v, n, static_cast<CUstream>(s)));
+    return int(d->memsetD32Async(dptr(dst), v, n, static_cast<Stream>(s)));
   };
   api.memset16Async = [d](void *dst, uint16_t v, size_t n, void *s) {
-    return int(d->memsetD16Async(dptr(dst), v, n, static_cast<CUstream>(s)));
+    return int(d->memsetD16Async(dptr(dst), v, n, static_cast<Stream>(s)));
   };
   return createGpuBackend(std::move(api));
 }

@@ -1,0 +1,81 @@
+//===- CudaDriver.h - The part of the CUDA driver API Symm uses -*- C++ -*-===//
+//
+// Declarations of the CUDA driver entry points the cuda backend opens with
+// dlopen, written from the driver API's documented signatures so that the
+// backend builds on machines without the CUDA toolkit (CI does) and runs
+// wherever the NVIDIA driver is installed. All handles are opaque pointers;
+// CUresult is an int whose 0 is CUDA_SUCCESS.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SYMM_RUNTIME_LIB_CUDA_CUDADRIVER_H
+#define SYMM_RUNTIME_LIB_CUDA_CUDADRIVER_H
+
+#include <cstddef>
+#include <cstdint>
+
+namespace symm::cuda {
+
+using Result = int;
+using Device = int;
+using DevicePtr = unsigned long long;
+using Context = struct Context_ *;
+using Module = struct Module_ *;
+using Function = struct Function_ *;
+using Stream = struct Stream_ *;
+using Event = struct Event_ *;
+struct IpcMemHandle {
+  char reserved[64];
+};
+
+constexpr unsigned kIpcMemLazyEnablePeerAccess = 0x1;
+constexpr unsigned kStreamNonBlocking = 0x1;
+constexpr unsigned kEventDisableTiming = 0x2;
+constexpr unsigned kMemAttachGlobal = 0x1;
+
+struct Driver {
+  Result (*init)(unsigned flags);
+  Result (*deviceGetCount)(int *count);
+  Result (*deviceGet)(Device *device, int ordinal);
+  Result (*primaryCtxRetain)(Context *context, Device device);
+  Result (*ctxSetCurrent)(Context context);
+  Result (*ctxSynchronize)();
+  Result (*getErrorString)(Result error, const char **text);
+  Result (*memAlloc)(DevicePtr *ptr, size_t bytes);
+  Result (*memAllocManaged)(DevicePtr *ptr, size_t bytes, unsigned flags);
+  Result (*memFree)(DevicePtr ptr);
+  Result (*ipcGetMemHandle)(IpcMemHandle *handle, DevicePtr ptr);
+  Result (*ipcOpenMemHandle)(DevicePtr *ptr, IpcMemHandle handle,
+                             unsigned flags);
+  Result (*ipcCloseMemHandle)(DevicePtr ptr);
+  Result (*moduleLoadData)(Module *module, const void *image);
+  Result (*moduleUnload)(Module module);
+  Result (*moduleGetFunction)(Function *function, Module module,
+                              const char *name);
+  Result (*moduleGetGlobal)(DevicePtr *ptr, size_t *bytes, Module module,
+                            const char *name);
+  Result (*memcpyHtoD)(DevicePtr dst, const void *src, size_t bytes);
+  Result (*launchKernel)(Function function, unsigned gridX, unsigned gridY,
+                         unsigned gridZ, unsigned blockX, unsigned blockY,
+                         unsigned blockZ, unsigned sharedBytes, Stream stream,
+                         void **params, void **extra);
+  Result (*streamCreate)(Stream *stream, unsigned flags);
+  Result (*streamDestroy)(Stream stream);
+  Result (*streamSynchronize)(Stream stream);
+  Result (*eventCreate)(Event *event, unsigned flags);
+  Result (*eventDestroy)(Event event);
+  Result (*eventRecord)(Event event, Stream stream);
+  Result (*eventSynchronize)(Event event);
+  Result (*streamWaitEvent)(Stream stream, Event event, unsigned flags);
+  Result (*memcpyAsync)(DevicePtr dst, DevicePtr src, size_t bytes,
+                        Stream stream);
+  Result (*memsetD32Async)(DevicePtr dst, unsigned value, size_t count,
+                           Stream stream);
+  Result (*memsetD16Async)(DevicePtr dst, unsigned short value, size_t count,
+                           Stream stream);
+  Context context = nullptr;
+};
+
+} // namespace symm::cuda
+
+#endif // SYMM_RUNTIME_LIB_CUDA_CUDADRIVER_H
