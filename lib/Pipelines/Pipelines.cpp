@@ -94,10 +94,17 @@ std::string mlir::symm::getPipelineString(TargetKind kind,
 
 LogicalResult mlir::symm::buildSymmPipeline(OpPassManager &pm,
                                             TargetKind kind,
-                                            const SymmPipelineOptions &options) {
+                                            const SymmPipelineOptions &options,
+                                            PipelinePart part) {
   std::string pipeline = getPipelineString(kind, options);
   StringRef inner = StringRef(pipeline).drop_front(strlen("builtin.module("))
                         .drop_back();
+  // The last two passes serialise device code and clean up the host side.
+  size_t split = inner.rfind(",gpu-module-to-binary");
+  if (part == PipelinePart::Lowering)
+    inner = inner.take_front(split);
+  else if (part == PipelinePart::Serialization)
+    inner = inner.drop_front(split + 1);
   return parsePassPipeline(inner, pm, llvm::errs());
 }
 

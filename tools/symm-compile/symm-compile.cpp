@@ -290,6 +290,34 @@ LogicalResult linkExecutable(ModuleOp module, StringRef output) {
   return success();
 }
 
+/// Every operation left in a gpu.module must be LLVM (or its NVVM/ROCDL
+/// intrinsics) by the time device code is serialised.
+LogicalResult checkDeviceCodeLowered(ModuleOp module) {
+  // Casts between types are what is left around an unlowered operation, so
+  // they are reported only when nothing else is.
+  Operation *leftover = nullptr, *cast = nullptr;
+  module.walk([&](gpu::GPUModuleOp gpuModule) {
+    gpuModule.walk([&](Operation *op) {
+      StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace()
+                                           : StringRef();
+      if (op == gpuModule.getOperation() || dialect == "llvm" ||
+          dialect == "nvvm" || dialect == "rocdl")
+        return;
+      Operation *&slot = isa<UnrealizedConversionCastOp>(op) ? cast : leftover;
+      if (!slot)
+        slot = op;
+    });
+  });
+  if (!leftover)
+    leftover = cast;
+  if (!leftover)
+    return success();
+  return leftover->emitError()
+         << "'" << leftover->getName()
+         << "' has no lowering for --target=" << targetName
+         << "; lower it to arith/memref/vector/scf before symm-compile";
+}
+
 /// Rejects chips LLVM does not know, and NVIDIA chips without scoped atomics.
 LogicalResult checkChip(TargetKind kind, StringRef chip) {
   if (kind == TargetKind::Host)
@@ -417,11 +445,16 @@ LogicalResult run(MLIRContext &context) {
   llvm::json::Object manifest =
       buildManifest(*module, targetName, emit == "exe" ? "exe" : emit);
 
-  PassManager pm(&context);
-  if (failed(applyPassManagerCLOptions(pm)) ||
-      failed(buildSymmPipeline(pm, *kind, options)))
+  // Lower, check that nothing in device code was left behind (so the error
+  // names the operation rather than a cast around it), then serialise.
+  PassManager lower(&context), serialize(&context);
+  if (failed(applyPassManagerCLOptions(lower)) ||
+      failed(buildSymmPipeline(lower, *kind, options, PipelinePart::Lowering)) ||
+      failed(buildSymmPipeline(serialize, *kind, options,
+                               PipelinePart::Serialization)))
     return failure();
-  if (failed(pm.run(*module)))
+  if (failed(lower.run(*module)) || failed(checkDeviceCodeLowered(*module)) ||
+      failed(serialize.run(*module)))
     return failure();
 
   std::string output = outputFile;

@@ -53,9 +53,14 @@ struct SymmPipelineOptions : public PassPipelineOptions<SymmPipelineOptions> {
 std::string getPipelineString(TargetKind kind,
                               const SymmPipelineOptions &options);
 
-/// Parses the pipeline for `kind` into `pm`.
+/// Which passes of a pipeline: all of them, the lowering up to the point where
+/// device code is LLVM dialect, or the serialisation that follows.
+enum class PipelinePart { All, Lowering, Serialization };
+
+/// Parses the pipeline for `kind`, or a part of it, into `pm`.
 LogicalResult buildSymmPipeline(OpPassManager &pm, TargetKind kind,
-                                const SymmPipelineOptions &options);
+                                const SymmPipelineOptions &options,
+                                PipelinePart part = PipelinePart::All);
 
 /// Registers `symm-to-nvvm`, `symm-to-rocdl` and `symm-to-host`.
 void registerSymmPipelines();
