@@ -3,6 +3,7 @@
 #ifndef SYMM_CONVERSION_PASSES_H
 #define SYMM_CONVERSION_PASSES_H
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"

@@ -42,8 +42,12 @@ def ConvertSymmToAMDGPU : Pass<"convert-symm-to-amdgpu", "::mlir::ModuleOp"> {
     `amdgpu.no.remote.memory`/`amdgpu.no.fine.grained.memory`, so the backend
     keeps them correct on peer memory (float atomics become CAS loops where the
     hardware instruction would not be). `symm.backoff N` is `s_sleep`.
+    `gpu.block_dim` inside kernels is read from the HSA dispatch packet
+    rather than through `__ockl_get_local_size`, so that HSACO builds without
+    the ROCm device libraries.
   }];
-  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::ROCDL::ROCDLDialect"];
 }

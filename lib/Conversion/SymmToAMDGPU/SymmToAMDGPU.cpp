@@ -10,6 +10,8 @@
 #include "symm/Conversion/Passes.h"
 #include "symm/Conversion/SymmToLLVM.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
 namespace mlir::symm {
 #define GEN_PASS_DEF_CONVERTSYMMTOAMDGPU
 #include "symm/Conversion/Passes.h.inc"
@@ -19,6 +21,39 @@ using namespace mlir;
 using namespace mlir::symm;
 
 namespace {
+
+/// gpu.block_dim from the HSA dispatch packet (workgroup_size_x/y/z are
+/// 16-bit fields at byte 4, 6, 8). convert-gpu-to-rocdl would call
+/// __ockl_get_local_size, which needs the ROCm device libraries; the tile
+/// loops use block_dim, and HSACO must build without ROCm.
+void lowerBlockDims(ModuleOp module) {
+  SmallVector<gpu::BlockDimOp> dims;
+  module.walk([&](gpu::BlockDimOp op) {
+    if (op->getParentOfType<gpu::GPUModuleOp>())
+      dims.push_back(op);
+  });
+  for (gpu::BlockDimOp op : dims) {
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    auto constant = LLVM::LLVMPointerType::get(ctx, 4);
+    Value packet = LLVM::CallIntrinsicOp::create(
+                       b, loc, constant,
+                       b.getStringAttr("llvm.amdgcn.dispatch.ptr"), ValueRange{})
+                       .getResult(0);
+    int32_t offset = 4 + 2 * static_cast<int32_t>(op.getDimension());
+    Value field = LLVM::GEPOp::create(b, loc, constant, b.getI8Type(), packet,
+                                      ArrayRef<LLVM::GEPArg>{offset});
+    Value size = LLVM::LoadOp::create(b, loc, b.getI16Type(), field,
+                                      /*alignment=*/2, /*isVolatile=*/false,
+                                      /*isNonTemporal=*/false,
+                                      /*isInvariant=*/true);
+    Value wide = LLVM::ZExtOp::create(b, loc, b.getI64Type(), size);
+    op.replaceAllUsesWith(
+        arith::IndexCastUIOp::create(b, loc, b.getIndexType(), wide).getResult());
+    op.erase();
+  }
+}
 
 struct ConvertSymmToAMDGPU
     : public symm::impl::ConvertSymmToAMDGPUBase<ConvertSymmToAMDGPU> {
@@ -36,6 +71,7 @@ struct ConvertSymmToAMDGPU
       int64_t count = std::clamp<int64_t>((*ns + 31) / 32, 1, 127);
       ROCDL::SSleepOp::create(b, loc, b.getI32IntegerAttr(count));
     };
+    lowerBlockDims(getOperation());
     if (failed(lowerSymmProgram(getOperation(), target)))
       signalPassFailure();
   }
