@@ -9,7 +9,7 @@ BUILD="${SYMM_BUILD_DIR:-$ROOT/build}"
 OUT="${1:-$ROOT/.device}"
 CHIP="${SYMM_CHIP:-sm_90}"
 mkdir -p "$OUT"
-for f in "$ROOT"/test/Integration/*.mlir "$ROOT/examples/allgather.mlir"; do
+for f in "$ROOT"/test/Integration/*.mlir "$ROOT"/examples/*.mlir; do
   name=$(basename "$f" .mlir)
   [[ $name == example-allgather ]] && continue
   "$BUILD/bin/symm-compile" --target="$CHIP" "$f" -o "$OUT/$name.exe"

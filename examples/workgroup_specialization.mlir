@@ -1,10 +1,8 @@
 // Workgroup specialisation: blocks 0-1 compute tiles into a local staging
 // buffer and raise per-tile flags; blocks 2-3 wait on those flags and push the
 // tiles to the next rank with a signalled put. The consumer rank checks them.
-// RUN: %symm_run -n 2 %s | FileCheck %s
-// RUN: %symm_run -n 3 %s | FileCheck %s
-// CHECK-DAG: [rank 0] specialized ok
-// CHECK-DAG: [rank 1] specialized ok
+//
+//   symm-run -n 4 examples/workgroup_specialization.mlir
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     gpu.func @fused(%stage: memref<2x64xf32, #symm.heap>, %ready: memref<2xi32, #symm.heap>, %recv: memref<2x64xf32, #symm.heap>, %arrived: memref<2xi32, #symm.heap>) kernel {
