@@ -30,3 +30,7 @@ llvm_config.with_environment("PATH", config.symm_tools_dir, append_path=True)
 import shutil
 if shutil.which("ptxas") or os.path.exists("/usr/local/cuda/bin/ptxas"):
     config.available_features.add("ptxas")
+if shutil.which("mpirun"):
+    config.available_features.add("mpirun")
+# A job id for launcher tests that derive the rendezvous from MASTER_PORT.
+config.substitutions.append(("%{port}", str(20000 + os.getpid() % 20000)))

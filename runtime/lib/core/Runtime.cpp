@@ -40,6 +40,8 @@ struct State {
   Bootstrap bootstrap;
   std::vector<char *> bases;
   size_t heapBytes = 0;
+  /// A rendezvous folder this job made for itself (not symm-run's).
+  std::string ownedDir;
   std::vector<Allocation> allocations; // live, sorted by offset
   uint64_t collectiveSeq = 0;
 };
@@ -207,8 +209,10 @@ symm_status symm_init(void) {
   s.backend.reset(b);
   if (symm_status st = s.backend->init(s.localRank))
     return st;
-  if (symm_status st =
-          s.bootstrap.connect(s.rank, s.size, rendezvousDir(), s.timeout))
+  std::string dir = rendezvousDir();
+  if (!env("SYMM_RENDEZVOUS"))
+    s.ownedDir = dir;
+  if (symm_status st = s.bootstrap.connect(s.rank, s.size, dir, s.timeout))
     return st;
   if (symm_status st = s.backend->createHeap(s.heapBytes, s.bootstrap, s.bases))
     return st;
@@ -226,6 +230,10 @@ symm_status symm_finalize(void) {
     status = s.bootstrap.barrier();
   s.backend->destroyHeap();
   s.bootstrap.close();
+  // Every rank has connected and left; the socket is gone, so the folder is
+  // empty.
+  if (s.rank == 0 && !s.ownedDir.empty())
+    rmdir(s.ownedDir.c_str());
   s.backend.reset();
   s.allocations.clear();
   s.bases.clear();
