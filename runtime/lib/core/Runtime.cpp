@@ -209,8 +209,9 @@ symm_status symm_init(void) {
   s.backend.reset(b);
   if (symm_status st = s.backend->init(s.localRank))
     return st;
-  std::string dir = rendezvousDir();
-  if (!env("SYMM_RENDEZVOUS"))
+  // A single rank meets nobody.
+  std::string dir = s.size > 1 ? rendezvousDir() : "";
+  if (s.size > 1 && !env("SYMM_RENDEZVOUS"))
     s.ownedDir = dir;
   if (symm_status st = s.bootstrap.connect(s.rank, s.size, dir, s.timeout))
     return st;
