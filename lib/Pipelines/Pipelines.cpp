@@ -80,10 +80,11 @@ std::string mlir::symm::getPipelineString(TargetKind kind,
                 .str();
   return llvm::formatv(
       "builtin.module("
+      "gpu-kernel-outlining,"
       "symm-translate-to-heap-base{{kernel-context={0}},convert-linalg-to-loops,"
       "canonicalize,cse,"
       "{1},"
-      "gpu-kernel-outlining,convert-vector-to-scf,convert-scf-to-cf,{2}"
+      "convert-vector-to-scf,convert-scf-to-cf,{2}"
       "convert-func-to-llvm,expand-strided-metadata,{3},lower-affine,"
       "convert-arith-to-llvm,convert-index-to-llvm,canonicalize,cse,"
       "gpu.module({4},canonicalize,cse,reconcile-unrealized-casts),"
