@@ -136,8 +136,9 @@ gpu.module @m {
 // -----
 
 // put of a strided 2-D f16 tile: 16-byte (8 x f16) accesses when both sides are
-// aligned at run time, element accesses otherwise; the signal is fenced,
-// barriered and raised by thread 0.
+// aligned at run time, a peeled head and tail when both are misaligned alike,
+// element accesses otherwise; the signal is fenced, barriered and raised by
+// thread 0.
 // CHECK-LABEL: gpu.func @put_signal
 // CHECK-SAME: (%[[SRC:.*]]: memref<64x64xf16, strided<[?, 1], offset: ?>>, %[[DST:.*]]: memref<64x64xf16, strided<[?, 1], offset: ?>, #symm.heap>, %[[FLAGS:.*]]: memref<?xi32, #symm.heap>, %[[T:.*]]: index, %[[P:.*]]: i32, %[[C:.*]]: i32)
 // CHECK-DAG: %[[TD:.*]] = symm.translate %[[DST]] to %[[P]]
@@ -149,10 +150,22 @@ gpu.module @m {
 // CHECK:   scf.for
 // CHECK:     %[[V:.*]] = vector.load %[[SRC]][{{.*}}] {alignment = 16 : i64} : {{.*}}, vector<8xf16>
 // CHECK:     vector.store %[[V]], %[[TD]][{{.*}}] {alignment = 16 : i64}
+// Same misalignment on both sides: peel to the 16-byte boundary.
 // CHECK: } else {
-// CHECK:   scf.for
-// CHECK:     memref.load %[[SRC]]
-// CHECK:     memref.store %{{.*}}, %[[TD]]
+// CHECK:   scf.if
+// CHECK:     scf.for
+// CHECK:       arith.maxsi
+// CHECK:       arith.minsi
+// CHECK:       scf.if
+// CHECK:         vector.load %[[SRC]]{{.*}} {alignment = 16 : i64}
+// CHECK:       } else {
+// CHECK:         scf.for
+// CHECK:           memref.load %[[SRC]]
+// Different misalignment: element by element.
+// CHECK:   } else {
+// CHECK:     scf.for
+// CHECK:       memref.load %[[SRC]]
+// CHECK:       memref.store %{{.*}}, %[[TD]]
 // CHECK: symm.fence ordering(release) scope(system)
 // CHECK-NEXT: gpu.barrier
 // CHECK: scf.if

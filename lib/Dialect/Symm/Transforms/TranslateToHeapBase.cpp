@@ -62,12 +62,16 @@ private:
 
   /// The thread's linear id in its workgroup and the workgroup's size.
   std::pair<Value, Value> workgroupThread(Location loc);
-  /// Whether every row of `memref` starts on a `bytes`-aligned address.
-  Value rowsAligned(Location loc, Value memref, int64_t bytes);
-  /// Copies `src` to `dst`, `width` contiguous elements per access, work items
-  /// spread over the workgroup's threads.
+  /// How many elements past a `width`-element boundary `memref` starts, and
+  /// whether its outer strides keep every row at that same phase.
+  std::pair<Value, Value> rowPhase(Location loc, Value memref, int64_t width);
+  /// Copies `src` to `dst`, work items spread over the workgroup's threads.
+  /// With `width` > 1 a work item is one `width`-element chunk whose bounds
+  /// fall on `width`-element boundaries of memory: rows start `phase`
+  /// elements past one (a null phase is 0), so the first and last chunk of a
+  /// row may be partial and are copied element by element.
   void copyLoop(Location loc, Value src, Value dst, ArrayRef<Value> dims,
-                Value tid, Value nthreads, int64_t width);
+                Value tid, Value nthreads, int64_t width, Value phase = {});
 
   IRRewriter &b;
 };
@@ -223,7 +227,8 @@ std::pair<Value, Value> HeapBaseLowering::workgroupThread(Location loc) {
   return {tid, count};
 }
 
-Value HeapBaseLowering::rowsAligned(Location loc, Value memref, int64_t bytes) {
+std::pair<Value, Value> HeapBaseLowering::rowPhase(Location loc, Value memref,
+                                                   int64_t width) {
   auto type = cast<MemRefType>(memref.getType());
   int64_t elementBytes = type.getElementTypeBitWidth() / 8;
   auto meta = memref::ExtractStridedMetadataOp::create(b, loc, memref);
@@ -231,30 +236,31 @@ Value HeapBaseLowering::rowsAligned(Location loc, Value memref, int64_t bytes) {
   Value start = arith::AddIOp::create(
       b, loc, base,
       arith::MulIOp::create(b, loc, meta.getOffset(), index(loc, elementBytes)));
+  Value phase = arith::DivUIOp::create(
+      b, loc,
+      arith::RemUIOp::create(b, loc, start, index(loc, width * elementBytes)),
+      index(loc, elementBytes));
   Value zero = index(loc, 0);
-  Value ok = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::eq,
-      arith::RemUIOp::create(b, loc, start, index(loc, bytes)), zero);
-  // Every outer stride must keep rows on the same alignment.
-  Value width = index(loc, bytes / elementBytes);
+  Value same = arith::ConstantIntOp::create(b, loc, 1, 1);
   for (Value stride : ValueRange(meta.getStrides()).drop_back()) {
     Value strideOk = arith::CmpIOp::create(
         b, loc, arith::CmpIPredicate::eq,
-        arith::RemUIOp::create(b, loc, stride, width), zero);
-    ok = arith::AndIOp::create(b, loc, ok, strideOk);
+        arith::RemUIOp::create(b, loc, stride, index(loc, width)), zero);
+    same = arith::AndIOp::create(b, loc, same, strideOk);
   }
-  return ok;
+  return {phase, same};
 }
 
 void HeapBaseLowering::copyLoop(Location loc, Value src, Value dst,
                                 ArrayRef<Value> dims, Value tid,
-                                Value nthreads, int64_t width) {
+                                Value nthreads, int64_t width, Value phase) {
   Value inner = dims.back();
   Value rows = index(loc, 1);
   for (Value d : dims.drop_back())
     rows = b.createOrFold<arith::MulIOp>(loc, rows, d);
   Value vWidth = index(loc, width);
-  Value chunksPerRow = b.createOrFold<arith::CeilDivUIOp>(loc, inner, vWidth);
+  Value span = phase ? arith::AddIOp::create(b, loc, inner, phase) : inner;
+  Value chunksPerRow = b.createOrFold<arith::CeilDivUIOp>(loc, span, vWidth);
   Value total = b.createOrFold<arith::MulIOp>(loc, rows, chunksPerRow);
   auto loop = scf::ForOp::create(b, loc, tid, total, nthreads);
   OpBuilder::InsertionGuard guard(b);
@@ -293,6 +299,24 @@ void HeapBaseLowering::copyLoop(Location loc, Value src, Value dst,
     auto s = vector::StoreOp::create(b, loc, v, dst, indices);
     s.setAlignment(align);
   };
+  if (phase) {
+    // Chunk bounds in row coordinates: [col - phase, col - phase + width)
+    // clipped to the row.
+    Value shifted = arith::SubIOp::create(b, loc, col, phase);
+    Value from = arith::MaxSIOp::create(b, loc, shifted, index(loc, 0));
+    Value to = arith::MinSIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, shifted, vWidth), inner);
+    Value full = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq,
+        arith::SubIOp::create(b, loc, to, from), vWidth);
+    auto branch = scf::IfOp::create(b, loc, full, /*withElseRegion=*/true);
+    b.setInsertionPointToStart(branch.thenBlock());
+    col = from;
+    copyVector();
+    b.setInsertionPointToStart(branch.elseBlock());
+    copyScalars(from, to);
+    return;
+  }
   std::optional<int64_t> staticInner = getConstantIntValue(inner);
   if (staticInner && *staticInner % width == 0) {
     copyVector();
@@ -351,14 +375,29 @@ LogicalResult HeapBaseLowering::lowerTile(Operation *op, Value src,
       innerStride(srcType) == 1 && innerStride(dstType) == 1)
     width = kTileAccessBytes / (element.getIntOrFloatBitWidth() / 8);
   if (width > 1) {
+    // Rows aligned on both sides: whole chunks. Both sides at the same phase:
+    // peel to the boundary, then whole chunks. Otherwise no access can be
+    // aligned on both sides at once: element by element.
+    auto [srcPhase, srcRowsSame] = rowPhase(loc, src, width);
+    auto [dstPhase, dstRowsSame] = rowPhase(loc, dst, width);
+    Value together = arith::AndIOp::create(
+        b, loc,
+        arith::AndIOp::create(b, loc, srcRowsSame, dstRowsSame),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, srcPhase,
+                              dstPhase));
     Value aligned = arith::AndIOp::create(
-        b, loc, rowsAligned(loc, src, kTileAccessBytes),
-        rowsAligned(loc, dst, kTileAccessBytes));
+        b, loc, together,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, srcPhase,
+                              index(loc, 0)));
     auto branch = scf::IfOp::create(b, loc, aligned, /*withElseRegion=*/true);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(branch.thenBlock());
     copyLoop(loc, src, dst, dims, tid, nthreads, width);
     b.setInsertionPointToStart(branch.elseBlock());
+    auto peel = scf::IfOp::create(b, loc, together, /*withElseRegion=*/true);
+    b.setInsertionPointToStart(peel.thenBlock());
+    copyLoop(loc, src, dst, dims, tid, nthreads, width, srcPhase);
+    b.setInsertionPointToStart(peel.elseBlock());
     copyLoop(loc, src, dst, dims, tid, nthreads, 1);
   } else {
     copyLoop(loc, src, dst, dims, tid, nthreads, 1);
