@@ -9,6 +9,7 @@
 #include "../gpu/GpuBackend.h"
 #include "CudaDriver.h"
 
+#include <cstdlib>
 #include <dlfcn.h>
 #include <memory>
 
@@ -77,6 +78,11 @@ Backend *symm::createCudaBackend() {
     return s ? s : "unknown CUDA error";
   };
   api.init = [d](int localRank, int *count) {
+    // With lazy loading, the first launch of a kernel may wait for the device
+    // to go idle, which never happens when another kernel spins on a flag
+    // that kernel will raise (producer and consumer on two streams). Load
+    // whole modules eagerly unless the user chose otherwise.
+    setenv("CUDA_MODULE_LOADING", "EAGER", /*overwrite=*/0);
     if (Result r = d->init(0))
       return int(r);
     if (Result r = d->deviceGetCount(count))
