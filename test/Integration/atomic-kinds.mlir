@@ -1,11 +1,12 @@
 // The other atomic kinds, end to end: every thread of every rank applies fadd,
-// max, min, or, xchg and sub to words on rank 0; rank 0 checks the results.
+// fmax, max, min, or, xchg and sub to words on rank 0; rank 0 checks the
+// results. (On NVIDIA, fmax is a compare-and-swap loop.)
 // RUN: %symm_run -n 2 %s | FileCheck %s
 // RUN: %symm_run -n 3 %s | FileCheck %s
 // CHECK: [rank 0] atomic kinds ok
 module attributes {gpu.container_module} {
   gpu.module @kernels {
-    gpu.func @apply(%f: memref<1xf32, #symm.heap>, %w: memref<5xi32, #symm.heap>) kernel {
+    gpu.func @apply(%f: memref<2xf32, #symm.heap>, %w: memref<5xi32, #symm.heap>) kernel {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c2 = arith.constant 2 : index
@@ -21,7 +22,9 @@ module attributes {gpu.container_module} {
       %half = arith.constant 0.5 : f32
       %one = arith.constant 1 : i32
       %bit = arith.shli %one, %ti : i32
-      %a = symm.atomic_rmw fadd %half, %f[%c0] on %root ordering(relaxed) scope(system) : f32 -> memref<1xf32, #symm.heap>
+      %a = symm.atomic_rmw fadd %half, %f[%c0] on %root ordering(relaxed) scope(system) : f32 -> memref<2xf32, #symm.heap>
+      %idf = arith.sitofp %id : i32 to f32
+      %fm = symm.atomic_rmw fmax %idf, %f[%c1] on %root ordering(acq_rel) scope(system) : f32 -> memref<2xf32, #symm.heap>
       %b = symm.atomic_rmw max %id, %w[%c0] on %root ordering(relaxed) scope(system) : i32 -> memref<5xi32, #symm.heap>
       %c = symm.atomic_rmw min %id, %w[%c1] on %root ordering(relaxed) scope(system) : i32 -> memref<5xi32, #symm.heap>
       %d = symm.atomic_rmw or %bit, %w[%c2] on %root ordering(release) scope(system) : i32 -> memref<5xi32, #symm.heap>
@@ -34,27 +37,30 @@ module attributes {gpu.container_module} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c16 = arith.constant 16 : index
-    %f = symm.alloc() : memref<1xf32, #symm.heap>
+    %f = symm.alloc() : memref<2xf32, #symm.heap>
     %w = symm.alloc() : memref<5xi32, #symm.heap>
-    %hf = gpu.alloc host_shared () : memref<1xf32>
+    %hf = gpu.alloc host_shared () : memref<2xf32>
     %hw = gpu.alloc host_shared () : memref<5xi32>
     %zf = arith.constant 0.0 : f32
-    memref.store %zf, %hf[%c0] : memref<1xf32>
+    memref.store %zf, %hf[%c0] : memref<2xf32>
+    %minus = arith.constant -1.0 : f32
+    memref.store %minus, %hf[%c1] : memref<2xf32>
     %init = arith.constant dense<[-1, 1000000, 0, 0, 0]> : vector<5xi32>
     vector.store %init, %hw[%c0] : memref<5xi32>, vector<5xi32>
-    gpu.memcpy %f, %hf : memref<1xf32, #symm.heap>, memref<1xf32>
+    gpu.memcpy %f, %hf : memref<2xf32, #symm.heap>, memref<2xf32>
     gpu.memcpy %w, %hw : memref<5xi32, #symm.heap>, memref<5xi32>
     symm.barrier
-    gpu.launch_func @kernels::@apply blocks in (%c1, %c1, %c1) threads in (%c16, %c1, %c1) args(%f : memref<1xf32, #symm.heap>, %w : memref<5xi32, #symm.heap>)
+    gpu.launch_func @kernels::@apply blocks in (%c1, %c1, %c1) threads in (%c16, %c1, %c1) args(%f : memref<2xf32, #symm.heap>, %w : memref<5xi32, #symm.heap>)
     symm.barrier
     %zero = arith.constant 0 : i32
     %me = symm.rank : i32
     %isRoot = arith.cmpi eq, %me, %zero : i32
     %result = scf.if %isRoot -> (i32) {
-      gpu.memcpy %hf, %f : memref<1xf32>, memref<1xf32, #symm.heap>
+      gpu.memcpy %hf, %f : memref<2xf32>, memref<2xf32, #symm.heap>
       gpu.memcpy %hw, %w : memref<5xi32>, memref<5xi32, #symm.heap>
       %n = symm.world_size : i32
-      %sum = memref.load %hf[%c0] : memref<1xf32>
+      %sum = memref.load %hf[%c0] : memref<2xf32>
+      %fmax = memref.load %hf[%c1] : memref<2xf32>
       %max = memref.load %hw[%c0] : memref<5xi32>
       %min = memref.load %hw[%c1] : memref<5xi32>
       %c2 = arith.constant 2 : index
@@ -84,7 +90,10 @@ module attributes {gpu.container_module} {
       %ok2 = arith.cmpi eq, %min, %zero : i32
       %ok3 = arith.cmpi eq, %ors, %wantOr : i32
       %ok4 = arith.cmpi ult, %x, %limit : i32
-      %ok5 = arith.cmpi eq, %subs, %wantSub : i32
+      %ok5a = arith.cmpi eq, %subs, %wantSub : i32
+      %wantF = arith.sitofp %wantMax : i32 to f32
+      %ok6 = arith.cmpf oeq, %fmax, %wantF : f32
+      %ok5 = arith.andi %ok5a, %ok6 : i1
       %a = arith.andi %ok0, %ok1 : i1
       %b = arith.andi %a, %ok2 : i1
       %c = arith.andi %b, %ok3 : i1

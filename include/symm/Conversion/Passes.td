@@ -18,7 +18,10 @@ def ConvertSymmToNVVM : Pass<"convert-symm-to-nvvm", "::mlir::ModuleOp"> {
     Read-modify-writes are inline PTX `atom.<sem>.<scope>.<space>.<op>.<type>`
     (`red` when the result is unused), because LLVM 22 prints every
     `atomicrmw` as a relaxed `.gpu` atom; `seq_cst` is `fence.sc.<scope>`
-    followed by an acquire `atom`. `symm.backoff N` is `nanosleep.u32 N`.
+    followed by an acquire `atom`. What PTX has no `atom` for (`fmax`,
+    `fmin`, 8- and 16-bit integers) is a compare-and-swap loop, whose
+    `atom.cas` keeps the ordering and scope. `symm.backoff N` is
+    `nanosleep.u32 N`.
 
     Like every target pass it also lowers the host side of the module (see
     `convert-symm-to-llvm`) in the same step, so that kernel signatures and
@@ -27,7 +30,8 @@ def ConvertSymmToNVVM : Pass<"convert-symm-to-nvvm", "::mlir::ModuleOp"> {
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::memref::MemRefDialect",
-                           "::mlir::NVVM::NVVMDialect"];
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 def ConvertSymmToAMDGPU : Pass<"convert-symm-to-amdgpu", "::mlir::ModuleOp"> {

@@ -9,6 +9,8 @@
 #include "symm/Conversion/Passes.h"
 #include "symm/Conversion/SymmToLLVM.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 namespace mlir::symm {
 #define GEN_PASS_DEF_CONVERTSYMMTONVVM
 #include "symm/Conversion/Passes.h.inc"
@@ -102,6 +104,92 @@ StringRef ptxConstraint(Type type) {
   return type.getIntOrFloatBitWidth() == 64 ? "l" : "r";
 }
 
+/// What `kind` makes of the old value `old` and the operand `value`.
+Value combine(OpBuilder &b, Location loc, AtomicKind kind, Value old,
+              Value value) {
+  switch (kind) {
+  case AtomicKind::add:
+    return LLVM::AddOp::create(b, loc, old, value);
+  case AtomicKind::fadd:
+    return LLVM::FAddOp::create(b, loc, old, value);
+  case AtomicKind::sub:
+    return LLVM::SubOp::create(b, loc, old, value);
+  case AtomicKind::and_:
+    return LLVM::AndOp::create(b, loc, old, value);
+  case AtomicKind::or_:
+    return LLVM::OrOp::create(b, loc, old, value);
+  case AtomicKind::xor_:
+    return LLVM::XOrOp::create(b, loc, old, value);
+  case AtomicKind::max:
+    return LLVM::SMaxOp::create(b, loc, old, value);
+  case AtomicKind::min:
+    return LLVM::SMinOp::create(b, loc, old, value);
+  case AtomicKind::umax:
+    return LLVM::UMaxOp::create(b, loc, old, value);
+  case AtomicKind::umin:
+    return LLVM::UMinOp::create(b, loc, old, value);
+  case AtomicKind::fmax:
+    return LLVM::MaxNumOp::create(b, loc, old, value);
+  case AtomicKind::fmin:
+    return LLVM::MinNumOp::create(b, loc, old, value);
+  case AtomicKind::xchg:
+    return value;
+  }
+  llvm_unreachable("unknown atomic kind");
+}
+
+/// A compare-and-swap loop for what PTX has no `atom` for (fmax, fmin, 8- and
+/// 16-bit integers): cmpxchg keeps the ordering and scope in PTX. It is an
+/// scf.while because the surrounding code is still structured.
+Value casLoop(ConversionPatternRewriter &rewriter, AtomicRMWOp op, Value ptr,
+              Value value) {
+  Location loc = op.getLoc();
+  Type type = value.getType();
+  unsigned bits = type.getIntOrFloatBitWidth();
+  Type intType = rewriter.getIntegerType(bits);
+  StringRef scope = op.getScope() == MemoryScope::workgroup ? "block"
+                    : op.getScope() == MemoryScope::device  ? "device"
+                                                            : "";
+  unsigned align = std::max(1u, bits / 8);
+  auto asInt = [&](OpBuilder &b, Value v) -> Value {
+    return type == intType ? v : LLVM::BitcastOp::create(b, loc, intType, v);
+  };
+  auto asType = [&](OpBuilder &b, Value v) -> Value {
+    return type == intType ? v : LLVM::BitcastOp::create(b, loc, type, v);
+  };
+  Value initial = LLVM::LoadOp::create(
+      rewriter, loc, intType, ptr, align, /*isVolatile=*/false,
+      /*isNonTemporal=*/false, /*isInvariant=*/false,
+      /*isInvariantGroup=*/false, LLVM::AtomicOrdering::monotonic, scope);
+  LLVM::AtomicOrdering success = toLLVMOrdering(op.getOrdering());
+  LLVM::AtomicOrdering failure =
+      success == LLVM::AtomicOrdering::seq_cst ? LLVM::AtomicOrdering::seq_cst
+      : (success == LLVM::AtomicOrdering::acquire ||
+         success == LLVM::AtomicOrdering::acq_rel)
+          ? LLVM::AtomicOrdering::acquire
+          : LLVM::AtomicOrdering::monotonic;
+  auto loop = scf::WhileOp::create(
+      rewriter, loc, TypeRange{intType}, ValueRange{initial},
+      [&](OpBuilder &b, Location, ValueRange args) {
+        Value current = args[0];
+        Value updated =
+            asInt(b, combine(b, loc, op.getKind(), asType(b, current), value));
+        auto cas = LLVM::AtomicCmpXchgOp::create(b, loc, ptr, current, updated,
+                                                 success, failure, scope,
+                                                 align);
+        Value seen = LLVM::ExtractValueOp::create(b, loc, cas, 0);
+        Value swapped = LLVM::ExtractValueOp::create(b, loc, cas, 1);
+        Value retry = LLVM::XOrOp::create(
+            b, loc, swapped,
+            LLVM::ConstantOp::create(b, loc, b.getI1Type(), 1));
+        scf::ConditionOp::create(b, loc, retry, ValueRange{seen});
+      },
+      [&](OpBuilder &b, Location, ValueRange args) {
+        scf::YieldOp::create(b, loc, args);
+      });
+  return asType(rewriter, loop.getResult(0));
+}
+
 /// `atom.<sem>.<scope>.<space>.<op>.<type>`, or `red` when the result is unused
 /// and the ordering allows it; `seq_cst` is `fence.sc` then an acquire atom.
 FailureOr<Value> lowerRMW(ConversionPatternRewriter &rewriter, AtomicRMWOp op,
@@ -110,10 +198,7 @@ FailureOr<Value> lowerRMW(ConversionPatternRewriter &rewriter, AtomicRMWOp op,
   Type type = value.getType();
   FailureOr<std::string> operation = ptxOperation(op.getKind(), type);
   if (failed(operation))
-    return op.emitOpError() << "'" << stringifyAtomicKind(op.getKind())
-                            << "' on " << type
-                            << " has no PTX atom instruction; use a "
-                               "compare-and-swap loop (symm.atomic_cas)";
+    return casLoop(rewriter, op, ptr, value);
   if (op.getKind() == AtomicKind::sub)
     value = LLVM::SubOp::create(
         rewriter, loc, LLVM::ConstantOp::create(rewriter, loc, type, 0), value);

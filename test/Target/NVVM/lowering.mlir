@@ -98,6 +98,28 @@ gpu.module @kernels {
     vector.store %all, %out[%c0] : memref<16xi32>, vector<16xi32>
     gpu.return
   }
+
+  // fmax, fmin and 16-bit integers have no PTX atom: a CAS loop whose
+  // atom.cas keeps the ordering and scope.
+  // CHECK-LABEL: .entry cas_loops(
+  // CHECK: ld.relaxed.sys.global.b32
+  // CHECK: max.f32
+  // CHECK: atom.acq_rel.sys.global.cas.b32
+  // CHECK: min.f32
+  // CHECK: atom.relaxed.cta.global.cas.b32
+  // A 16-bit CAS is a 32-bit one; its release is a fence before it.
+  // CHECK: fence.acq_rel.gpu;
+  // CHECK: atom.relaxed.gpu.global.cas.b32
+  gpu.func @cas_loops(%f: memref<4xf32, #symm.heap>, %h: memref<4xi16, #symm.heap>, %y: f32, %z: i16, %out: memref<4xf32>, %out16: memref<4xi16>) kernel {
+    %c0 = arith.constant 0 : index
+    %a = symm.atomic_rmw fmax %y, %f[%c0] ordering(acq_rel) scope(system) : f32 -> memref<4xf32, #symm.heap>
+    %b = symm.atomic_rmw fmin %y, %f[%c0] ordering(relaxed) scope(workgroup) : f32 -> memref<4xf32, #symm.heap>
+    %c = symm.atomic_rmw add %z, %h[%c0] ordering(release) scope(device) : i16 -> memref<4xi16, #symm.heap>
+    %s = arith.addf %a, %b : f32
+    memref.store %s, %out[%c0] : memref<4xf32>
+    memref.store %c, %out16[%c0] : memref<4xi16>
+    gpu.return
+  }
 }
 
 // MANIFEST: "context": {
