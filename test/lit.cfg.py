@@ -21,7 +21,8 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.symm_tools_dir, config.llvm_tools_dir]
-tools = ["symm-opt", "symm-compile", "symm-run", "symm-launch", "symm-capi-test",
+tools = ["symm-opt", "symm-compile", "symm-run", "symm-launch",
+         "symm-context-driver", "symm-capi-test",
          "llvm-readelf", "llvm-objdump"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)

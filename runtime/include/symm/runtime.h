@@ -70,6 +70,11 @@ SYMM_EXPORT size_t symm_heap_size(void);
 /* The address of `local`'s symmetric counterpart on `peer`. */
 SYMM_EXPORT symm_status symm_translate(const void *local, int peer,
                                        void **remote);
+/* The kernel context of this rank (rank, world size, every heap base as
+   mapped here). Modules compiled with kernel-context=argument take a pointer
+   to it, in memory the device can read, as their last kernel parameter. */
+SYMM_EXPORT symm_status symm_get_kernel_context(symm_kernel_context *context);
+
 /* Bytes still free in the heap (the same on every rank). */
 SYMM_EXPORT size_t symm_heap_free(void);
 

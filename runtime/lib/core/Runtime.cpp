@@ -354,6 +354,15 @@ symm_status symm_heap_base(int rank, void **base) {
   return SYMM_SUCCESS;
 }
 
+symm_status symm_get_kernel_context(symm_kernel_context *context) {
+  if (symm_status st = requireInit())
+    return st;
+  if (!context)
+    return fail(SYMM_ERROR_INVALID_ARGUMENT, "null kernel context pointer");
+  *context = kernelContext();
+  return SYMM_SUCCESS;
+}
+
 symm_status symm_translate(const void *local, int peer, void **remote) {
   if (symm_status st = requireInit())
     return st;
