@@ -7,7 +7,10 @@
 //     256 MiB into rank 1's heap, against the copy engine doing the same copy
 //     (cudaMemcpyAsync to the peer's mapped heap) - reported as a ratio;
 //   - one-way flag latency of the `pingpong` kernel (release signal, acquire
-//     wait, system scope), over 100000 round trips.
+//     wait, system scope), over 100000 round trips;
+//   - an 8 KiB-per-rank all-gather: the fused `allgather` kernel (one launch:
+//     signalled puts to every rank, then waits) against NCCL's ncclAllGather
+//     on the same GPUs, 2000 back-to-back operations each.
 // Every number is the median of the repetitions after a warm-up, and the pushed
 // data is checked on rank 1.
 //
@@ -16,6 +19,7 @@
 #include "symm/runtime.h"
 
 #include <cuda_runtime.h>
+#include <nccl.h>
 
 #include <algorithm>
 #include <chrono>
@@ -176,6 +180,87 @@ int main(int argc, char **argv) {
   }
   CHECK(symm_barrier());
 
+  // All-gather, 8 KiB per rank.
+  const size_t count = 2048;
+  const int world = symm_world_size();
+  float *tile, *gather;
+  int *agFlags;
+  CHECK(symm_malloc(count * sizeof(float), reinterpret_cast<void **>(&tile)));
+  CHECK(symm_malloc(world * count * sizeof(float),
+                    reinterpret_cast<void **>(&gather)));
+  CHECK(symm_malloc(64 * sizeof(int), reinterpret_cast<void **>(&agFlags)));
+  CUDA(cudaMemset(agFlags, 0, 64 * sizeof(int)));
+  fill<<<8, 256>>>(tile, count);
+  CUDA(cudaDeviceSynchronize());
+  // NCCL's id goes through rank 0's heap.
+  ncclUniqueId id;
+  ncclUniqueId *idSlot;
+  CHECK(symm_malloc(sizeof(id), reinterpret_cast<void **>(&idSlot)));
+  if (rank == 0) {
+    if (ncclGetUniqueId(&id) != ncclSuccess)
+      return fprintf(stderr, "ncclGetUniqueId failed\n"), 1;
+    CUDA(cudaMemcpy(idSlot, &id, sizeof(id), cudaMemcpyHostToDevice));
+  }
+  CHECK(symm_barrier());
+  void *rootSlot;
+  CHECK(symm_translate(idSlot, 0, &rootSlot));
+  CUDA(cudaMemcpy(&id, rootSlot, sizeof(id), cudaMemcpyDeviceToHost));
+  ncclComm_t comm;
+  if (ncclCommInitRank(&comm, world, id, rank) != ncclSuccess)
+    return fprintf(stderr, "ncclCommInitRank failed\n"), 1;
+  float *ncclOut;
+  CUDA(cudaMalloc(&ncclOut, world * count * sizeof(float)));
+  MemRef1D gt{tile, tile, 0, int64_t(count), 1};
+  MemRef1D gg{gather, gather, 0, int64_t(world * count), 1};
+  MemRef1D gf{agFlags, agFlags, 0, 64, 1};
+  int32_t epoch = 0;
+  int64_t countParam = int64_t(count);
+  std::vector<void *> ag;
+  gt.push(ag);
+  gg.push(ag);
+  gf.push(ag);
+  ag.push_back(&epoch);
+  ag.push_back(&countParam);
+  const int ops = 2000;
+  std::vector<double> symmAg, ncclAg;
+  unsigned agGrid[3] = {1, 1, 1}, agBlock[3] = {256, 1, 1};
+  for (int rep = 0; rep < 6; ++rep) {
+    CHECK(symm_barrier());
+    double t0 = seconds();
+    for (int k = 0; k < ops; ++k) {
+      ++epoch;
+      CHECK(symm_launch(module, "allgather", agGrid, agBlock, 0, nullptr,
+                        ag.data(), ag.size()));
+    }
+    CHECK(symm_synchronize());
+    double t1 = seconds();
+    CHECK(symm_barrier());
+    double t2 = seconds();
+    for (int k = 0; k < ops; ++k)
+      if (ncclAllGather(tile, ncclOut, count, ncclFloat32, comm, 0) !=
+          ncclSuccess)
+        return fprintf(stderr, "ncclAllGather failed\n"), 1;
+    CUDA(cudaStreamSynchronize(0));
+    double t3 = seconds();
+    if (rep >= 1) {
+      symmAg.push_back((t1 - t0) / ops);
+      ncclAg.push_back((t3 - t2) / ops);
+    }
+  }
+  // Both must have gathered every rank's tile.
+  std::vector<float> mine(world * count), theirs(world * count);
+  CUDA(cudaMemcpy(mine.data(), gather, mine.size() * sizeof(float),
+                  cudaMemcpyDeviceToHost));
+  CUDA(cudaMemcpy(theirs.data(), ncclOut, theirs.size() * sizeof(float),
+                  cudaMemcpyDeviceToHost));
+  size_t wrong = 0;
+  for (size_t i = 0; i < mine.size(); ++i)
+    wrong += mine[i] != float((i % count) % 1000003) || mine[i] != theirs[i];
+  printf("all-gather data check: %s (%zu wrong of %zu)\n", wrong ? "FAILED" : "ok",
+         wrong, mine.size());
+  ncclCommDestroy(comm);
+  CHECK(symm_barrier());
+
   if (rank == 0) {
     double putBw = moved / median(put) / 1e9, copyBw = moved / median(copy) / 1e9;
     printf("%-44s %10s %10s %8s\n", "benchmark (rank 0 -> rank 1)", "symm",
@@ -190,6 +275,10 @@ int main(int argc, char **argv) {
     double us = median(latency) * 1e6;
     printf("%-44s %8.2f us %8.2f us %7.2fx\n",
            "flag one-way latency vs DESIGN.md probe", us, 1.2, 1.2 / us);
+    double symmUs = median(symmAg) * 1e6, ncclUs = median(ncclAg) * 1e6;
+    printf("%-44s %8.2f us %8.2f us %7.2fx\n",
+           "8 KiB/rank all-gather: fused kernel vs NCCL", symmUs, ncclUs,
+           ncclUs / symmUs);
   }
   CHECK(symm_module_unload(module));
   CHECK(symm_finalize());

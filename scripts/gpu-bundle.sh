@@ -23,5 +23,6 @@ sed 's/%iters = arith.constant 1000 : i32/%iters = arith.constant 1000000 : i32/
   -o "$OUT/launch.cubin"
 "$BUILD/bin/symm-compile" --target="$CHIP" "$ROOT/bench/kernels.mlir" -o "$OUT/bench.cubin"
 nvcc -O2 -std=c++17 -arch="${CHIP}" "$ROOT/bench/bench.cu" -I "$ROOT/runtime/include" \
-  -L "$BUILD/lib" -lsymm_runtime -o "$OUT/bench-gpu"
+  -L "$BUILD/lib" -lsymm_runtime -L "${SYMM_NCCL_LIB:-/usr/local/cuda/lib}" -lnccl \
+  -o "$OUT/bench-gpu"
 cp "$BUILD/lib/libsymm_runtime.so" "$BUILD/bin/symm-run" "$BUILD/bin/symm-launch" "$OUT/"
