@@ -60,7 +60,8 @@ struct MemRef1D {
   void *allocated, *aligned;
   int64_t offset, size, stride;
   void push(std::vector<void *> &params) {
-    params.insert(params.end(), {&allocated, &aligned, &offset, &size, &stride});
+    params.insert(params.end(),
+                  {&allocated, &aligned, &offset, &size, &stride});
   }
 };
 
@@ -118,7 +119,8 @@ int main(int argc, char **argv) {
   CHECK(symm_translate(dst, 1, &remote));
   // Second variant: every slice starts one float past a 16-byte boundary on
   // both sides, which symm.put handles by peeling to the boundary.
-  MemRef1D s1{src, src, 1, int64_t(n - 4), 1}, d1{dst, dst, 1, int64_t(n - 4), 1};
+  MemRef1D s1{src, src, 1, int64_t(n - 4), 1},
+      d1{dst, dst, 1, int64_t(n - 4), 1};
   std::vector<void *> shifted;
   s1.push(shifted);
   d1.push(shifted);
@@ -129,8 +131,8 @@ int main(int argc, char **argv) {
     unsigned grid[3] = {blocks, 1, 1}, block[3] = {threads, 1, 1};
     for (int rep = 0; rep < 23; ++rep) {
       double t0 = seconds();
-      CHECK(symm_launch(module, "push", grid, block, 0, nullptr,
-                        shifted.data(), shifted.size()));
+      CHECK(symm_launch(module, "push", grid, block, 0, nullptr, shifted.data(),
+                        shifted.size()));
       CHECK(symm_synchronize());
       double t1 = seconds();
       CHECK(symm_launch(module, "push", grid, block, 0, nullptr, params.data(),
@@ -154,8 +156,8 @@ int main(int argc, char **argv) {
     *bad = 0;
     verify<<<1024, 256>>>(dst, moved / sizeof(float), bad);
     CUDA(cudaDeviceSynchronize());
-    printf("pushed data check: %s (%llu wrong of %zu)\n", *bad ? "FAILED" : "ok",
-           *bad, moved / sizeof(float));
+    printf("pushed data check: %s (%llu wrong of %zu)\n",
+           *bad ? "FAILED" : "ok", *bad, moved / sizeof(float));
   }
 
   // Flag ping-pong: both ranks run the kernel at once.
@@ -256,13 +258,14 @@ int main(int argc, char **argv) {
   size_t wrong = 0;
   for (size_t i = 0; i < mine.size(); ++i)
     wrong += mine[i] != float((i % count) % 1000003) || mine[i] != theirs[i];
-  printf("all-gather data check: %s (%zu wrong of %zu)\n", wrong ? "FAILED" : "ok",
-         wrong, mine.size());
+  printf("all-gather data check: %s (%zu wrong of %zu)\n",
+         wrong ? "FAILED" : "ok", wrong, mine.size());
   ncclCommDestroy(comm);
   CHECK(symm_barrier());
 
   if (rank == 0) {
-    double putBw = moved / median(put) / 1e9, copyBw = moved / median(copy) / 1e9;
+    double putBw = moved / median(put) / 1e9,
+           copyBw = moved / median(copy) / 1e9;
     printf("%-44s %10s %10s %8s\n", "benchmark (rank 0 -> rank 1)", "symm",
            "baseline", "ratio");
     double shiftedBw = moved / median(putShifted) / 1e9;

@@ -11,7 +11,8 @@
 
 namespace mlir::symm {
 
-/// Adds the symm dialect (and the dialects its lowerings produce) to `registry`.
+/// Adds the symm dialect (and the dialects its lowerings produce) to
+/// `registry`.
 void registerAllSymmDialects(DialectRegistry &registry);
 
 /// Registers every Symm pass and pipeline with the global pass registry.

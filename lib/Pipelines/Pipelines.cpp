@@ -35,7 +35,8 @@ static std::string defaultFeatures(TargetKind kind, StringRef chip) {
   if (kind != TargetKind::NVVM)
     return "";
   unsigned sm = 0;
-  chip.drop_front(3).take_while([](char c) { return isdigit(c); })
+  chip.drop_front(3)
+      .take_while([](char c) { return isdigit(c); })
       .getAsInteger(10, sm);
   if (sm >= 100)
     return "+ptx86";
@@ -66,14 +67,15 @@ std::string mlir::symm::getPipelineString(TargetKind kind,
     break;
   case TargetKind::Host:
     symmDevice = "convert-symm-to-host";
-    attach = llvm::formatv("symm-host-attach-target{{O={0}}",
-                           o.optLevel.getValue());
+    attach =
+        llvm::formatv("symm-host-attach-target{{O={0}}", o.optLevel.getValue());
     gpuToTarget = "symm-convert-gpu-to-host";
     break;
   }
   std::string toBinary =
       o.toolkit.empty()
-          ? llvm::formatv("gpu-module-to-binary{{format={0}}", o.format.getValue())
+          ? llvm::formatv("gpu-module-to-binary{{format={0}}",
+                          o.format.getValue())
                 .str()
           : llvm::formatv("gpu-module-to-binary{{format={0} toolkit={1}}",
                           o.format.getValue(), o.toolkit.getValue())
@@ -81,7 +83,8 @@ std::string mlir::symm::getPipelineString(TargetKind kind,
   return llvm::formatv(
       "builtin.module("
       "gpu-kernel-outlining,"
-      "symm-translate-to-heap-base{{kernel-context={0}},convert-linalg-to-loops,"
+      "symm-translate-to-heap-base{{kernel-context={0}},convert-linalg-to-"
+      "loops,"
       "canonicalize,cse,"
       "{1},"
       "convert-vector-to-scf,convert-scf-to-cf,{2}"
@@ -93,13 +96,12 @@ std::string mlir::symm::getPipelineString(TargetKind kind,
       toBinary);
 }
 
-LogicalResult mlir::symm::buildSymmPipeline(OpPassManager &pm,
-                                            TargetKind kind,
+LogicalResult mlir::symm::buildSymmPipeline(OpPassManager &pm, TargetKind kind,
                                             const SymmPipelineOptions &options,
                                             PipelinePart part) {
   std::string pipeline = getPipelineString(kind, options);
-  StringRef inner = StringRef(pipeline).drop_front(strlen("builtin.module("))
-                        .drop_back();
+  StringRef inner =
+      StringRef(pipeline).drop_front(strlen("builtin.module(")).drop_back();
   // The last two passes serialise device code and clean up the host side.
   size_t split = inner.rfind(",gpu-module-to-binary");
   if (part == PipelinePart::Lowering)

@@ -2,9 +2,9 @@
 
 #include "symm/InitAllSymm.h"
 
+#include "symm/Conversion/Passes.h"
 #include "symm/Dialect/Symm/IR/SymmDialect.h"
 #include "symm/Dialect/Symm/Transforms/Passes.h"
-#include "symm/Conversion/Passes.h"
 #include "symm/Pipelines/Pipelines.h"
 #include "symm/Target/Host/HostTarget.h"
 

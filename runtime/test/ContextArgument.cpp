@@ -1,4 +1,5 @@
-//===- ContextArgument.cpp - Launch with the context as argument -*- C++ -*-===//
+//===- ContextArgument.cpp - Launch with the context as argument -*- C++
+//-*-===//
 //
 //   symm-context-driver MODULE
 //
@@ -44,8 +45,8 @@ int main(int argc, char **argv) {
 
   void *allocated = buf, *aligned = buf;
   int64_t offset = 0, size = 4, stride = 1;
-  std::vector<void *> params = {&allocated, &aligned, &offset, &size, &stride,
-                                &context};
+  std::vector<void *> params = {&allocated, &aligned, &offset,
+                                &size,      &stride,  &context};
   unsigned one[3] = {1, 1, 1};
   CHECK(symm_launch(module, "identify", one, one, 0, nullptr, params.data(),
                     params.size()));

@@ -1,4 +1,5 @@
-//===- RuntimeTest.cpp - Multi-process tests of the host backend -*- C++ -*-===//
+//===- RuntimeTest.cpp - Multi-process tests of the host backend -*- C++
+//-*-===//
 //
 // Each test forks its ranks as processes with the environment symm-run would
 // give them, runs a body in each, and checks every rank's exit status.
@@ -72,9 +73,9 @@ runRanks(int size, const std::function<int(int)> &body,
   for (pid_t pid : pids) {
     int status = 0;
     waitpid(pid, &status, 0);
-    double seconds = std::chrono::duration<double>(
-                         std::chrono::steady_clock::now() - begin)
-                         .count();
+    double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - begin)
+            .count();
     results.push_back({status, seconds});
   }
   std::string cleanup = std::string("rm -rf ") + dir;
@@ -237,13 +238,13 @@ TEST(Runtime, BadEnvironmentIsAnError) {
       },
       {{"SYMM_BACKEND", "quantum"}});
   EXPECT_TRUE(exitedWith(backend[0], 0));
-  auto size = runRanks(
-      1,
-      [](int) {
-        RANK_EXPECT(symm_init() == SYMM_ERROR_INVALID_ARGUMENT);
-        return 0;
-      },
-      {{"SYMM_HEAP_SIZE", "lots"}});
+  auto size =
+      runRanks(1,
+               [](int) {
+                 RANK_EXPECT(symm_init() == SYMM_ERROR_INVALID_ARGUMENT);
+                 return 0;
+               },
+               {{"SYMM_HEAP_SIZE", "lots"}});
   EXPECT_TRUE(exitedWith(size[0], 0));
 }
 

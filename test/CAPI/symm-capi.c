@@ -1,4 +1,5 @@
-/*===- symm-capi.c - Use the symm dialect through the C API --------*- C -*-===*/
+/*===- symm-capi.c - Use the symm dialect through the C API --------*- C
+ * -*-===*/
 // RUN: symm-capi-test 2>&1 | FileCheck %s
 
 #include "mlir-c/BuiltinTypes.h"
@@ -8,9 +9,8 @@
 #include <stdio.h>
 
 // Only builtin and symm are loaded, so the module uses nothing else.
-static const char *kModule =
-    "%me = symm.rank : i32\n"
-    "%n = symm.world_size : i32\n";
+static const char *kModule = "%me = symm.rank : i32\n"
+                             "%n = symm.world_size : i32\n";
 
 int main(void) {
   MlirContext ctx = mlirContextCreate();

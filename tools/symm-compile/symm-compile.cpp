@@ -186,7 +186,8 @@ llvm::json::Object buildManifest(ModuleOp module, const std::string &target,
   context["symbol"] = SYMM_CONTEXT_SYMBOL;
   context["size"] = static_cast<int64_t>(sizeof(symm_kernel_context));
   context["max_ranks"] = SYMM_MAX_RANKS;
-  context["layout"] = "{i32 rank, i32 world_size, [max_ranks x i64] heap_bases}";
+  context["layout"] =
+      "{i32 rank, i32 world_size, [max_ranks x i64] heap_bases}";
   llvm::json::Object manifest;
   manifest["target"] = target;
   manifest["format"] = format;
@@ -219,8 +220,8 @@ FailureOr<std::string> takeObject(ModuleOp module) {
 /// LLVM IR text from LLVM bitcode.
 FailureOr<std::string> bitcodeToText(StringRef bitcode) {
   llvm::LLVMContext ctx;
-  auto module = llvm::parseBitcodeFile(
-      llvm::MemoryBufferRef(bitcode, "device.bc"), ctx);
+  auto module =
+      llvm::parseBitcodeFile(llvm::MemoryBufferRef(bitcode, "device.bc"), ctx);
   if (!module)
     return error("cannot read the device bitcode: " +
                  llvm::toString(module.takeError()));
@@ -266,8 +267,8 @@ LogicalResult linkExecutable(ModuleOp module, StringRef output) {
     pm.run(*llvmModule);
   }
 
-  std::string linker = findProgram({"clang++-22", "clang++", "c++", "g++"},
-                                   "SYMM_CXX");
+  std::string linker =
+      findProgram({"clang++-22", "clang++", "c++", "g++"}, "SYMM_CXX");
   if (linker.empty())
     return error("no C++ linker found (clang++, c++ or g++); set SYMM_CXX");
   SmallString<256> libDir(llvm::sys::fs::getMainExecutable(
@@ -278,9 +279,9 @@ LogicalResult linkExecutable(ModuleOp module, StringRef output) {
   llvm::sys::path::remove_dots(libDir, /*remove_dot_dot=*/true);
   std::string rpath = ("-Wl,-rpath," + libDir).str();
   std::string libFlag = ("-L" + libDir).str();
-  SmallVector<StringRef> args = {linker,  object.str(),        "-o",
-                                 output,  libFlag,             "-lsymm_runtime",
-                                 rpath,   "-Wl,--no-as-needed"};
+  SmallVector<StringRef> args = {
+      linker,  object.str(),     "-o",  output,
+      libFlag, "-lsymm_runtime", rpath, "-Wl,--no-as-needed"};
   std::string errorMessage;
   int rc = llvm::sys::ExecuteAndWait(linker, args, std::nullopt, {}, 0, 0,
                                      &errorMessage);
@@ -298,8 +299,8 @@ LogicalResult checkDeviceCodeLowered(ModuleOp module) {
   Operation *leftover = nullptr, *cast = nullptr;
   module.walk([&](gpu::GPUModuleOp gpuModule) {
     gpuModule.walk([&](Operation *op) {
-      StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace()
-                                           : StringRef();
+      StringRef dialect =
+          op->getDialect() ? op->getDialect()->getNamespace() : StringRef();
       if (op == gpuModule.getOperation() || dialect == "llvm" ||
           dialect == "nvvm" || dialect == "rocdl")
         return;
@@ -328,7 +329,8 @@ LogicalResult checkChip(TargetKind kind, StringRef chip) {
   llvm::Triple triple(kind == TargetKind::NVVM ? "nvptx64-nvidia-cuda"
                                                : "amdgcn-amd-amdhsa");
   std::string message;
-  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, message);
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, message);
   if (!target)
     return error("this LLVM has no " + triple.str() + " backend: " + message);
   std::unique_ptr<llvm::MCSubtargetInfo> info(
@@ -338,7 +340,8 @@ LogicalResult checkChip(TargetKind kind, StringRef chip) {
   unsigned sm = 0;
   if (kind == TargetKind::NVVM && !chip.drop_front(3).getAsInteger(10, sm) &&
       sm < 70)
-    return error("'" + chip + "' has no scoped atomics (.acquire/.release/.sys); "
+    return error("'" + chip +
+                 "' has no scoped atomics (.acquire/.release/.sys); "
                  "Symm needs sm_70 or newer");
   return success();
 }
@@ -400,7 +403,8 @@ LogicalResult run(MLIRContext &context) {
       {"hsaco", {TargetKind::ROCDL, "bin"}},
       {"so", {TargetKind::Host, "bin"}}};
   SymmPipelineOptions options;
-  options.chip = *kind == TargetKind::Host ? std::string() : targetName.getValue();
+  options.chip =
+      *kind == TargetKind::Host ? std::string() : targetName.getValue();
   options.kernelContext = kernelContext.getValue();
   options.optLevel = optLevel.getValue();
   if (emit == "llvm") {
@@ -412,8 +416,8 @@ LogicalResult run(MLIRContext &context) {
         (*kind == TargetKind::NVVM && cudaToolkit.empty()) ? "isa" : "bin";
   } else if (auto it = deviceEmits.find(emit); it != deviceEmits.end()) {
     if (it->second.first != *kind)
-      return error("--emit=" + emit + " does not apply to --target=" +
-                   targetName);
+      return error("--emit=" + emit +
+                   " does not apply to --target=" + targetName);
     options.format = it->second.second.str();
   } else {
     return error("unknown --emit=" + emit);
@@ -449,7 +453,8 @@ LogicalResult run(MLIRContext &context) {
   // names the operation rather than a cast around it), then serialise.
   PassManager lower(&context), serialize(&context);
   if (failed(applyPassManagerCLOptions(lower)) ||
-      failed(buildSymmPipeline(lower, *kind, options, PipelinePart::Lowering)) ||
+      failed(
+          buildSymmPipeline(lower, *kind, options, PipelinePart::Lowering)) ||
       failed(buildSymmPipeline(serialize, *kind, options,
                                PipelinePart::Serialization)))
     return failure();
@@ -459,8 +464,9 @@ LogicalResult run(MLIRContext &context) {
 
   std::string output = outputFile;
   if (output.empty())
-    output = emit == "exe" ? "a.out"
-                           : (llvm::sys::path::stem(inputFile) + "." + emit).str();
+    output = emit == "exe"
+                 ? "a.out"
+                 : (llvm::sys::path::stem(inputFile) + "." + emit).str();
   if (emit == "mlir") {
     std::string text;
     llvm::raw_string_ostream os(text);

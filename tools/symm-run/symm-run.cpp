@@ -61,7 +61,8 @@ void removeTree(const std::string &dir) {
 
 /// Compiles `source` with symm-compile for `target`, reusing an executable
 /// compiled from the same bytes before.
-std::string compileProgram(const std::string &source, const std::string &target) {
+std::string compileProgram(const std::string &source,
+                           const std::string &target) {
   std::ifstream in(source, std::ios::binary);
   if (!in) {
     fprintf(stderr, "symm-run: cannot read %s\n", source.c_str());
@@ -195,7 +196,9 @@ int main(int argc, char **argv) {
   std::string program = argv[i];
   if (program.size() > 5 && program.substr(program.size() - 5) == ".mlir") {
     if (target.empty())
-      target = backend == "cuda" ? "sm_90" : backend == "hip" ? "gfx942" : "host";
+      target = backend == "cuda"  ? "sm_90"
+               : backend == "hip" ? "gfx942"
+                                  : "host";
     program = compileProgram(program, target);
   }
 
@@ -276,8 +279,8 @@ int main(int argc, char **argv) {
         bool failed = !WIFEXITED(status) || WEXITSTATUS(status) != 0;
         if (failed && firstFailure < 0 && !killing) {
           firstFailure = r;
-          result = WIFEXITED(status) ? WEXITSTATUS(status)
-                                     : 128 + WTERMSIG(status);
+          result =
+              WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
           fprintf(stderr, "symm-run: rank %d %s; ending the other ranks\n", r,
                   describe(status).c_str());
           killing = true;

@@ -12,8 +12,8 @@
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
 #include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
 #include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
-#include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
 #include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
+#include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
@@ -132,8 +132,8 @@ struct ShuffleLowering : public ConvertOpToLLVMPattern<gpu::ShuffleOp> {
     Value validSlot = LLVM::AllocaOp::create(rewriter, loc, ptr, i8, one);
     auto fn = runtimeFunction(rewriter, op, "_symm_host_shuffle",
                               {i64, i32, i32, i32, ptr}, i64);
-    Value mode = LLVM::ConstantOp::create(
-        rewriter, loc, i32, static_cast<int>(op.getMode()));
+    Value mode = LLVM::ConstantOp::create(rewriter, loc, i32,
+                                          static_cast<int>(op.getMode()));
     Value args[] = {asInt, adaptor.getOffset(), adaptor.getWidth(), mode,
                     validSlot};
     Value result = LLVM::CallOp::create(rewriter, loc, fn, args).getResult();
@@ -163,17 +163,19 @@ struct PrintfLowering : public ConvertOpToLLVMPattern<gpu::PrintfOp> {
       if (!SymbolTable::lookupSymbolIn(module, name))
         break;
     }
-    auto arrayType = LLVM::LLVMArrayType::get(rewriter.getI8Type(), format.size());
+    auto arrayType =
+        LLVM::LLVMArrayType::get(rewriter.getI8Type(), format.size());
     LLVM::GlobalOp global;
     {
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(module.getBody());
-      global = LLVM::GlobalOp::create(rewriter, loc, arrayType,
-                                      /*isConstant=*/true,
-                                      LLVM::Linkage::Internal, name,
-                                      rewriter.getStringAttr(format));
+      global =
+          LLVM::GlobalOp::create(rewriter, loc, arrayType,
+                                 /*isConstant=*/true, LLVM::Linkage::Internal,
+                                 name, rewriter.getStringAttr(format));
     }
-    SmallVector<Value> args = {LLVM::AddressOfOp::create(rewriter, loc, global)};
+    SmallVector<Value> args = {
+        LLVM::AddressOfOp::create(rewriter, loc, global)};
     // C's default argument promotions for a variadic call.
     for (Value arg : adaptor.getArgs()) {
       Type type = arg.getType();
@@ -198,9 +200,9 @@ struct FuncLowering : public ConvertOpToLLVMPattern<gpu::GPUFuncOp> {
                   ConversionPatternRewriter &rewriter) const override {
     if (op.getNumWorkgroupAttributions() || op.getNumPrivateAttributions())
       return rewriter.notifyMatchFailure(op, "attributions not lowered");
-    FailureOr<LLVM::LLVMFuncOp> fn = convertFuncOpToLLVMFuncOp(
-        cast<FunctionOpInterface>(op.getOperation()), rewriter,
-        *getTypeConverter());
+    FailureOr<LLVM::LLVMFuncOp> fn =
+        convertFuncOpToLLVMFuncOp(cast<FunctionOpInterface>(op.getOperation()),
+                                  rewriter, *getTypeConverter());
     if (failed(fn))
       return failure();
     // gpu.launch_func checks that its callee is still marked as a kernel.

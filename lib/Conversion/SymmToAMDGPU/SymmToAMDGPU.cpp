@@ -37,10 +37,11 @@ void lowerBlockDims(ModuleOp module) {
     Location loc = op.getLoc();
     MLIRContext *ctx = op.getContext();
     auto constant = LLVM::LLVMPointerType::get(ctx, 4);
-    Value packet = LLVM::CallIntrinsicOp::create(
-                       b, loc, constant,
-                       b.getStringAttr("llvm.amdgcn.dispatch.ptr"), ValueRange{})
-                       .getResult(0);
+    Value packet =
+        LLVM::CallIntrinsicOp::create(
+            b, loc, constant, b.getStringAttr("llvm.amdgcn.dispatch.ptr"),
+            ValueRange{})
+            .getResult(0);
     int32_t offset = 4 + 2 * static_cast<int32_t>(op.getDimension());
     Value field = LLVM::GEPOp::create(b, loc, constant, b.getI8Type(), packet,
                                       ArrayRef<LLVM::GEPArg>{offset});
@@ -50,7 +51,8 @@ void lowerBlockDims(ModuleOp module) {
                                       /*isInvariant=*/true);
     Value wide = LLVM::ZExtOp::create(b, loc, b.getI64Type(), size);
     op.replaceAllUsesWith(
-        arith::IndexCastUIOp::create(b, loc, b.getIndexType(), wide).getResult());
+        arith::IndexCastUIOp::create(b, loc, b.getIndexType(), wide)
+            .getResult());
     op.erase();
   }
 }

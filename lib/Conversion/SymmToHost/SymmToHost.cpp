@@ -34,8 +34,8 @@ struct ConvertSymmToHost
                             std::optional<int64_t>) {
       Operation *symbols = SymbolTable::getNearestSymbolTable(
           b.getInsertionBlock()->getParentOp());
-      auto yield = LLVM::lookupOrCreateFn(b, symbols, "sched_yield", {},
-                                          b.getI32Type());
+      auto yield =
+          LLVM::lookupOrCreateFn(b, symbols, "sched_yield", {}, b.getI32Type());
       if (succeeded(yield))
         LLVM::CallOp::create(b, loc, *yield, ValueRange{});
     };

@@ -90,9 +90,9 @@ struct SymmPattern : public ConvertOpToLLVMPattern<OpT> {
   /// The context structure type: {i32 rank, i32 world_size, [N x i64] bases}.
   LLVM::LLVMStructType contextType(MLIRContext *ctx) const {
     return LLVM::LLVMStructType::getLiteral(
-        ctx, {IntegerType::get(ctx, 32), IntegerType::get(ctx, 32),
-              LLVM::LLVMArrayType::get(IntegerType::get(ctx, 64),
-                                       SYMM_MAX_RANKS)});
+        ctx,
+        {IntegerType::get(ctx, 32), IntegerType::get(ctx, 32),
+         LLVM::LLVMArrayType::get(IntegerType::get(ctx, 64), SYMM_MAX_RANKS)});
   }
 
   /// Pointer to the kernel context: the kernel's trailing argument under
@@ -137,9 +137,9 @@ struct SymmPattern : public ConvertOpToLLVMPattern<OpT> {
     Value base = contextPtr(rewriter, op);
     SmallVector<LLVM::GEPArg> indices = {0};
     indices.append(path.begin(), path.end());
-    Value field = LLVM::GEPOp::create(rewriter, loc, base.getType(),
-                                      contextType(op->getContext()), base,
-                                      indices);
+    Value field =
+        LLVM::GEPOp::create(rewriter, loc, base.getType(),
+                            contextType(op->getContext()), base, indices);
     // The runtime writes the context before any kernel runs.
     return LLVM::LoadOp::create(rewriter, loc, type, field, /*alignment=*/0,
                                 /*isVolatile=*/false, /*isNonTemporal=*/false,
@@ -161,8 +161,8 @@ struct ContextFieldLowering : public SymmPattern<OpT> {
   LogicalResult
   matchAndRewrite(OpT op, typename OpT::Adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOp(op, this->loadContext(rewriter, op, {Field},
-                                             rewriter.getI32Type()));
+    rewriter.replaceOp(
+        op, this->loadContext(rewriter, op, {Field}, rewriter.getI32Type()));
     return success();
   }
 };
@@ -187,7 +187,8 @@ struct TranslateLowering : public SymmPattern<TranslateOp> {
                                  rewriter.getI8Type(), ptr,
                                  ArrayRef<LLVM::GEPArg>{delta});
     };
-    desc.setAllocatedPtr(rewriter, loc, rebase(desc.allocatedPtr(rewriter, loc)));
+    desc.setAllocatedPtr(rewriter, loc,
+                         rebase(desc.allocatedPtr(rewriter, loc)));
     desc.setAlignedPtr(rewriter, loc, rebase(desc.alignedPtr(rewriter, loc)));
     rewriter.replaceOp(op, {desc});
     return success();
@@ -336,8 +337,8 @@ struct AllocLowering : public ConvertOpToLLVMPattern<AllocOp> {
     Value bytes;
     getMemRefDescriptorSizes(op.getLoc(), type, adaptor.getDynamicSizes(),
                              rewriter, sizes, strides, bytes);
-    Value ptr = callRuntime(rewriter, op, "_symm_program_alloc",
-                            getPtrType(), {bytes});
+    Value ptr =
+        callRuntime(rewriter, op, "_symm_program_alloc", getPtrType(), {bytes});
     Value desc = createMemRefDescriptor(op.getLoc(), type, ptr, ptr, sizes,
                                         strides, rewriter);
     rewriter.replaceOp(op, desc);
@@ -378,8 +379,8 @@ struct QueryLowering : public ConvertOpToLLVMPattern<OpT> {
   LogicalResult
   matchAndRewrite(OpT op, typename OpT::Adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOp(op, callRuntime(rewriter, op, function,
-                                       rewriter.getI32Type(), {}));
+    rewriter.replaceOp(
+        op, callRuntime(rewriter, op, function, rewriter.getI32Type(), {}));
     return success();
   }
   std::string function;
@@ -394,7 +395,7 @@ void mlir::symm::populateSymmToLLVMConversionPatterns(
                ContextFieldLowering<WorldSizeOp, 1>, TranslateLowering,
                LoadLowering, StoreLowering, AtomicRMWLowering,
                AtomicCASLowering, FenceLowering, BackoffLowering>(converter,
-                                                                   target);
+                                                                  target);
 }
 
 void mlir::symm::replaceHeapMemorySpace(Operation *root,
@@ -471,7 +472,8 @@ LogicalResult mlir::symm::lowerSymmDeviceCode(gpu::GPUModuleOp gpuModule,
         auto generic = MemRefType::get(type.getShape(), type.getElementType(),
                                        type.getLayout(), Attribute());
         arg.setType(generic);
-        auto cast = memref::MemorySpaceCastOp::create(b, arg.getLoc(), type, arg);
+        auto cast =
+            memref::MemorySpaceCastOp::create(b, arg.getLoc(), type, arg);
         arg.replaceAllUsesExcept(cast, cast);
         inputs.push_back(generic);
       }
@@ -512,11 +514,12 @@ static void makeMemoryOpsAsync(ModuleOp module) {
     state.addOperands(operands);
     state.addTypes(results);
     state.addAttributes(op->getAttrs());
-    if (auto sizes = op->getAttrOfType<DenseI32ArrayAttr>(
-            "operandSegmentSizes")) {
+    if (auto sizes =
+            op->getAttrOfType<DenseI32ArrayAttr>("operandSegmentSizes")) {
       SmallVector<int32_t> segments(sizes.asArrayRef());
       segments[0] = 1;
-      state.addAttribute("operandSegmentSizes", b.getDenseI32ArrayAttr(segments));
+      state.addAttribute("operandSegmentSizes",
+                         b.getDenseI32ArrayAttr(segments));
     }
     Operation *async = b.create(state);
     gpu::WaitOp::create(b, op->getLoc(), Type(),

@@ -162,21 +162,20 @@ Value casLoop(ConversionPatternRewriter &rewriter, AtomicRMWOp op, Value ptr,
       /*isNonTemporal=*/false, /*isInvariant=*/false,
       /*isInvariantGroup=*/false, LLVM::AtomicOrdering::monotonic, scope);
   LLVM::AtomicOrdering success = toLLVMOrdering(op.getOrdering());
-  LLVM::AtomicOrdering failure =
-      success == LLVM::AtomicOrdering::seq_cst ? LLVM::AtomicOrdering::seq_cst
-      : (success == LLVM::AtomicOrdering::acquire ||
-         success == LLVM::AtomicOrdering::acq_rel)
-          ? LLVM::AtomicOrdering::acquire
-          : LLVM::AtomicOrdering::monotonic;
+  LLVM::AtomicOrdering failure = success == LLVM::AtomicOrdering::seq_cst
+                                     ? LLVM::AtomicOrdering::seq_cst
+                                 : (success == LLVM::AtomicOrdering::acquire ||
+                                    success == LLVM::AtomicOrdering::acq_rel)
+                                     ? LLVM::AtomicOrdering::acquire
+                                     : LLVM::AtomicOrdering::monotonic;
   auto loop = scf::WhileOp::create(
       rewriter, loc, TypeRange{intType}, ValueRange{initial},
       [&](OpBuilder &b, Location, ValueRange args) {
         Value current = args[0];
         Value updated =
             asInt(b, combine(b, loc, op.getKind(), asType(b, current), value));
-        auto cas = LLVM::AtomicCmpXchgOp::create(b, loc, ptr, current, updated,
-                                                 success, failure, scope,
-                                                 align);
+        auto cas = LLVM::AtomicCmpXchgOp::create(
+            b, loc, ptr, current, updated, success, failure, scope, align);
         Value seen = LLVM::ExtractValueOp::create(b, loc, cas, 0);
         Value swapped = LLVM::ExtractValueOp::create(b, loc, cas, 1);
         Value retry = LLVM::XOrOp::create(
@@ -234,14 +233,14 @@ FailureOr<Value> lowerRMW(ConversionPatternRewriter &rewriter, AtomicRMWOp op,
   std::string asmString, constraints;
   StringRef reg = ptxConstraint(type);
   if (reduce) {
-    asmString = (prefix + "red" + sem + scope + space + *operation +
-                 " [$0], $1;")
-                    .str();
+    asmString =
+        (prefix + "red" + sem + scope + space + *operation + " [$0], $1;")
+            .str();
     constraints = ("l," + reg + ",~{memory}").str();
   } else {
-    asmString = (prefix + "atom" + sem + scope + space + *operation +
-                 " $0, [$1], $2;")
-                    .str();
+    asmString =
+        (prefix + "atom" + sem + scope + space + *operation + " $0, [$1], $2;")
+            .str();
     constraints = ("=" + reg + ",l," + reg + ",~{memory}").str();
   }
   auto inlineAsm = LLVM::InlineAsmOp::create(

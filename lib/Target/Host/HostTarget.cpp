@@ -32,7 +32,8 @@ namespace {
 std::string findLinker() {
   if (const char *lld = getenv("SYMM_LLD"); lld && *lld)
     return lld;
-  for (const char *name : {"/usr/lib/llvm-22/bin/ld.lld", "ld.lld-22", "ld.lld"}) {
+  for (const char *name :
+       {"/usr/lib/llvm-22/bin/ld.lld", "ld.lld-22", "ld.lld"}) {
     if (llvm::sys::fs::can_execute(name))
       return name;
     if (auto found = llvm::sys::findProgramByName(name))
@@ -43,8 +44,7 @@ std::string findLinker() {
 
 class HostSerializer : public LLVM::ModuleToObject {
 public:
-  HostSerializer(Operation &module, int optLevel,
-                 gpu::CompilationTarget format)
+  HostSerializer(Operation &module, int optLevel, gpu::CompilationTarget format)
       : ModuleToObject(module, hostTriple(), "generic", "", optLevel),
         format(format) {}
 
@@ -101,9 +101,8 @@ private:
     if (!target)
       return nullptr;
     // Position-independent: the result is a shared object.
-    tm.reset(target->createTargetMachine(triple, "generic", "",
-                                         llvm::TargetOptions(),
-                                         llvm::Reloc::PIC_));
+    tm.reset(target->createTargetMachine(
+        triple, "generic", "", llvm::TargetOptions(), llvm::Reloc::PIC_));
     return tm.get();
   }
 
@@ -130,14 +129,13 @@ private:
         return getOperation().emitError("cannot write ") << objectPath;
       os << object;
     }
-    StringRef args[] = {linker, "-shared", "--no-undefined-version",
-                        objectPath, "-o", libraryPath};
+    StringRef args[] = {linker,     "-shared", "--no-undefined-version",
+                        objectPath, "-o",      libraryPath};
     std::string message;
     if (llvm::sys::ExecuteAndWait(linker, args, std::nullopt, {}, 0, 0,
                                   &message) != 0)
       return getOperation().emitError("linking the host kernels with ")
-             << linker << " failed" << (message.empty() ? "" : ": ")
-             << message;
+             << linker << " failed" << (message.empty() ? "" : ": ") << message;
     auto buffer = llvm::MemoryBuffer::getFile(libraryPath);
     if (!buffer)
       return getOperation().emitError("cannot read ") << libraryPath;

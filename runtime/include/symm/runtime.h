@@ -1,4 +1,5 @@
-/*===- runtime.h - The Symm runtime C API --------------------------*- C -*-===*\
+/*===- runtime.h - The Symm runtime C API --------------------------*- C
+-*-===*\
 |*                                                                            *|
 |* Sets up a symmetric heap on every rank (process), maps every peer's heap,  *|
 |* loads compiled modules (writing their kernel context) and launches         *|
@@ -30,13 +31,13 @@ typedef enum symm_status {
   SYMM_SUCCESS = 0,
   SYMM_ERROR_INVALID_ARGUMENT, /* bad argument, unknown kernel, bad launch */
   SYMM_ERROR_NOT_INITIALIZED,  /* symm_init was not called or failed */
-  SYMM_ERROR_TIMEOUT,          /* a rendezvous or barrier exceeded SYMM_TIMEOUT */
-  SYMM_ERROR_PEER_FAILED,      /* a peer exited, was killed or reported an error */
-  SYMM_ERROR_OUT_OF_HEAP,      /* the allocation does not fit in the heap */
-  SYMM_ERROR_ASYMMETRIC,       /* ranks made different collective calls */
-  SYMM_ERROR_NOT_IN_HEAP,      /* a pointer outside the symmetric heap */
-  SYMM_ERROR_BACKEND,          /* the device API failed */
-  SYMM_ERROR_UNAVAILABLE,      /* the backend is not built or has no device */
+  SYMM_ERROR_TIMEOUT,     /* a rendezvous or barrier exceeded SYMM_TIMEOUT */
+  SYMM_ERROR_PEER_FAILED, /* a peer exited, was killed or reported an error */
+  SYMM_ERROR_OUT_OF_HEAP, /* the allocation does not fit in the heap */
+  SYMM_ERROR_ASYMMETRIC,  /* ranks made different collective calls */
+  SYMM_ERROR_NOT_IN_HEAP, /* a pointer outside the symmetric heap */
+  SYMM_ERROR_BACKEND,     /* the device API failed */
+  SYMM_ERROR_UNAVAILABLE, /* the backend is not built or has no device */
 } symm_status;
 
 typedef struct symm_module symm_module;
@@ -80,7 +81,8 @@ SYMM_EXPORT size_t symm_heap_free(void);
 
 /* Loads a compiled module (cubin/PTX, HSACO or host shared object) and writes
    its kernel context. From a file, the manifest `<path>.json` symm-compile
-   wrote next to it is read when present, and launches are checked against it. */
+   wrote next to it is read when present, and launches are checked against it.
+ */
 SYMM_EXPORT symm_status symm_module_load_file(const char *path,
                                               symm_module **module);
 SYMM_EXPORT symm_status symm_module_load_data(const void *data, size_t size,

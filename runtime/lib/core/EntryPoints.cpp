@@ -77,11 +77,11 @@ SYMM_ENTRY void *mgpuModuleGetFunction(void *module, const char *name) {
   return new KernelRef{reinterpret_cast<symm_module *>(module), name};
 }
 
-SYMM_ENTRY void mgpuLaunchKernel(void *function, intptr_t gridX,
-                                 intptr_t gridY, intptr_t gridZ,
-                                 intptr_t blockX, intptr_t blockY,
-                                 intptr_t blockZ, int32_t smem, void *stream,
-                                 void **params, void **, size_t paramsCount) {
+SYMM_ENTRY void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
+                                 intptr_t gridZ, intptr_t blockX,
+                                 intptr_t blockY, intptr_t blockZ, int32_t smem,
+                                 void *stream, void **params, void **,
+                                 size_t paramsCount) {
   auto *kernel = static_cast<KernelRef *>(function);
   unsigned grid[3] = {unsigned(gridX), unsigned(gridY), unsigned(gridZ)};
   unsigned block[3] = {unsigned(blockX), unsigned(blockY), unsigned(blockZ)};

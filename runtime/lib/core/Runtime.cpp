@@ -1,7 +1,7 @@
 //===- Runtime.cpp - Symm runtime state and C API ---------------*- C++ -*-===//
 
-#include "Manifest.h"
 #include "Runtime.h"
+#include "Manifest.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -135,10 +135,23 @@ size_t symm::parseSize(const char *text) {
   if (end == text || value <= 0)
     return 0;
   switch (*end) {
-  case 'k': case 'K': value *= 1024.0; ++end; break;
-  case 'm': case 'M': value *= 1024.0 * 1024; ++end; break;
-  case 'g': case 'G': value *= 1024.0 * 1024 * 1024; ++end; break;
-  default: break;
+  case 'k':
+  case 'K':
+    value *= 1024.0;
+    ++end;
+    break;
+  case 'm':
+  case 'M':
+    value *= 1024.0 * 1024;
+    ++end;
+    break;
+  case 'g':
+  case 'G':
+    value *= 1024.0 * 1024 * 1024;
+    ++end;
+    break;
+  default:
+    break;
   }
   if (*end == 'B' || *end == 'b')
     ++end;
@@ -171,9 +184,8 @@ symm_status symm_init(void) {
   if (s.initialized)
     return SYMM_SUCCESS;
   s.rank = envInt({"SYMM_RANK", "OMPI_COMM_WORLD_RANK", "RANK", "PMI_RANK"}, 0);
-  s.size = envInt({"SYMM_WORLD_SIZE", "OMPI_COMM_WORLD_SIZE", "WORLD_SIZE",
-                   "PMI_SIZE"},
-                  1);
+  s.size = envInt(
+      {"SYMM_WORLD_SIZE", "OMPI_COMM_WORLD_SIZE", "WORLD_SIZE", "PMI_SIZE"}, 1);
   s.localRank = envInt(
       {"SYMM_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK", "LOCAL_RANK"}, s.rank);
   if (s.size < 1 || s.size > SYMM_MAX_RANKS || s.rank < 0 || s.rank >= s.size)
@@ -186,9 +198,9 @@ symm_status symm_init(void) {
   if (const char *h = env("SYMM_HEAP_SIZE")) {
     s.heapBytes = parseSize(h);
     if (s.heapBytes == 0)
-      return fail(SYMM_ERROR_INVALID_ARGUMENT,
-                  "SYMM_HEAP_SIZE='%s' is not a size (e.g. 268435456, 256M, 1G)",
-                  h);
+      return fail(
+          SYMM_ERROR_INVALID_ARGUMENT,
+          "SYMM_HEAP_SIZE='%s' is not a size (e.g. 268435456, 256M, 1G)", h);
   }
   s.heapBytes = (s.heapBytes + 4095) & ~size_t(4095);
 
@@ -246,16 +258,26 @@ const char *symm_last_error(void) { return lastError.c_str(); }
 
 const char *symm_status_string(symm_status status) {
   switch (status) {
-  case SYMM_SUCCESS: return "success";
-  case SYMM_ERROR_INVALID_ARGUMENT: return "invalid argument";
-  case SYMM_ERROR_NOT_INITIALIZED: return "not initialised";
-  case SYMM_ERROR_TIMEOUT: return "timeout";
-  case SYMM_ERROR_PEER_FAILED: return "peer failed";
-  case SYMM_ERROR_OUT_OF_HEAP: return "out of heap";
-  case SYMM_ERROR_ASYMMETRIC: return "asymmetric collective";
-  case SYMM_ERROR_NOT_IN_HEAP: return "not in the symmetric heap";
-  case SYMM_ERROR_BACKEND: return "backend error";
-  case SYMM_ERROR_UNAVAILABLE: return "backend unavailable";
+  case SYMM_SUCCESS:
+    return "success";
+  case SYMM_ERROR_INVALID_ARGUMENT:
+    return "invalid argument";
+  case SYMM_ERROR_NOT_INITIALIZED:
+    return "not initialised";
+  case SYMM_ERROR_TIMEOUT:
+    return "timeout";
+  case SYMM_ERROR_PEER_FAILED:
+    return "peer failed";
+  case SYMM_ERROR_OUT_OF_HEAP:
+    return "out of heap";
+  case SYMM_ERROR_ASYMMETRIC:
+    return "asymmetric collective";
+  case SYMM_ERROR_NOT_IN_HEAP:
+    return "not in the symmetric heap";
+  case SYMM_ERROR_BACKEND:
+    return "backend error";
+  case SYMM_ERROR_UNAVAILABLE:
+    return "backend unavailable";
   }
   return "unknown status";
 }
@@ -280,13 +302,14 @@ symm_status symm_malloc(size_t bytes, void **ptr) {
   if (symm_status st = requireInit())
     return st;
   if (!ptr)
-    return fail(SYMM_ERROR_INVALID_ARGUMENT, "symm_malloc: null result pointer");
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "symm_malloc: null result pointer");
   State &s = state();
   if (symm_status st = checkSymmetric("symm_malloc size", bytes))
     return st;
-  size_t rounded = std::max<size_t>(
-      (bytes + kAllocationAlignment - 1) & ~(kAllocationAlignment - 1),
-      kAllocationAlignment);
+  size_t rounded = std::max<size_t>((bytes + kAllocationAlignment - 1) &
+                                        ~(kAllocationAlignment - 1),
+                                    kAllocationAlignment);
   // First fit over the gaps between live allocations: every rank computes
   // the same offset from the same history.
   size_t offset = 0, largest = 0;
@@ -317,10 +340,9 @@ symm_status symm_free(void *ptr) {
   State &s = state();
   char *p = static_cast<char *>(ptr);
   char *base = s.bases[s.rank];
-  auto it = std::find_if(s.allocations.begin(), s.allocations.end(),
-                         [&](const Allocation &a) {
-                           return base + a.offset == p;
-                         });
+  auto it =
+      std::find_if(s.allocations.begin(), s.allocations.end(),
+                   [&](const Allocation &a) { return base + a.offset == p; });
   if (it == s.allocations.end())
     return fail(SYMM_ERROR_NOT_IN_HEAP,
                 "symm_free(%p): not the start of a live symmetric allocation",
@@ -437,7 +459,8 @@ symm_status symm_launch(symm_module *module, const char *kernel,
   if (symm_status st = requireInit())
     return st;
   if (!module || !kernel)
-    return fail(SYMM_ERROR_INVALID_ARGUMENT, "symm_launch: null module or name");
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "symm_launch: null module or name");
   auto *record = reinterpret_cast<ModuleRecord *>(module);
   if (record->manifest.loaded) {
     auto it = record->manifest.kernels.find(kernel);

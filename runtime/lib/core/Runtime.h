@@ -54,8 +54,8 @@ private:
 
   int rank_ = 0, size_ = 1;
   double timeout_ = 60;
-  int hub_ = -1;               // on ranks > 0: the connection to rank 0
-  std::vector<int> clients_;   // on rank 0: connection to each rank
+  int hub_ = -1;             // on ranks > 0: the connection to rank 0
+  std::vector<int> clients_; // on rank 0: connection to each rank
 };
 
 /// A device API behind the runtime. Handles are opaque pointers owned by the
@@ -79,8 +79,7 @@ public:
                                    const symm_kernel_context &context) = 0;
   virtual symm_status launch(void *function, const unsigned grid[3],
                              const unsigned block[3], unsigned sharedBytes,
-                             void *stream, void **params,
-                             size_t numParams) = 0;
+                             void *stream, void **params, size_t numParams) = 0;
   virtual symm_status streamCreate(void **stream) = 0;
   virtual symm_status streamDestroy(void *stream) = 0;
   virtual symm_status streamSynchronize(void *stream) = 0;

@@ -18,8 +18,7 @@ using namespace symm::cuda;
 
 namespace {
 
-template <typename T>
-bool load(void *lib, const char *name, T &fn) {
+template <typename T> bool load(void *lib, const char *name, T &fn) {
   fn = reinterpret_cast<T>(dlsym(lib, name));
   return fn != nullptr;
 }
@@ -105,17 +104,20 @@ Backend *symm::createCudaBackend() {
   };
   api.heapFree = [d](void *p) { return int(d->memFree(dptr(p))); };
   api.ipcGetHandle = [d](void *handle, void *p) {
-    return int(d->ipcGetMemHandle(static_cast<IpcMemHandle *>(handle), dptr(p)));
+    return int(
+        d->ipcGetMemHandle(static_cast<IpcMemHandle *>(handle), dptr(p)));
   };
   api.ipcOpenHandle = [d](void **p, const void *handle) {
     DevicePtr ptr;
-    Result r = d->ipcOpenMemHandle(
-        &ptr, *static_cast<const IpcMemHandle *>(handle),
-        kIpcMemLazyEnablePeerAccess);
+    Result r =
+        d->ipcOpenMemHandle(&ptr, *static_cast<const IpcMemHandle *>(handle),
+                            kIpcMemLazyEnablePeerAccess);
     *p = reinterpret_cast<void *>(ptr);
     return int(r);
   };
-  api.ipcCloseHandle = [d](void *p) { return int(d->ipcCloseMemHandle(dptr(p))); };
+  api.ipcCloseHandle = [d](void *p) {
+    return int(d->ipcCloseMemHandle(dptr(p)));
+  };
   api.moduleLoad = [d](void **m, const void *image) {
     return int(d->moduleLoadData(reinterpret_cast<Module *>(m), image));
   };
@@ -138,13 +140,13 @@ Backend *symm::createCudaBackend() {
   };
   api.launch = [d](void *f, const unsigned g[3], const unsigned b[3],
                    unsigned shared, void *stream, void **params) {
-    return int(d->launchKernel(static_cast<Function>(f), g[0], g[1], g[2],
-                               b[0], b[1], b[2], shared,
-                               static_cast<Stream>(stream), params, nullptr));
+    return int(d->launchKernel(static_cast<Function>(f), g[0], g[1], g[2], b[0],
+                               b[1], b[2], shared, static_cast<Stream>(stream),
+                               params, nullptr));
   };
   api.streamCreate = [d](void **s) {
-    return int(d->streamCreate(reinterpret_cast<Stream *>(s),
-                               kStreamNonBlocking));
+    return int(
+        d->streamCreate(reinterpret_cast<Stream *>(s), kStreamNonBlocking));
   };
   api.streamDestroy = [d](void *s) {
     return int(d->streamDestroy(static_cast<Stream>(s)));
@@ -154,8 +156,8 @@ Backend *symm::createCudaBackend() {
   };
   api.deviceSynchronize = [d] { return int(d->ctxSynchronize()); };
   api.eventCreate = [d](void **e) {
-    return int(d->eventCreate(reinterpret_cast<Event *>(e),
-                              kEventDisableTiming));
+    return int(
+        d->eventCreate(reinterpret_cast<Event *>(e), kEventDisableTiming));
   };
   api.eventDestroy = [d](void *e) {
     return int(d->eventDestroy(static_cast<Event>(e)));
@@ -167,8 +169,8 @@ Backend *symm::createCudaBackend() {
     return int(d->eventSynchronize(static_cast<Event>(e)));
   };
   api.streamWaitEvent = [d](void *s, void *e) {
-    return int(d->streamWaitEvent(static_cast<Stream>(s),
-                                  static_cast<Event>(e), 0));
+    return int(
+        d->streamWaitEvent(static_cast<Stream>(s), static_cast<Event>(e), 0));
   };
   api.memAlloc = [d](void **p, size_t n) {
     DevicePtr ptr;

@@ -46,7 +46,8 @@ public:
     if (symm_status s = check(api.ipcGetHandle(handle, local), "IPC export"))
       return s;
     std::vector<char> all(kIpcHandleBytes * bootstrap.size());
-    if (symm_status s = bootstrap.allgather(handle, kIpcHandleBytes, all.data()))
+    if (symm_status s =
+            bootstrap.allgather(handle, kIpcHandleBytes, all.data()))
       return s;
     bases.assign(bootstrap.size(), nullptr);
     for (int r = 0; r < bootstrap.size(); ++r) {
@@ -167,8 +168,8 @@ public:
     api.makeCurrent();
     int code = elementBytes == 4
                    ? api.memset32Async(dst, value, count, stream)
-                   : api.memset16Async(dst, static_cast<uint16_t>(value),
-                                       count, stream);
+                   : api.memset16Async(dst, static_cast<uint16_t>(value), count,
+                                       stream);
     return check(code, "memory set");
   }
 

@@ -20,8 +20,7 @@ using namespace symm;
 
 namespace {
 
-template <typename T>
-bool load(void *lib, const char *name, T &fn) {
+template <typename T> bool load(void *lib, const char *name, T &fn) {
   fn = reinterpret_cast<T>(dlsym(lib, name));
   return fn != nullptr;
 }
@@ -128,9 +127,9 @@ Backend *symm::createHipBackend() {
     return int(h->ipcGetMemHandle(static_cast<hipIpcMemHandle_t *>(handle), p));
   };
   api.ipcOpenHandle = [h](void **p, const void *handle) {
-    return int(h->ipcOpenMemHandle(
-        p, *static_cast<const hipIpcMemHandle_t *>(handle),
-        hipIpcMemLazyEnablePeerAccess));
+    return int(
+        h->ipcOpenMemHandle(p, *static_cast<const hipIpcMemHandle_t *>(handle),
+                            hipIpcMemLazyEnablePeerAccess));
   };
   api.ipcCloseHandle = [h](void *p) { return int(h->ipcCloseMemHandle(p)); };
   api.moduleLoad = [h](void **m, const void *image) {

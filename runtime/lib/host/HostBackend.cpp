@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "HostDevice.h"
 #include "../core/Runtime.h"
+#include "HostDevice.h"
 
 #include <cerrno>
 #include <condition_variable>
@@ -75,7 +75,8 @@ private:
         status = result;
         // Drop the "rank N: " prefix fail() adds again on report.
         size_t colon = message.find(": ");
-        error = colon == std::string::npos ? message : message.substr(colon + 2);
+        error =
+            colon == std::string::npos ? message : message.substr(colon + 2);
       }
       if (--pending == 0)
         idle.notify_all();
@@ -146,8 +147,8 @@ public:
     heapBytes = bytes;
     bases.assign(fds.size(), nullptr);
     for (size_t r = 0; r < fds.size(); ++r) {
-      void *p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED,
-                     fds[r], 0);
+      void *p =
+          mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fds[r], 0);
       close(fds[r]);
       if (p == MAP_FAILED) {
         status = fail(SYMM_ERROR_BACKEND, "cannot map rank %zu's heap: %s", r,
@@ -209,8 +210,8 @@ public:
     if (!fn || !sizes)
       return fail(SYMM_ERROR_INVALID_ARGUMENT, "no kernel '%s' in the module",
                   name);
-    *function = new HostFunction{reinterpret_cast<void (*)(void **)>(fn),
-                                 sizes, name};
+    *function =
+        new HostFunction{reinterpret_cast<void (*)(void **)>(fn), sizes, name};
     return SYMM_SUCCESS;
   }
 
@@ -233,8 +234,8 @@ public:
                   "kernel '%s' takes %lld parameters, got %zu",
                   fn->name.c_str(), static_cast<long long>(fn->paramSizes[0]),
                   numParams);
-    uint64_t threads = uint64_t(grid[0]) * grid[1] * grid[2] * block[0] *
-                       block[1] * block[2];
+    uint64_t threads =
+        uint64_t(grid[0]) * grid[1] * grid[2] * block[0] * block[1] * block[2];
     if (threads > static_cast<uint64_t>(maxThreads))
       return fail(SYMM_ERROR_INVALID_ARGUMENT,
                   "kernel '%s': %llu threads exceed the CPU target's limit of "
@@ -344,7 +345,8 @@ public:
   }
 
   symm_status memAlloc(size_t bytes, bool, void **ptr) override {
-    *ptr = aligned_alloc(256, (std::max<size_t>(bytes, 1) + 255) & ~size_t(255));
+    *ptr =
+        aligned_alloc(256, (std::max<size_t>(bytes, 1) + 255) & ~size_t(255));
     if (!*ptr)
       return fail(SYMM_ERROR_BACKEND, "cannot allocate %zu bytes", bytes);
     return SYMM_SUCCESS;

@@ -1,4 +1,5 @@
-/*===- consumer.c - Load the symm dialect from an installed Symm ---*- C -*-===*/
+/*===- consumer.c - Load the symm dialect from an installed Symm ---*- C
+ * -*-===*/
 
 #include "symm-c/Dialect/Symm.h"
 

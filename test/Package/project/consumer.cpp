@@ -12,8 +12,8 @@ int main() {
   mlir::DialectRegistry registry;
   mlir::symm::registerAllSymmDialects(registry);
   mlir::MLIRContext ctx(registry);
-  auto module = mlir::parseSourceString<mlir::ModuleOp>(
-      "%me = symm.rank : i32\n", &ctx);
+  auto module =
+      mlir::parseSourceString<mlir::ModuleOp>("%me = symm.rank : i32\n", &ctx);
   if (!module)
     return 1;
   int ranks = 0;

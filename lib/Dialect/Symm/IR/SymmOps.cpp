@@ -21,9 +21,8 @@ using namespace mlir::symm;
 static LogicalResult verifyElementAccess(Operation *op, MemRefType type,
                                          size_t numIndices, Value peer) {
   if (static_cast<int64_t>(numIndices) != type.getRank())
-    return op->emitOpError() << "expects " << type.getRank()
-                             << " indices for " << type << ", got "
-                             << numIndices;
+    return op->emitOpError() << "expects " << type.getRank() << " indices for "
+                             << type << ", got " << numIndices;
   if (peer && !isHeapMemRef(type))
     return op->emitOpError()
            << "peer access requires a memref in #symm.heap, got " << type;
@@ -43,8 +42,8 @@ static LogicalResult verifyAccessedType(Operation *op, StringRef what,
              << valueType << " must be the element type " << element
              << " (drop ordering/scope for a plain vector access)";
     if (vector.isScalable())
-      return op->emitOpError() << "scalable vectors are not supported, got "
-                               << valueType;
+      return op->emitOpError()
+             << "scalable vectors are not supported, got " << valueType;
     if (vector.getElementType() != element)
       return op->emitOpError()
              << what << " vector element type " << vector.getElementType()
@@ -52,9 +51,9 @@ static LogicalResult verifyAccessedType(Operation *op, StringRef what,
     return success();
   }
   if (valueType != element)
-    return op->emitOpError() << what << " type " << valueType
-                             << " does not match the memref element type "
-                             << element;
+    return op->emitOpError()
+           << what << " type " << valueType
+           << " does not match the memref element type " << element;
   if (ordered && !element.isIntOrFloat())
     return op->emitOpError()
            << "an ordered access requires an integer or float element type, "
@@ -87,14 +86,12 @@ verifyOptionalOrdering(Operation *op, std::optional<MemoryOrdering> ordering,
 static LogicalResult verifyFlagType(Operation *op, Type valueType,
                                     MemRefType type) {
   if (!isa<IntegerType>(type.getElementType()))
-    return op->emitOpError()
-           << "flags must have an integer element type, got "
-           << type.getElementType();
+    return op->emitOpError() << "flags must have an integer element type, got "
+                             << type.getElementType();
   if (valueType != type.getElementType())
     return op->emitOpError()
            << "value type " << valueType
-           << " does not match the flag element type "
-           << type.getElementType();
+           << " does not match the flag element type " << type.getElementType();
   return success();
 }
 
@@ -102,19 +99,18 @@ static LogicalResult verifyFlagType(Operation *op, Type valueType,
 static LogicalResult verifyTiles(Operation *op, MemRefType src,
                                  MemRefType dst) {
   if (src.getElementType() != dst.getElementType())
-    return op->emitOpError()
-           << "source element type " << src.getElementType()
-           << " does not match destination element type "
-           << dst.getElementType();
+    return op->emitOpError() << "source element type " << src.getElementType()
+                             << " does not match destination element type "
+                             << dst.getElementType();
   if (src.getRank() != dst.getRank())
-    return op->emitOpError() << "source rank " << src.getRank()
-                             << " does not match destination rank "
-                             << dst.getRank();
+    return op->emitOpError()
+           << "source rank " << src.getRank()
+           << " does not match destination rank " << dst.getRank();
   for (auto [s, d] : llvm::zip(src.getShape(), dst.getShape()))
     if (!ShapedType::isDynamic(s) && !ShapedType::isDynamic(d) && s != d)
-      return op->emitOpError() << "source shape of " << src
-                               << " does not match destination shape of "
-                               << dst;
+      return op->emitOpError()
+             << "source shape of " << src
+             << " does not match destination shape of " << dst;
   return success();
 }
 
@@ -166,8 +162,8 @@ template <typename OpT>
 static LogicalResult verifyValueAccess(OpT op, Type accessed, bool isLoad) {
   if (failed(verifyElementAccess(op, op.getMemRefType(), op.getIndices().size(),
                                  op.getPeer())) ||
-      failed(verifyOptionalOrdering(op, op.getOrdering(), op.getScope(),
-                                    isLoad)))
+      failed(
+          verifyOptionalOrdering(op, op.getOrdering(), op.getScope(), isLoad)))
     return failure();
   if (op.getAlignment() && op.getOrdering())
     return op.emitOpError("an ordered access is naturally aligned; alignment "
@@ -187,12 +183,11 @@ static void addValueAccessEffects(
   effects.emplace_back(effect, &op.getMemrefMutable(),
                        SideEffects::DefaultResource::get());
   if (op.getOrdering())
-    effects.emplace_back(isa<MemoryEffects::Read>(effect)
-                             ? static_cast<MemoryEffects::Effect *>(
-                                   MemoryEffects::Write::get())
-                             : MemoryEffects::Read::get(),
-                         &op.getMemrefMutable(),
-                         SideEffects::DefaultResource::get());
+    effects.emplace_back(
+        isa<MemoryEffects::Read>(effect)
+            ? static_cast<MemoryEffects::Effect *>(MemoryEffects::Write::get())
+            : MemoryEffects::Read::get(),
+        &op.getMemrefMutable(), SideEffects::DefaultResource::get());
 }
 
 LogicalResult LoadOp::verify() {
@@ -318,7 +313,8 @@ parsePeerAndSignal(OpAsmParser &parser, OpAsmParser::UnresolvedOperand &peer,
     return failure();
   auto flagsMemRef = dyn_cast<MemRefType>(flagsType);
   if (!flagsMemRef)
-    return parser.emitError(typeLoc, "expected a memref type for the flags, got ")
+    return parser.emitError(typeLoc,
+                            "expected a memref type for the flags, got ")
            << flagsType;
   if (parser.parseKeyword("scope") || parser.parseLParen())
     return failure();

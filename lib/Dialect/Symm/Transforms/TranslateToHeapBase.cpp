@@ -55,8 +55,7 @@ private:
   void lowerStore(StoreOp op);
   void lowerSignal(SignalOp op);
   void lowerWait(WaitOp op);
-  template <typename OpT>
-  void dropPeer(OpT op);
+  template <typename OpT> void dropPeer(OpT op);
   LogicalResult lowerTile(Operation *op, Value src, Value srcPeer, Value dst,
                           Value dstPeer);
 
@@ -85,8 +84,8 @@ static std::optional<uint64_t> vectorAlignment(Operation *op, Type type,
   auto vector = dyn_cast<VectorType>(type);
   if (!vector || !vector.getElementType().isIntOrFloat())
     return std::nullopt;
-  int64_t bits = vector.getNumElements() *
-                 vector.getElementType().getIntOrFloatBitWidth();
+  int64_t bits =
+      vector.getNumElements() * vector.getElementType().getIntOrFloatBitWidth();
   if (bits % 8 != 0 || !llvm::isPowerOf2_64(bits / 8))
     return std::nullopt;
   return std::min<uint64_t>(bits / 8, kTileAccessBytes);
@@ -125,8 +124,8 @@ void HeapBaseLowering::lowerStore(StoreOp op) {
                                   Value(), op.getOrderingAttr(),
                                   op.getScopeAttr(), IntegerAttr());
   } else if (isa<VectorType>(type)) {
-    auto store = vector::StoreOp::create(b, loc, op.getValue(), memref,
-                                         op.getIndices());
+    auto store =
+        vector::StoreOp::create(b, loc, op.getValue(), memref, op.getIndices());
     if (auto align = vectorAlignment(op, type, op.getAlignment()))
       store.setAlignment(*align);
     b.eraseOp(op);
@@ -137,8 +136,7 @@ void HeapBaseLowering::lowerStore(StoreOp op) {
 }
 
 /// Atomics keep their form and lose their peer.
-template <typename OpT>
-void HeapBaseLowering::dropPeer(OpT op) {
+template <typename OpT> void HeapBaseLowering::dropPeer(OpT op) {
   if (!op.getPeer())
     return;
   b.setInsertionPoint(op);
@@ -153,7 +151,8 @@ void HeapBaseLowering::lowerSignal(SignalOp op) {
   Location loc = op.getLoc();
   b.setInsertionPoint(op);
   Value memref = view(loc, op.getMemref(), op.getPeer());
-  auto release = MemoryOrderingAttr::get(b.getContext(), MemoryOrdering::release);
+  auto release =
+      MemoryOrderingAttr::get(b.getContext(), MemoryOrdering::release);
   if (op.getKind() == SignalKind::set) {
     StoreOp::create(b, loc, op.getValue(), memref, op.getIndices(), Value(),
                     release, op.getScopeAttr(), IntegerAttr());
@@ -189,7 +188,8 @@ void HeapBaseLowering::lowerWait(WaitOp op) {
   b.setInsertionPoint(op);
   Value memref = view(loc, op.getMemref(), op.getPeer());
   Type type = op.getValue().getType();
-  auto acquire = MemoryOrderingAttr::get(b.getContext(), MemoryOrdering::acquire);
+  auto acquire =
+      MemoryOrderingAttr::get(b.getContext(), MemoryOrdering::acquire);
   auto loop = scf::WhileOp::create(b, loc, TypeRange{type}, ValueRange{});
   b.createBlock(&loop.getBefore());
   Value seen = LoadOp::create(b, loc, type, memref, op.getIndices(), Value(),
@@ -222,8 +222,8 @@ std::pair<Value, Value> HeapBaseLowering::workgroupThread(Location loc) {
           arith::AddIOp::create(
               b, loc, id(gpu::Dimension::y),
               arith::MulIOp::create(b, loc, by, id(gpu::Dimension::z)))));
-  Value count = arith::MulIOp::create(b, loc, arith::MulIOp::create(b, loc, bx, by),
-                                      bz);
+  Value count =
+      arith::MulIOp::create(b, loc, arith::MulIOp::create(b, loc, bx, by), bz);
   return {tid, count};
 }
 
@@ -233,9 +233,10 @@ std::pair<Value, Value> HeapBaseLowering::rowPhase(Location loc, Value memref,
   int64_t elementBytes = type.getElementTypeBitWidth() / 8;
   auto meta = memref::ExtractStridedMetadataOp::create(b, loc, memref);
   Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
-  Value start = arith::AddIOp::create(
-      b, loc, base,
-      arith::MulIOp::create(b, loc, meta.getOffset(), index(loc, elementBytes)));
+  Value start =
+      arith::AddIOp::create(b, loc, base,
+                            arith::MulIOp::create(b, loc, meta.getOffset(),
+                                                  index(loc, elementBytes)));
   Value phase = arith::DivUIOp::create(
       b, loc,
       arith::RemUIOp::create(b, loc, start, index(loc, width * elementBytes)),
@@ -252,8 +253,8 @@ std::pair<Value, Value> HeapBaseLowering::rowPhase(Location loc, Value memref,
 }
 
 void HeapBaseLowering::copyLoop(Location loc, Value src, Value dst,
-                                ArrayRef<Value> dims, Value tid,
-                                Value nthreads, int64_t width, Value phase) {
+                                ArrayRef<Value> dims, Value tid, Value nthreads,
+                                int64_t width, Value phase) {
   Value inner = dims.back();
   Value rows = index(loc, 1);
   for (Value d : dims.drop_back())
@@ -306,9 +307,9 @@ void HeapBaseLowering::copyLoop(Location loc, Value src, Value dst,
     Value from = arith::MaxSIOp::create(b, loc, shifted, index(loc, 0));
     Value to = arith::MinSIOp::create(
         b, loc, arith::AddIOp::create(b, loc, shifted, vWidth), inner);
-    Value full = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::eq,
-        arith::SubIOp::create(b, loc, to, from), vWidth);
+    Value full =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                              arith::SubIOp::create(b, loc, to, from), vWidth);
     auto branch = scf::IfOp::create(b, loc, full, /*withElseRegion=*/true);
     b.setInsertionPointToStart(branch.thenBlock());
     col = from;
@@ -324,8 +325,8 @@ void HeapBaseLowering::copyLoop(Location loc, Value src, Value dst,
   }
   // The last chunk of a row may be partial: copy it element by element.
   Value end = arith::AddIOp::create(b, loc, col, vWidth);
-  Value full = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, end,
-                                     inner);
+  Value full =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, end, inner);
   auto branch = scf::IfOp::create(b, loc, full, /*withElseRegion=*/true);
   b.setInsertionPointToStart(branch.thenBlock());
   copyVector();
@@ -381,8 +382,7 @@ LogicalResult HeapBaseLowering::lowerTile(Operation *op, Value src,
     auto [srcPhase, srcRowsSame] = rowPhase(loc, src, width);
     auto [dstPhase, dstRowsSame] = rowPhase(loc, dst, width);
     Value together = arith::AndIOp::create(
-        b, loc,
-        arith::AndIOp::create(b, loc, srcRowsSame, dstRowsSame),
+        b, loc, arith::AndIOp::create(b, loc, srcRowsSame, dstRowsSame),
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, srcPhase,
                               dstPhase));
     Value aligned = arith::AndIOp::create(
@@ -410,7 +410,8 @@ LogicalResult HeapBaseLowering::lowerTile(Operation *op, Value src,
     // acquires the new flag value therefore sees the whole tile (fences and
     // barriers are cumulative in both the PTX and the AMDGPU models).
     MLIRContext *ctx = b.getContext();
-    FenceOp::create(b, loc, MemoryOrderingAttr::get(ctx, MemoryOrdering::release),
+    FenceOp::create(b, loc,
+                    MemoryOrderingAttr::get(ctx, MemoryOrdering::release),
                     put.getScopeAttr());
     gpu::BarrierOp::create(b, loc);
     Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
@@ -418,10 +419,10 @@ LogicalResult HeapBaseLowering::lowerTile(Operation *op, Value src,
     auto branch = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(branch.thenBlock());
-    auto signal = SignalOp::create(b, loc, *put.getSignalKind(),
-                                   put.getSignalValue(), put.getSignalFlags(),
-                                   put.getSignalIndices(), put.getPeer(),
-                                   *put.getScope());
+    auto signal =
+        SignalOp::create(b, loc, *put.getSignalKind(), put.getSignalValue(),
+                         put.getSignalFlags(), put.getSignalIndices(),
+                         put.getPeer(), *put.getScope());
     lowerSignal(signal);
   }
   // The tile is in local memory that the workgroup reads next.
@@ -475,8 +476,7 @@ static LogicalResult addContextArguments(ModuleOp module) {
       return WalkResult::advance();
     if (!func.isKernel()) {
       user->emitOpError()
-          << "needs the kernel context in device function '"
-          << func.getName()
+          << "needs the kernel context in device function '" << func.getName()
           << "', which kernel-context=argument cannot reach; inline it into "
              "its kernel or use kernel-context=global";
       return WalkResult::interrupt();
@@ -497,7 +497,9 @@ static void hoistTranslations(Operation *root) {
   root->walk([](LoopLikeOpInterface loop) {
     moveLoopInvariantCode(
         loop.getLoopRegions(),
-        [&](Value value, Region *) { return loop.isDefinedOutsideOfLoop(value); },
+        [&](Value value, Region *) {
+          return loop.isDefinedOutsideOfLoop(value);
+        },
         [](Operation *op, Region *) {
           return op->getNumRegions() == 0 && isMemoryEffectFree(op) &&
                  isSpeculatable(op);
