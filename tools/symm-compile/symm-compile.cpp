@@ -10,6 +10,7 @@
 #include "symm/Dialect/Symm/IR/SymmDialect.h"
 #include "symm/InitAllSymm.h"
 #include "symm/Pipelines/Pipelines.h"
+#include "symm/Target/Host/HostTarget.h"
 #include "symm/kernel_context.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -101,11 +102,6 @@ std::string findProgram(ArrayRef<StringRef> names, StringRef envVar) {
   return "";
 }
 
-std::string findLld() {
-  return findProgram({"/usr/lib/llvm-22/bin/ld.lld", "ld.lld-22", "ld.lld"},
-                     "SYMM_LLD");
-}
-
 /// The CUDA toolkit folder holding bin/ptxas, or "".
 std::string findCudaToolkit() {
   for (const char *var : {"SYMM_CUDA_PATH", "CUDA_HOME", "CUDA_PATH"})
@@ -123,7 +119,7 @@ std::string findCudaToolkit() {
 /// The ROCDL serialiser runs <toolkit>/llvm/bin/ld.lld; without ROCm, point a
 /// private toolkit folder at the system's ld.lld.
 FailureOr<std::string> makeRocdlToolkit() {
-  std::string lld = findLld();
+  std::string lld = findLinker();
   if (lld.empty())
     return error("HSACO needs ld.lld: install lld-22 or set SYMM_LLD");
   SmallString<128> dir;

@@ -77,6 +77,15 @@ void replaceHeapMemorySpace(Operation *root, unsigned addressSpace);
 /// Converts a symm ordering to LLVM's.
 LLVM::AtomicOrdering toLLVMOrdering(MemoryOrdering ordering);
 
+/// The strongest ordering a failed compare-and-swap (a load) can have.
+LLVM::AtomicOrdering failureOrdering(MemoryOrdering ordering);
+
+/// The declaration of runtime (or libc) function `name` in `symbolTable`,
+/// created on first use.
+LLVM::LLVMFuncOp getRuntimeFunction(OpBuilder &b, Operation *symbolTable,
+                                    StringRef name, ArrayRef<Type> args,
+                                    Type result, bool isVarArg = false);
+
 } // namespace mlir::symm
 
 #endif // SYMM_CONVERSION_SYMMTOLLVM_H

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "symm/Conversion/Passes.h"
+#include "symm/Conversion/SymmToLLVM.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -39,11 +40,8 @@ enum class HostId { Thread = 0, Block, BlockDim, GridDim, Lane, DynamicShared };
 LLVM::LLVMFuncOp runtimeFunction(OpBuilder &b, Operation *op, StringRef name,
                                  ArrayRef<Type> args, Type result,
                                  bool isVarArg = false) {
-  Operation *module = op->getParentOfType<gpu::GPUModuleOp>();
-  FailureOr<LLVM::LLVMFuncOp> fn =
-      LLVM::lookupOrCreateFn(b, module, name, args, result, isVarArg);
-  assert(succeeded(fn) && "runtime function declared with another type");
-  return *fn;
+  return getRuntimeFunction(b, op->getParentOfType<gpu::GPUModuleOp>(), name,
+                            args, result, isVarArg);
 }
 
 Value callHostId(OpBuilder &b, Operation *op, HostId which, unsigned dim) {

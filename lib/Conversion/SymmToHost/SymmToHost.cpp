@@ -9,8 +9,6 @@
 #include "symm/Conversion/Passes.h"
 #include "symm/Conversion/SymmToLLVM.h"
 
-#include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
-
 namespace mlir::symm {
 #define GEN_PASS_DEF_CONVERTSYMMTOHOST
 #include "symm/Conversion/Passes.h.inc"
@@ -34,10 +32,10 @@ struct ConvertSymmToHost
                             std::optional<int64_t>) {
       Operation *symbols = SymbolTable::getNearestSymbolTable(
           b.getInsertionBlock()->getParentOp());
-      auto yield =
-          LLVM::lookupOrCreateFn(b, symbols, "sched_yield", {}, b.getI32Type());
-      if (succeeded(yield))
-        LLVM::CallOp::create(b, loc, *yield, ValueRange{});
+      LLVM::CallOp::create(
+          b, loc,
+          getRuntimeFunction(b, symbols, "sched_yield", {}, b.getI32Type()),
+          ValueRange{});
     };
     if (failed(lowerSymmProgram(module, target)))
       signalPassFailure();

@@ -31,8 +31,7 @@ LLVM::AtomicOrdering mlir::symm::toLLVMOrdering(MemoryOrdering ordering) {
   llvm::report_fatal_error("unknown symm memory ordering");
 }
 
-/// The strongest ordering a failed compare-and-swap (a load) can have.
-static LLVM::AtomicOrdering failureOrdering(MemoryOrdering ordering) {
+LLVM::AtomicOrdering mlir::symm::failureOrdering(MemoryOrdering ordering) {
   switch (ordering) {
   case MemoryOrdering::release:
   case MemoryOrdering::relaxed:
@@ -44,6 +43,19 @@ static LLVM::AtomicOrdering failureOrdering(MemoryOrdering ordering) {
     return LLVM::AtomicOrdering::seq_cst;
   }
   llvm::report_fatal_error("unknown symm memory ordering");
+}
+
+LLVM::LLVMFuncOp mlir::symm::getRuntimeFunction(OpBuilder &b,
+                                                Operation *symbolTable,
+                                                StringRef name,
+                                                ArrayRef<Type> args,
+                                                Type result, bool isVarArg) {
+  FailureOr<LLVM::LLVMFuncOp> fn =
+      LLVM::lookupOrCreateFn(b, symbolTable, name, args, result, isVarArg);
+  if (failed(fn))
+    llvm::report_fatal_error(Twine("runtime function '") + name +
+                             "' is already declared with another type");
+  return *fn;
 }
 
 static LLVM::AtomicBinOp toLLVMBinOp(AtomicKind kind) {
@@ -319,11 +331,9 @@ namespace {
 Value callRuntime(ConversionPatternRewriter &rewriter, Operation *op,
                   StringRef name, Type result, ValueRange args) {
   SmallVector<Type> argTypes(args.getTypes());
-  auto module = op->getParentOfType<ModuleOp>();
-  FailureOr<LLVM::LLVMFuncOp> fn =
-      LLVM::lookupOrCreateFn(rewriter, module, name, argTypes, result);
-  assert(succeeded(fn) && "runtime entry point declared with another type");
-  auto call = LLVM::CallOp::create(rewriter, op->getLoc(), *fn, args);
+  LLVM::LLVMFuncOp fn = getRuntimeFunction(
+      rewriter, op->getParentOfType<ModuleOp>(), name, argTypes, result);
+  auto call = LLVM::CallOp::create(rewriter, op->getLoc(), fn, args);
   return isa<LLVM::LLVMVoidType>(result) ? Value() : call.getResult();
 }
 

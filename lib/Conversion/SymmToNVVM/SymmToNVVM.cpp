@@ -21,6 +21,9 @@ using namespace mlir::symm;
 
 namespace {
 
+/// LLVM syncscope the NVPTX backend prints as each symm scope.
+constexpr std::array<StringRef, 3> kSyncScopes = {"block", "device", ""};
+
 /// PTX scope qualifier of each symm scope.
 StringRef ptxScope(MemoryScope scope) {
   switch (scope) {
@@ -147,9 +150,7 @@ Value casLoop(ConversionPatternRewriter &rewriter, AtomicRMWOp op, Value ptr,
   Type type = value.getType();
   unsigned bits = type.getIntOrFloatBitWidth();
   Type intType = rewriter.getIntegerType(bits);
-  StringRef scope = op.getScope() == MemoryScope::workgroup ? "block"
-                    : op.getScope() == MemoryScope::device  ? "device"
-                                                            : "";
+  StringRef scope = kSyncScopes[static_cast<unsigned>(op.getScope())];
   unsigned align = std::max(1u, bits / 8);
   auto asInt = [&](OpBuilder &b, Value v) -> Value {
     return type == intType ? v : LLVM::BitcastOp::create(b, loc, intType, v);
@@ -162,12 +163,7 @@ Value casLoop(ConversionPatternRewriter &rewriter, AtomicRMWOp op, Value ptr,
       /*isNonTemporal=*/false, /*isInvariant=*/false,
       /*isInvariantGroup=*/false, LLVM::AtomicOrdering::monotonic, scope);
   LLVM::AtomicOrdering success = toLLVMOrdering(op.getOrdering());
-  LLVM::AtomicOrdering failure = success == LLVM::AtomicOrdering::seq_cst
-                                     ? LLVM::AtomicOrdering::seq_cst
-                                 : (success == LLVM::AtomicOrdering::acquire ||
-                                    success == LLVM::AtomicOrdering::acq_rel)
-                                     ? LLVM::AtomicOrdering::acquire
-                                     : LLVM::AtomicOrdering::monotonic;
+  LLVM::AtomicOrdering failure = failureOrdering(op.getOrdering());
   auto loop = scf::WhileOp::create(
       rewriter, loc, TypeRange{intType}, ValueRange{initial},
       [&](OpBuilder &b, Location, ValueRange args) {
@@ -263,7 +259,7 @@ struct ConvertSymmToNVVM
     target.heapAddressSpace = 1;
     target.contextAddressSpace = 4;
     target.gpuAddressSpaces = {1, 3, 0};
-    target.syncScopes = {"block", "device", ""};
+    target.syncScopes = kSyncScopes;
     target.lowerAtomicRMW = lowerRMW;
     target.emitBackoff = [](OpBuilder &b, Location loc,
                             std::optional<int64_t> ns) {

@@ -27,9 +27,7 @@
 using namespace mlir;
 using namespace mlir::symm;
 
-namespace {
-
-std::string findLinker() {
+std::string mlir::symm::findLinker() {
   if (const char *lld = getenv("SYMM_LLD"); lld && *lld)
     return lld;
   for (const char *name :
@@ -41,6 +39,8 @@ std::string findLinker() {
   }
   return "";
 }
+
+namespace {
 
 class HostSerializer : public LLVM::ModuleToObject {
 public:

@@ -216,21 +216,32 @@ symm_status Bootstrap::barrier() {
   return allgather(&token, 1, all.data());
 }
 
-symm_status Bootstrap::sendFds(int fd, const int *fds, int count, int peer) {
+namespace {
+/// One byte of payload carrying `count` descriptors (SCM_RIGHTS).
+struct FdMessage {
+  explicit FdMessage(int count)
+      : control(CMSG_SPACE(sizeof(int) * count)), bytes(sizeof(int) * count) {
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control.data();
+    msg.msg_controllen = control.size();
+  }
   char byte = 0;
   iovec iov{&byte, 1};
-  std::vector<char> control(CMSG_SPACE(sizeof(int) * count));
+  std::vector<char> control;
+  size_t bytes;
   msghdr msg{};
-  msg.msg_iov = &iov;
-  msg.msg_iovlen = 1;
-  msg.msg_control = control.data();
-  msg.msg_controllen = control.size();
-  cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
+};
+} // namespace
+
+symm_status Bootstrap::sendFds(int fd, const int *fds, int count, int peer) {
+  FdMessage m(count);
+  cmsghdr *cmsg = CMSG_FIRSTHDR(&m.msg);
   cmsg->cmsg_level = SOL_SOCKET;
   cmsg->cmsg_type = SCM_RIGHTS;
-  cmsg->cmsg_len = CMSG_LEN(sizeof(int) * count);
-  std::memcpy(CMSG_DATA(cmsg), fds, sizeof(int) * count);
-  if (sendmsg(fd, &msg, MSG_NOSIGNAL) != 1)
+  cmsg->cmsg_len = CMSG_LEN(m.bytes);
+  std::memcpy(CMSG_DATA(cmsg), fds, m.bytes);
+  if (sendmsg(fd, &m.msg, MSG_NOSIGNAL) != 1)
     return fail(SYMM_ERROR_PEER_FAILED,
                 "cannot pass heap descriptors to rank %d: %s", peer,
                 strerror(errno));
@@ -240,25 +251,18 @@ symm_status Bootstrap::sendFds(int fd, const int *fds, int count, int peer) {
 symm_status Bootstrap::recvFds(int fd, int *fds, int count, int peer) {
   if (symm_status s = waitReadable(fd, peer))
     return s;
-  char byte;
-  iovec iov{&byte, 1};
-  std::vector<char> control(CMSG_SPACE(sizeof(int) * count));
-  msghdr msg{};
-  msg.msg_iov = &iov;
-  msg.msg_iovlen = 1;
-  msg.msg_control = control.data();
-  msg.msg_controllen = control.size();
-  if (recvmsg(fd, &msg, MSG_CMSG_CLOEXEC) != 1)
+  FdMessage m(count);
+  if (recvmsg(fd, &m.msg, MSG_CMSG_CLOEXEC) != 1)
     return fail(SYMM_ERROR_PEER_FAILED,
                 "rank %d closed its connection while passing heap "
                 "descriptors",
                 peer);
-  cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
+  cmsghdr *cmsg = CMSG_FIRSTHDR(&m.msg);
   if (!cmsg || cmsg->cmsg_type != SCM_RIGHTS ||
-      cmsg->cmsg_len != CMSG_LEN(sizeof(int) * count))
+      cmsg->cmsg_len != CMSG_LEN(m.bytes))
     return fail(SYMM_ERROR_PEER_FAILED,
                 "rank %d sent a malformed descriptor message", peer);
-  std::memcpy(fds, CMSG_DATA(cmsg), sizeof(int) * count);
+  std::memcpy(fds, CMSG_DATA(cmsg), m.bytes);
   return SYMM_SUCCESS;
 }
 
