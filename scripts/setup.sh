@@ -30,8 +30,13 @@ if ((${#missing[@]})); then
 fi
 
 LLVM_DIR=/usr/lib/llvm-22
+LAUNCHER=()
+# A developer's ccache, when installed, makes rebuilds in other clones cheap.
+if command -v ccache >/dev/null; then
+  LAUNCHER=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
 if [[ ! -f "$BUILD/build.ninja" ]]; then
-  cmake -G Ninja -S "$ROOT" -B "$BUILD" \
+  cmake -G Ninja -S "$ROOT" -B "$BUILD" "${LAUNCHER[@]}" \
     -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_C_COMPILER="$LLVM_DIR/bin/clang" \
     -DCMAKE_CXX_COMPILER="$LLVM_DIR/bin/clang++" \

@@ -11,7 +11,7 @@
 #include "symm/InitAllSymm.h"
 #include "symm/Pipelines/Pipelines.h"
 #include "symm/Target/Host/HostTarget.h"
-#include "symm/kernel_context.h"
+#include "symm/abi.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -155,7 +155,7 @@ llvm::json::Object buildManifest(ModuleOp module, const std::string &target,
     for (Type type : func.getArgumentTypes()) {
       llvm::json::Object arg;
       if (auto memref = dyn_cast<MemRefType>(type)) {
-        int64_t fields = 3 + 2 * memref.getRank();
+        int64_t fields = SYMM_MEMREF_PARAMS(memref.getRank());
         arg["kind"] = "memref";
         arg["element"] = typeName(memref.getElementType());
         arg["rank"] = memref.getRank();

@@ -74,6 +74,10 @@ LogicalResult lowerSymmProgram(ModuleOp module, const SymmTargetInfo &target);
 /// 0) in every type and attribute under `root`.
 void replaceHeapMemorySpace(Operation *root, unsigned addressSpace);
 
+/// The LLVM type of symm_kernel_context (symm/kernel_context.h), fields in
+/// symm_kernel_context_field order.
+LLVM::LLVMStructType getKernelContextType(MLIRContext *ctx);
+
 /// Converts a symm ordering to LLVM's.
 LLVM::AtomicOrdering toLLVMOrdering(MemoryOrdering ordering);
 

@@ -7,6 +7,7 @@
 
 #include "symm/Conversion/Passes.h"
 #include "symm/Conversion/SymmToLLVM.h"
+#include "symm/abi.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -33,10 +34,6 @@ using namespace mlir::symm;
 
 namespace {
 
-/// `_symm_host_id(which, dim)`: which 0 thread id, 1 block id, 2 block size,
-/// 3 grid size, 4 lane id, 5 dynamic shared memory bytes.
-enum class HostId { Thread = 0, Block, BlockDim, GridDim, Lane, DynamicShared };
-
 LLVM::LLVMFuncOp runtimeFunction(OpBuilder &b, Operation *op, StringRef name,
                                  ArrayRef<Type> args, Type result,
                                  bool isVarArg = false) {
@@ -44,24 +41,25 @@ LLVM::LLVMFuncOp runtimeFunction(OpBuilder &b, Operation *op, StringRef name,
                             args, result, isVarArg);
 }
 
-Value callHostId(OpBuilder &b, Operation *op, HostId which, unsigned dim) {
+Value callHostId(OpBuilder &b, Operation *op, symm_host_id which,
+                 unsigned dim) {
   Location loc = op->getLoc();
   Type i32 = b.getI32Type(), i64 = b.getI64Type();
-  auto fn = runtimeFunction(b, op, "_symm_host_id", {i32, i32}, i64);
+  auto fn = runtimeFunction(b, op, SYMM_HOST_ID_FN, {i32, i32}, i64);
   Value args[] = {
-      LLVM::ConstantOp::create(b, loc, i32, static_cast<int>(which)),
+      LLVM::ConstantOp::create(b, loc, i32, static_cast<int32_t>(which)),
       LLVM::ConstantOp::create(b, loc, i32, dim)};
   return LLVM::CallOp::create(b, loc, fn, args).getResult();
 }
 
-template <typename OpT, HostId Which>
+template <typename OpT, symm_host_id Which>
 struct IdLowering : public ConvertOpToLLVMPattern<OpT> {
   using ConvertOpToLLVMPattern<OpT>::ConvertOpToLLVMPattern;
   LogicalResult
   matchAndRewrite(OpT op, typename OpT::Adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     unsigned dim = 0;
-    if constexpr (Which != HostId::Lane)
+    if constexpr (Which != SYMM_HOST_ID_LANE)
       dim = static_cast<unsigned>(op.getDimension());
     rewriter.replaceOp(op, callHostId(rewriter, op, Which, dim));
     return success();
@@ -75,9 +73,9 @@ struct GlobalIdLowering : public ConvertOpToLLVMPattern<gpu::GlobalIdOp> {
                   ConversionPatternRewriter &rewriter) const override {
     unsigned dim = static_cast<unsigned>(op.getDimension());
     Location loc = op.getLoc();
-    Value block = callHostId(rewriter, op, HostId::Block, dim);
-    Value size = callHostId(rewriter, op, HostId::BlockDim, dim);
-    Value thread = callHostId(rewriter, op, HostId::Thread, dim);
+    Value block = callHostId(rewriter, op, SYMM_HOST_ID_BLOCK, dim);
+    Value size = callHostId(rewriter, op, SYMM_HOST_ID_BLOCK_DIM, dim);
+    Value thread = callHostId(rewriter, op, SYMM_HOST_ID_THREAD, dim);
     rewriter.replaceOpWithNewOp<LLVM::AddOp>(
         op, LLVM::MulOp::create(rewriter, loc, block, size), thread);
     return success();
@@ -90,9 +88,8 @@ struct SubgroupSizeLowering
   LogicalResult
   matchAndRewrite(gpu::SubgroupSizeOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    // The host backend's subgroups have 32 lanes.
     rewriter.replaceOpWithNewOp<LLVM::ConstantOp>(op, rewriter.getI64Type(),
-                                                  32);
+                                                  SYMM_HOST_SUBGROUP_SIZE);
     return success();
   }
 };
@@ -102,12 +99,19 @@ struct BarrierLowering : public ConvertOpToLLVMPattern<gpu::BarrierOp> {
   LogicalResult
   matchAndRewrite(gpu::BarrierOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto fn = runtimeFunction(rewriter, op, "_symm_host_barrier", {},
+    auto fn = runtimeFunction(rewriter, op, SYMM_HOST_BARRIER_FN, {},
                               LLVM::LLVMVoidType::get(op.getContext()));
     rewriter.replaceOpWithNewOp<LLVM::CallOp>(op, fn, ValueRange{});
     return success();
   }
 };
+
+static_assert(static_cast<int>(gpu::ShuffleMode::XOR) == SYMM_HOST_SHUFFLE_XOR &&
+                  static_cast<int>(gpu::ShuffleMode::DOWN) ==
+                      SYMM_HOST_SHUFFLE_DOWN &&
+                  static_cast<int>(gpu::ShuffleMode::UP) == SYMM_HOST_SHUFFLE_UP &&
+                  static_cast<int>(gpu::ShuffleMode::IDX) == SYMM_HOST_SHUFFLE_IDX,
+              "gpu.shuffle modes are passed to the runtime as they are");
 
 /// Moves the value through an i64, whatever its 64-bit-or-narrower type.
 struct ShuffleLowering : public ConvertOpToLLVMPattern<gpu::ShuffleOp> {
@@ -128,7 +132,7 @@ struct ShuffleLowering : public ConvertOpToLLVMPattern<gpu::ShuffleOp> {
       asInt = LLVM::ZExtOp::create(rewriter, loc, i64, asInt);
     Value one = LLVM::ConstantOp::create(rewriter, loc, i64, 1);
     Value validSlot = LLVM::AllocaOp::create(rewriter, loc, ptr, i8, one);
-    auto fn = runtimeFunction(rewriter, op, "_symm_host_shuffle",
+    auto fn = runtimeFunction(rewriter, op, SYMM_HOST_SHUFFLE_FN,
                               {i64, i32, i32, i32, ptr}, i64);
     Value mode = LLVM::ConstantOp::create(rewriter, loc, i32,
                                           static_cast<int>(op.getMode()));
@@ -280,7 +284,7 @@ LogicalResult lowerMemory(gpu::GPUFuncOp func,
   staticBytes = (staticBytes + 15) & ~int64_t(15);
   Value base;
   if (workgroup || !dynamic.empty()) {
-    auto fn = runtimeFunction(b, func, "_symm_host_shared_memory", {i64}, ptr);
+    auto fn = runtimeFunction(b, func, SYMM_HOST_SHARED_MEMORY_FN, {i64}, ptr);
     base = LLVM::CallOp::create(
                b, loc, fn,
                ValueRange{LLVM::ConstantOp::create(b, loc, i64, staticBytes)})
@@ -305,7 +309,7 @@ LogicalResult lowerMemory(gpu::GPUFuncOp func,
     OpBuilder ob(op);
     Value at = LLVM::GEPOp::create(ob, op.getLoc(), ptr, i8, base,
                                    ArrayRef<LLVM::GEPArg>{staticBytes});
-    Value size = callHostId(ob, op, HostId::DynamicShared, 0);
+    Value size = callHostId(ob, op, SYMM_HOST_ID_DYNAMIC_SHARED_BYTES, 0);
     op.replaceAllUsesWith(
         memrefAt(ob, op.getLoc(), converter, op.getType(), at, size));
     op.erase();
@@ -326,7 +330,8 @@ void addEntry(gpu::GPUModuleOp module, LLVM::LLVMFuncOp kernel) {
   MLIRContext *ctx = module.getContext();
   Type ptr = LLVM::LLVMPointerType::get(ctx);
   Type i64 = IntegerType::get(ctx, 64);
-  std::string entryName = ("_symm_kernel_" + kernel.getName()).str();
+  std::string entryName =
+      (SYMM_HOST_KERNEL_PREFIX + kernel.getName()).str();
   ArrayRef<Type> params = kernel.getFunctionType().getParams();
 
   DataLayout layout = DataLayout::closest(module);
@@ -336,7 +341,7 @@ void addEntry(gpu::GPUModuleOp module, LLVM::LLVMFuncOp kernel) {
   auto tableType = LLVM::LLVMArrayType::get(i64, sizes.size());
   LLVM::GlobalOp::create(
       b, loc, tableType, /*isConstant=*/true, LLVM::Linkage::External,
-      entryName + "_params",
+      entryName + SYMM_HOST_KERNEL_PARAMS_SUFFIX,
       DenseElementsAttr::get(
           RankedTensorType::get({static_cast<int64_t>(sizes.size())}, i64),
           ArrayRef<int64_t>(sizes)));
@@ -375,11 +380,11 @@ struct SymmConvertGpuToHost
     }
 
     RewritePatternSet patterns(ctx);
-    patterns.add<IdLowering<gpu::ThreadIdOp, HostId::Thread>,
-                 IdLowering<gpu::BlockIdOp, HostId::Block>,
-                 IdLowering<gpu::BlockDimOp, HostId::BlockDim>,
-                 IdLowering<gpu::GridDimOp, HostId::GridDim>,
-                 IdLowering<gpu::LaneIdOp, HostId::Lane>, GlobalIdLowering,
+    patterns.add<IdLowering<gpu::ThreadIdOp, SYMM_HOST_ID_THREAD>,
+                 IdLowering<gpu::BlockIdOp, SYMM_HOST_ID_BLOCK>,
+                 IdLowering<gpu::BlockDimOp, SYMM_HOST_ID_BLOCK_DIM>,
+                 IdLowering<gpu::GridDimOp, SYMM_HOST_ID_GRID_DIM>,
+                 IdLowering<gpu::LaneIdOp, SYMM_HOST_ID_LANE>, GlobalIdLowering,
                  SubgroupSizeLowering, BarrierLowering, ShuffleLowering,
                  PrintfLowering, FuncLowering, ReturnLowering>(converter);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);

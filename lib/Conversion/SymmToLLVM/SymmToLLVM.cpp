@@ -2,7 +2,7 @@
 
 #include "symm/Conversion/SymmToLLVM.h"
 #include "symm/Dialect/Symm/Transforms/Passes.h"
-#include "symm/kernel_context.h"
+#include "symm/abi.h"
 
 #include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
 #include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
@@ -90,6 +90,15 @@ static LLVM::AtomicBinOp toLLVMBinOp(AtomicKind kind) {
   llvm::report_fatal_error("unknown symm atomic kind");
 }
 
+LLVM::LLVMStructType mlir::symm::getKernelContextType(MLIRContext *ctx) {
+  Type fields[SYMM_CONTEXT_FIELD_COUNT];
+  fields[SYMM_CONTEXT_FIELD_RANK] = IntegerType::get(ctx, 32);
+  fields[SYMM_CONTEXT_FIELD_WORLD_SIZE] = IntegerType::get(ctx, 32);
+  fields[SYMM_CONTEXT_FIELD_HEAP_BASES] =
+      LLVM::LLVMArrayType::get(IntegerType::get(ctx, 64), SYMM_MAX_RANKS);
+  return LLVM::LLVMStructType::getLiteral(ctx, fields);
+}
+
 namespace {
 
 /// Base of the symm patterns: access to the target decisions and the kernel
@@ -99,12 +108,8 @@ struct SymmPattern : public ConvertOpToLLVMPattern<OpT> {
   SymmPattern(const LLVMTypeConverter &converter, const SymmTargetInfo &target)
       : ConvertOpToLLVMPattern<OpT>(converter), target(target) {}
 
-  /// The context structure type: {i32 rank, i32 world_size, [N x i64] bases}.
   LLVM::LLVMStructType contextType(MLIRContext *ctx) const {
-    return LLVM::LLVMStructType::getLiteral(
-        ctx,
-        {IntegerType::get(ctx, 32), IntegerType::get(ctx, 32),
-         LLVM::LLVMArrayType::get(IntegerType::get(ctx, 64), SYMM_MAX_RANKS)});
+    return getKernelContextType(ctx);
   }
 
   /// Pointer to the kernel context: the kernel's trailing argument under
@@ -189,9 +194,12 @@ struct TranslateLowering : public SymmPattern<TranslateOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Type i64 = rewriter.getI64Type();
-    Value rank = loadContext(rewriter, op, {0}, rewriter.getI32Type());
-    Value mine = loadContext(rewriter, op, {2, rank}, i64);
-    Value theirs = loadContext(rewriter, op, {2, adaptor.getPeer()}, i64);
+    Value rank = loadContext(rewriter, op, {SYMM_CONTEXT_FIELD_RANK},
+                             rewriter.getI32Type());
+    Value mine =
+        loadContext(rewriter, op, {SYMM_CONTEXT_FIELD_HEAP_BASES, rank}, i64);
+    Value theirs = loadContext(
+        rewriter, op, {SYMM_CONTEXT_FIELD_HEAP_BASES, adaptor.getPeer()}, i64);
     Value delta = LLVM::SubOp::create(rewriter, loc, theirs, mine);
     MemRefDescriptor desc(adaptor.getMemref());
     auto rebase = [&](Value ptr) -> Value {
@@ -348,7 +356,7 @@ struct AllocLowering : public ConvertOpToLLVMPattern<AllocOp> {
     getMemRefDescriptorSizes(op.getLoc(), type, adaptor.getDynamicSizes(),
                              rewriter, sizes, strides, bytes);
     Value ptr =
-        callRuntime(rewriter, op, "_symm_program_alloc", getPtrType(), {bytes});
+        callRuntime(rewriter, op, SYMM_PROGRAM_ALLOC_FN, getPtrType(), {bytes});
     Value desc = createMemRefDescriptor(op.getLoc(), type, ptr, ptr, sizes,
                                         strides, rewriter);
     rewriter.replaceOp(op, desc);
@@ -362,7 +370,7 @@ struct DeallocLowering : public ConvertOpToLLVMPattern<DeallocOp> {
   matchAndRewrite(DeallocOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     MemRefDescriptor desc(adaptor.getMemref());
-    callRuntime(rewriter, op, "_symm_program_free",
+    callRuntime(rewriter, op, SYMM_PROGRAM_FREE_FN,
                 LLVM::LLVMVoidType::get(op.getContext()),
                 {desc.allocatedPtr(rewriter, op.getLoc())});
     rewriter.eraseOp(op);
@@ -375,7 +383,7 @@ struct BarrierLowering : public ConvertOpToLLVMPattern<BarrierOp> {
   LogicalResult
   matchAndRewrite(BarrierOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    callRuntime(rewriter, op, "_symm_program_barrier",
+    callRuntime(rewriter, op, SYMM_PROGRAM_BARRIER_FN,
                 LLVM::LLVMVoidType::get(op.getContext()), {});
     rewriter.eraseOp(op);
     return success();
@@ -401,8 +409,8 @@ struct QueryLowering : public ConvertOpToLLVMPattern<OpT> {
 void mlir::symm::populateSymmToLLVMConversionPatterns(
     LLVMTypeConverter &converter, RewritePatternSet &patterns,
     const SymmTargetInfo &target) {
-  patterns.add<ContextFieldLowering<RankOp, 0>,
-               ContextFieldLowering<WorldSizeOp, 1>, TranslateLowering,
+  patterns.add<ContextFieldLowering<RankOp, SYMM_CONTEXT_FIELD_RANK>,
+               ContextFieldLowering<WorldSizeOp, SYMM_CONTEXT_FIELD_WORLD_SIZE>, TranslateLowering,
                LoadLowering, StoreLowering, AtomicRMWLowering,
                AtomicCASLowering, FenceLowering, BackoffLowering>(converter,
                                                                   target);
@@ -550,9 +558,9 @@ LogicalResult mlir::symm::lowerSymmHostCode(ModuleOp module) {
       });
   RewritePatternSet patterns(ctx);
   patterns.add<AllocLowering, DeallocLowering, BarrierLowering>(converter);
-  patterns.add<QueryLowering<RankOp>>(converter, "_symm_program_rank");
+  patterns.add<QueryLowering<RankOp>>(converter, SYMM_PROGRAM_RANK_FN);
   patterns.add<QueryLowering<WorldSizeOp>>(converter,
-                                           "_symm_program_world_size");
+                                           SYMM_PROGRAM_WORLD_SIZE_FN);
   ConversionTarget target(*ctx);
   target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
   target.addDynamicallyLegalDialect<SymmDialect>([](Operation *op) {

@@ -23,4 +23,12 @@ typedef struct symm_kernel_context {
   uint64_t heap_bases[SYMM_MAX_RANKS];
 } symm_kernel_context;
 
+/* The position of each field in the structure, as compiled code indexes it. */
+typedef enum symm_kernel_context_field {
+  SYMM_CONTEXT_FIELD_RANK = 0,
+  SYMM_CONTEXT_FIELD_WORLD_SIZE = 1,
+  SYMM_CONTEXT_FIELD_HEAP_BASES = 2,
+  SYMM_CONTEXT_FIELD_COUNT = 3
+} symm_kernel_context_field;
+
 #endif /* SYMM_KERNEL_CONTEXT_H */

@@ -203,10 +203,10 @@ public:
   symm_status getFunction(void *module, const char *name,
                           void **function) override {
     auto *m = static_cast<HostModule *>(module);
-    std::string entry = std::string("_symm_kernel_") + name;
+    std::string entry = std::string(SYMM_HOST_KERNEL_PREFIX) + name;
     void *fn = dlsym(m->library, entry.c_str());
     auto *sizes = static_cast<const int64_t *>(
-        dlsym(m->library, (entry + "_params").c_str()));
+        dlsym(m->library, (entry + SYMM_HOST_KERNEL_PARAMS_SUFFIX).c_str()));
     if (!fn || !sizes)
       return fail(SYMM_ERROR_INVALID_ARGUMENT, "no kernel '%s' in the module",
                   name);

@@ -133,19 +133,29 @@ symm_status symm::runKernel(const char *name, void (*entry)(void **),
 
 extern "C" {
 
-/// which: 0 thread id, 1 block id, 2 block size, 3 grid size; dim: 0..2.
+/// `which` is a symm_host_id; `dim` 0..2.
 SYMM_EXPORT int64_t _symm_host_id(int32_t which, int32_t dim) {
   Thread &t = self();
-  switch (which) {
-  case 0:
+  switch (static_cast<symm_host_id>(which)) {
+  case SYMM_HOST_ID_THREAD:
     return t.tid[dim];
-  case 1:
+  case SYMM_HOST_ID_BLOCK:
     return t.bid[dim];
-  case 2:
+  case SYMM_HOST_ID_BLOCK_DIM:
     return t.shape->block[dim];
-  default:
+  case SYMM_HOST_ID_GRID_DIM:
     return t.shape->grid[dim];
+  case SYMM_HOST_ID_LANE:
+    return t.linear % kHostSubgroupSize;
+  case SYMM_HOST_ID_DYNAMIC_SHARED_BYTES:
+    return t.shape->dynamicShared;
+  case SYMM_HOST_ID_COUNT:
+    break;
   }
+  fprintf(stderr, "symm: rank %d: a kernel asked for host id %d, which this "
+                  "runtime does not know (compiled by another Symm?)\n",
+          currentRank(), which);
+  exit(1);
 }
 
 SYMM_EXPORT void _symm_host_barrier() { self().block->barrier.wait(); }
@@ -164,8 +174,7 @@ SYMM_EXPORT void *_symm_host_shared_memory(int64_t staticBytes) {
   return self().block->shared.data();
 }
 
-/// gpu.shuffle over the subgroup; mode (gpu::ShuffleMode): 0 xor, 1 down,
-/// 2 up, 3 idx. Every
+/// gpu.shuffle over the subgroup (`mode` a symm_host_shuffle_mode). Every
 /// lane of the subgroup must call it, as on a GPU.
 SYMM_EXPORT int64_t _symm_host_shuffle(int64_t value, int32_t offset,
                                        int32_t width, int32_t mode,
@@ -179,13 +188,13 @@ SYMM_EXPORT int64_t _symm_host_shuffle(int64_t value, int32_t offset,
   subgroup.wait();
   int source;
   switch (mode) {
-  case 0:
+  case SYMM_HOST_SHUFFLE_XOR:
     source = lane ^ offset;
     break;
-  case 1:
+  case SYMM_HOST_SHUFFLE_DOWN:
     source = lane + offset;
     break;
-  case 2:
+  case SYMM_HOST_SHUFFLE_UP:
     source = lane - offset;
     break;
   default:

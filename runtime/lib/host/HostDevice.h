@@ -3,6 +3,7 @@
 #ifndef SYMM_RUNTIME_LIB_HOST_HOSTDEVICE_H
 #define SYMM_RUNTIME_LIB_HOST_HOSTDEVICE_H
 
+#include "symm/abi.h"
 #include "symm/runtime.h"
 
 namespace symm {
@@ -16,10 +17,8 @@ struct LaunchShape {
 symm_status runKernel(const char *name, void (*entry)(void **),
                       const LaunchShape &shape, void **params);
 
-/// Static workgroup memory a CPU-target kernel may use, like NVIDIA's 48 KiB.
-constexpr size_t kHostStaticSharedBytes = 48 * 1024;
-/// Lanes of a subgroup (gpu.shuffle, gpu.lane_id) on the CPU target.
-constexpr int kHostSubgroupSize = 32;
+constexpr size_t kHostStaticSharedBytes = SYMM_HOST_STATIC_SHARED_BYTES;
+constexpr int kHostSubgroupSize = SYMM_HOST_SUBGROUP_SIZE;
 
 } // namespace symm
 

@@ -1,0 +1,71 @@
+/*===- abi.h - The contract between the compiler and the runtime --*- C -*-===*\
+|*                                                                            *|
+|* Every fact that code compiled by Symm and the runtime that loads it must  *|
+|* agree on: the kernel context (kernel_context.h), the memref parameter      *|
+|* expansion, and the CPU target's entry points, id codes and limits. The    *|
+|* compiler builds its LLVM types and calls from these names; the runtime     *|
+|* implements them; runtime/test/Abi.cpp fails when the two disagree.         *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef SYMM_ABI_H
+#define SYMM_ABI_H
+
+#include "symm/kernel_context.h"
+
+/* A memref argument of rank r is passed as its descriptor's fields: allocated
+ * pointer, aligned pointer, offset, r sizes and r strides. */
+#define SYMM_MEMREF_PARAMS(rank) (3 + 2 * (rank))
+
+/* ---- The CPU target ---------------------------------------------------- */
+
+/* `void _symm_kernel_<name>(void **params)` runs one thread of kernel <name>
+ * with params[i] pointing at its i-th parameter;
+ * `const int64_t _symm_kernel_<name>_params[]` = {count, size of each}. */
+#define SYMM_HOST_KERNEL_PREFIX "_symm_kernel_"
+#define SYMM_HOST_KERNEL_PARAMS_SUFFIX "_params"
+
+/* int64_t SYMM_HOST_ID_FN(int32_t which, int32_t dim): `which` is a
+ * symm_host_id, `dim` 0..2 (x, y, z). */
+#define SYMM_HOST_ID_FN "_symm_host_id"
+typedef enum symm_host_id {
+  SYMM_HOST_ID_THREAD = 0,     /* gpu.thread_id */
+  SYMM_HOST_ID_BLOCK = 1,      /* gpu.block_id */
+  SYMM_HOST_ID_BLOCK_DIM = 2,  /* gpu.block_dim */
+  SYMM_HOST_ID_GRID_DIM = 3,   /* gpu.grid_dim */
+  SYMM_HOST_ID_LANE = 4,       /* gpu.lane_id (dim ignored) */
+  SYMM_HOST_ID_DYNAMIC_SHARED_BYTES = 5, /* the launch's dynamic shared memory */
+  SYMM_HOST_ID_COUNT = 6
+} symm_host_id;
+
+/* void SYMM_HOST_BARRIER_FN(void): gpu.barrier. */
+#define SYMM_HOST_BARRIER_FN "_symm_host_barrier"
+/* void *SYMM_HOST_SHARED_MEMORY_FN(int64_t static_bytes): the block's
+ * workgroup memory; dynamic shared memory starts at static_bytes. */
+#define SYMM_HOST_SHARED_MEMORY_FN "_symm_host_shared_memory"
+/* int64_t SYMM_HOST_SHUFFLE_FN(int64_t value, int32_t offset, int32_t width,
+ * int32_t mode, int8_t *valid): gpu.shuffle, `mode` in gpu::ShuffleMode's
+ * order (xor, down, up, idx). */
+#define SYMM_HOST_SHUFFLE_FN "_symm_host_shuffle"
+typedef enum symm_host_shuffle_mode {
+  SYMM_HOST_SHUFFLE_XOR = 0,
+  SYMM_HOST_SHUFFLE_DOWN = 1,
+  SYMM_HOST_SHUFFLE_UP = 2,
+  SYMM_HOST_SHUFFLE_IDX = 3
+} symm_host_shuffle_mode;
+
+/* Lanes of a subgroup (gpu.subgroup_size, gpu.lane_id, gpu.shuffle). */
+#define SYMM_HOST_SUBGROUP_SIZE 32
+/* Static workgroup memory a CPU-target kernel may use, like NVIDIA's 48 KiB. */
+#define SYMM_HOST_STATIC_SHARED_BYTES (48 * 1024)
+
+/* ---- Whole programs (host code, every target) -------------------------- */
+
+/* void *(int64_t bytes), void (void *), void (void), int32_t (void). */
+#define SYMM_PROGRAM_ALLOC_FN "_symm_program_alloc"
+#define SYMM_PROGRAM_FREE_FN "_symm_program_free"
+#define SYMM_PROGRAM_BARRIER_FN "_symm_program_barrier"
+#define SYMM_PROGRAM_RANK_FN "_symm_program_rank"
+#define SYMM_PROGRAM_WORLD_SIZE_FN "_symm_program_world_size"
+
+#endif /* SYMM_ABI_H */
