@@ -75,6 +75,9 @@ SYMM_EXPORT size_t symm_dtype_size(symm_dtype dtype);
    slots has S * SYMM_COLL_FLAGS_PER_SLOT 32-bit integers. */
 #define SYMM_COLL_FLAG_KINDS 3
 #define SYMM_COLL_FLAGS_PER_SLOT (SYMM_COLL_FLAG_KINDS * SYMM_MAX_RANKS)
+/* The kernels move 16-byte vectors where both sides are aligned; the host
+   API's scratch slots and workgroup parts are multiples of them. */
+#define SYMM_COLL_VECTOR_BYTES 16
 
 #ifdef __cplusplus
 }

@@ -24,6 +24,10 @@ string(REGEX REPLACE ".*SYMM_MAX_RANKS ([0-9]+).*" "\\1" MAX_RANKS "${_line}")
 file(STRINGS ${CMAKE_CURRENT_SOURCE_DIR}/include/symm/collectives.h _line
      REGEX "#define SYMM_COLL_FLAG_KINDS ")
 string(REGEX REPLACE ".*SYMM_COLL_FLAG_KINDS ([0-9]+).*" "\\1" KINDS "${_line}")
+file(STRINGS ${CMAKE_CURRENT_SOURCE_DIR}/include/symm/collectives.h _line
+     REGEX "#define SYMM_COLL_VECTOR_BYTES ")
+string(REGEX REPLACE ".*SYMM_COLL_VECTOR_BYTES ([0-9]+).*" "\\1" _vector
+       "${_line}")
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
   ${_coll_dir}/Blocks.mlir.in ${_coll_dir}/Kernels.mlir.in
   ${CMAKE_CURRENT_SOURCE_DIR}/include/symm/kernel_context.h
@@ -31,6 +35,13 @@ set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
 
 # Element type: name (symm_dtype order), MLIR type, accumulator type.
 set(SYMM_COLL_DTYPES i8 i32 i64 f16 bf16 f32 f64)
+set(_bytes_i8 1)
+set(_bytes_i32 4)
+set(_bytes_i64 8)
+set(_bytes_f16 2)
+set(_bytes_bf16 2)
+set(_bytes_f32 4)
+set(_bytes_f64 8)
 set(_acc_i8 i8)
 set(_acc_i32 i32)
 set(_acc_i64 i64)
@@ -55,11 +66,13 @@ function(symm_instantiate text names out)
   endforeach()
   set(${out} "${text}" PARENT_SCOPE)
 endfunction()
-set(_names S T A EXT TRUNC ADD MUL MIN MAX KINDS MAX_RANKS)
+set(_names S T A W BYTES EXT TRUNC ADD MUL MIN MAX KINDS MAX_RANKS)
 set(_blobs)
 foreach(S ${SYMM_COLL_DTYPES})
   set(T ${S})
   set(A ${_acc_${S}})
+  set(BYTES ${_bytes_${S}})
+  math(EXPR W "${_vector} / ${BYTES}")
   if(S MATCHES "^i")
     set(ADD arith.addi)
     set(MUL arith.muli)

@@ -200,6 +200,14 @@ struct Call {
   char *pairScratch() const { return scratch() + s->scratchBytes; }
   /// Elements of the scratch, for memref sizes.
   size_t scratchElems() const { return s->scratchBytes / esize; }
+  /// Elements per vector: slots and segments are multiples of it.
+  size_t vector() const { return SYMM_COLL_VECTOR_BYTES / esize; }
+  size_t roundDown(size_t n) const { return n / vector() * vector(); }
+  size_t roundUp(size_t n) const { return roundDown(n + vector() - 1); }
+  /// Elements in each of `slots` slots per rank.
+  size_t slotCap(size_t slots) const {
+    return roundDown(scratchElems() / (slots * world));
+  }
 };
 
 const char *dtypeName(symm_dtype d) {
@@ -304,7 +312,7 @@ symm_status checkOp(const char *fn, symm_reduce_op op) {
 symm_status exchange(Call &call, const void *send, void *recv, size_t count,
                      size_t sstride, size_t dstride, int root,
                      size_t srcElems, size_t dstElems, symm_stream *stream) {
-  size_t cap = call.scratchElems() / call.world;
+  size_t cap = call.slotCap(1);
   for (size_t off = 0; off < count; off += cap) {
     size_t total = std::min(cap, count - off);
     Params p;
@@ -461,8 +469,7 @@ symm_status symm_all_reduce(const void *send, void *recv, size_t count,
     return st;
   // One-shot: every rank's chunk in a slot of every rank's scratch. Two-shot:
   // world segments per chunk, each in a reduce slot and a gather slot.
-  size_t slot = call.scratchElems() / call.world;
-  size_t cap = twoShot ? slot / 2 * call.world : slot;
+  size_t cap = twoShot ? call.slotCap(2) * call.world : call.slotCap(1);
   for (size_t off = 0; off < count; off += cap) {
     size_t total = std::min(cap, count - off);
     Params p;
@@ -473,7 +480,7 @@ symm_status symm_all_reduce(const void *send, void *recv, size_t count,
     p.scalar(off);
     p.scalar(total);
     if (twoShot)
-      p.scalar((total + call.world - 1) / call.world);
+      p.scalar(call.roundUp((total + call.world - 1) / call.world));
     p.i32(op);
     p.i32(++call.c->epoch);
     if (symm_status st = p.launch(
@@ -513,7 +520,7 @@ symm_status symm_reduce_scatter(const void *send, void *recv,
   std::lock_guard<std::mutex> lock(stateMutex());
   if (symm_status st = prepare(dtype, stream, call))
     return st;
-  size_t cap = call.scratchElems() / call.world;
+  size_t cap = call.slotCap(1);
   for (size_t off = 0; off < recv_count; off += cap) {
     size_t total = std::min(cap, recv_count - off);
     Params p;
@@ -577,7 +584,7 @@ symm_status symm_all_to_allv(const void *send, const size_t *send_counts,
     return st;
   // Round k: send to rank + k, receive from rank - k; each pair of ranks
   // talks in the same round on both ends.
-  size_t cap = call.scratchElems() / call.world;
+  size_t cap = call.slotCap(1);
   for (int k = 0; k < call.world; ++k) {
     int to = (call.rank + k) % call.world;
     int from = (call.rank - k + call.world) % call.world;
