@@ -66,7 +66,8 @@ __global__ void fill(__nv_bfloat16 *p, size_t n, int seed) {
 
 /// Microseconds per call: median over repetitions of events around `iters`
 /// calls.
-double timeCalls(cudaStream_t stream, int iters, const std::function<void()> &call) {
+double timeCalls(cudaStream_t stream, int iters,
+                 const std::function<void()> &call) {
   for (int i = 0; i < 3; ++i)
     call();
   CUDA(cudaStreamSynchronize(stream));
@@ -140,8 +141,8 @@ int main(int argc, char **argv) {
   int mismatches = 0;
   const double n = world;
   for (size_t bytes = minBytes; bytes <= maxBytes; bytes *= 2) {
-    size_t count = bytes / es;      // elements of the larger buffer
-    size_t part = count / world;    // per-rank block
+    size_t count = bytes / es;   // elements of the larger buffer
+    size_t part = count / world; // per-rank block
     int iters = bytes <= (1 << 20) ? 200 : bytes <= (64 << 20) ? 40 : 10;
     struct Case {
       const char *name;
@@ -151,31 +152,55 @@ int main(int argc, char **argv) {
     };
     std::vector<Case> cases = {
         {"all_reduce", 2 * (n - 1) / n,
-         [&] { CHECK(symm_all_reduce(send, recv, count, SYMM_BFLOAT16, SYMM_SUM, sstream)); },
-         [&] { NCCL(ncclAllReduce(send, ref, count, ncclBfloat16, ncclSum, comm, stream)); },
+         [&] {
+           CHECK(symm_all_reduce(send, recv, count, SYMM_BFLOAT16, SYMM_SUM,
+                                 sstream));
+         },
+         [&] {
+           NCCL(ncclAllReduce(send, ref, count, ncclBfloat16, ncclSum, comm,
+                              stream));
+         },
          bytes},
         {"all_gather", (n - 1) / n,
-         [&] { CHECK(symm_all_gather(send, recv, part, SYMM_BFLOAT16, sstream)); },
-         [&] { NCCL(ncclAllGather(send, ref, part, ncclBfloat16, comm, stream)); },
+         [&] {
+           CHECK(symm_all_gather(send, recv, part, SYMM_BFLOAT16, sstream));
+         },
+         [&] {
+           NCCL(ncclAllGather(send, ref, part, ncclBfloat16, comm, stream));
+         },
          bytes},
         {"reduce_scatter", (n - 1) / n,
-         [&] { CHECK(symm_reduce_scatter(send, recv, part, SYMM_BFLOAT16, SYMM_SUM, sstream)); },
-         [&] { NCCL(ncclReduceScatter(send, ref, part, ncclBfloat16, ncclSum, comm, stream)); },
+         [&] {
+           CHECK(symm_reduce_scatter(send, recv, part, SYMM_BFLOAT16, SYMM_SUM,
+                                     sstream));
+         },
+         [&] {
+           NCCL(ncclReduceScatter(send, ref, part, ncclBfloat16, ncclSum, comm,
+                                  stream));
+         },
          part * es},
         {"all_to_all", (n - 1) / n,
-         [&] { CHECK(symm_all_to_all(send, recv, part, SYMM_BFLOAT16, sstream)); },
+         [&] {
+           CHECK(symm_all_to_all(send, recv, part, SYMM_BFLOAT16, sstream));
+         },
          [&] {
            NCCL(ncclGroupStart());
            for (int r = 0; r < world; ++r) {
-             NCCL(ncclSend(send + r * part, part, ncclBfloat16, r, comm, stream));
-             NCCL(ncclRecv(ref + r * part, part, ncclBfloat16, r, comm, stream));
+             NCCL(ncclSend(send + r * part, part, ncclBfloat16, r, comm,
+                           stream));
+             NCCL(
+                 ncclRecv(ref + r * part, part, ncclBfloat16, r, comm, stream));
            }
            NCCL(ncclGroupEnd());
          },
          bytes},
         {"broadcast", 1.0,
-         [&] { CHECK(symm_broadcast(send, recv, count, SYMM_BFLOAT16, 0, sstream)); },
-         [&] { NCCL(ncclBroadcast(send, ref, count, ncclBfloat16, 0, comm, stream)); },
+         [&] {
+           CHECK(symm_broadcast(send, recv, count, SYMM_BFLOAT16, 0, sstream));
+         },
+         [&] {
+           NCCL(ncclBroadcast(send, ref, count, ncclBfloat16, 0, comm, stream));
+         },
          bytes},
     };
     for (Case &c : cases) {

@@ -41,10 +41,10 @@ bool hostBackend;
     }                                                                          \
   } while (0)
 
-const symm_dtype kDtypes[] = {SYMM_INT8,     SYMM_INT32,    SYMM_INT64,
-                              SYMM_FLOAT16,  SYMM_BFLOAT16, SYMM_FLOAT32,
+const symm_dtype kDtypes[] = {SYMM_INT8,    SYMM_INT32,    SYMM_INT64,
+                              SYMM_FLOAT16, SYMM_BFLOAT16, SYMM_FLOAT32,
                               SYMM_FLOAT64};
-const char *const kDtypeNames[] = {"i8", "i32", "i64", "f16",
+const char *const kDtypeNames[] = {"i8",   "i32", "i64", "f16",
                                    "bf16", "f32", "f64"};
 const char *const kOpNames[] = {"sum", "prod", "min", "max"};
 
@@ -149,7 +149,8 @@ double input(symm_dtype d, int r, size_t i, int seed) {
 
 /// The reduction of `vals` (rank order) as the kernels compute it, rounded
 /// to the element type.
-double reduce(symm_dtype d, symm_reduce_op op, const std::vector<double> &vals) {
+double reduce(symm_dtype d, symm_reduce_op op,
+              const std::vector<double> &vals) {
   if (!isFloat(d)) {
     // Two's complement wrap-around for sum and product, like arith.addi.
     int64_t acc = int64_t(vals[0]);
@@ -244,8 +245,8 @@ struct Buffer {
   }
   void write(const std::vector<char> &data, size_t at = 0) {
     if (!data.empty())
-      CHECK_OK(symm_memcpy(static_cast<char *>(ptr) + at, data.data(),
-                           data.size()));
+      CHECK_OK(
+          symm_memcpy(static_cast<char *>(ptr) + at, data.data(), data.size()));
   }
   std::vector<char> read() {
     std::vector<char> out(bytes);
@@ -258,10 +259,9 @@ struct Buffer {
 std::string describe(const char *what, symm_dtype d, int op, size_t count,
                      Place place, bool inPlace) {
   char buf[256];
-  snprintf(buf, sizeof(buf), "%s %s%s%s count=%zu %s %s", what,
-           kDtypeNames[d], op >= 0 ? " " : "", op >= 0 ? kOpNames[op] : "",
-           count, kPlaceNames[int(place)],
-           inPlace ? "in-place" : "out-of-place");
+  snprintf(buf, sizeof(buf), "%s %s%s%s count=%zu %s %s", what, kDtypeNames[d],
+           op >= 0 ? " " : "", op >= 0 ? kOpNames[op] : "", count,
+           kPlaceNames[int(place)], inPlace ? "in-place" : "out-of-place");
   return buf;
 }
 
@@ -275,8 +275,8 @@ void compare(const std::string &what, symm_dtype d,
     if (std::fabs(g - w) <= tolerance(d) * std::fabs(w))
       continue;
     if (reported++ < 3)
-      printf("FAILED %s: element %zu is %g, expected %g\n", what.c_str(), i,
-             g, w);
+      printf("FAILED %s: element %zu is %g, expected %g\n", what.c_str(), i, g,
+             w);
   }
   if (reported)
     ++failures;
@@ -291,7 +291,9 @@ std::vector<char> fill(symm_dtype d, size_t count, int r, int seed,
 }
 
 /// Recv starts as garbage so that a missing store shows.
-std::vector<char> garbage(size_t bytes) { return std::vector<char>(bytes, 0x5a); }
+std::vector<char> garbage(size_t bytes) {
+  return std::vector<char>(bytes, 0x5a);
+}
 
 void testAllReduce(symm_dtype d, symm_reduce_op op, size_t count, Place place,
                    bool inPlace, symm_stream *stream, int seed) {
@@ -319,8 +321,8 @@ void testReduceScatter(symm_dtype d, symm_reduce_op op, size_t count,
   size_t es = symm_dtype_size(d);
   Buffer send(place, count * world * es), recvBuf(place, count * es);
   send.write(fill(d, count * world, rank, seed));
-  void *recv = inPlace ? static_cast<char *>(send.ptr) + rank * count * es
-                       : recvBuf.ptr;
+  void *recv =
+      inPlace ? static_cast<char *>(send.ptr) + rank * count * es : recvBuf.ptr;
   if (!inPlace)
     recvBuf.write(garbage(count * es));
   CHECK_OK(symm_reduce_scatter(send.ptr, recv, count, d, op, nullptr));
@@ -429,8 +431,8 @@ void testAllToAllv(symm_dtype d, size_t c, Place place, int seed) {
   Buffer send(place, sMax * es), recv(place, rMax * es);
   send.write(fill(d, sn, rank, seed));
   recv.write(garbage(rMax * es));
-  CHECK_OK(symm_all_to_allv(send.ptr, sc.data(), sd.data(), recv.ptr,
-                            rc.data(), rd.data(), d, nullptr));
+  CHECK_OK(symm_all_to_allv(send.ptr, sc.data(), sd.data(), recv.ptr, rc.data(),
+                            rd.data(), d, nullptr));
   CHECK_OK(symm_synchronize());
   std::vector<char> got = recv.read();
   std::vector<double> want(rn), have(rn);
@@ -463,8 +465,8 @@ void testBackToBack(symm_stream *a, symm_stream *b, size_t count) {
     if (k % 3 == 2)
       CHECK_OK(symm_all_gather(sends[k]->ptr, recvs[k]->ptr, count, d, s));
     else
-      CHECK_OK(symm_all_reduce(sends[k]->ptr, recvs[k]->ptr, count, d,
-                               SYMM_SUM, s));
+      CHECK_OK(
+          symm_all_reduce(sends[k]->ptr, recvs[k]->ptr, count, d, SYMM_SUM, s));
   }
   CHECK_OK(symm_synchronize());
   for (int k = 0; k < calls; ++k) {
@@ -526,27 +528,32 @@ void testErrors() {
               "root -1 is not a rank");
   expectError(symm_all_gather(h, h, SIZE_MAX / 2, SYMM_INT32, nullptr), bad,
               "overflows");
-  expectError(symm_all_to_all(h, h + 8, SIZE_MAX / 3, SYMM_INT64, nullptr),
-              bad, "overflows");
+  expectError(symm_all_to_all(h, h + 8, SIZE_MAX / 3, SYMM_INT64, nullptr), bad,
+              "overflows");
   expectError(
       symm_reduce_scatter(h, h, SIZE_MAX / 4, SYMM_INT64, SYMM_MAX, nullptr),
       bad, "overflows");
-  expectError(
-      symm_all_reduce(h, h + 4, 16, SYMM_FLOAT32, SYMM_SUM, nullptr), bad,
-      "overlap but are not in place");
+  expectError(symm_all_reduce(h, h + 4, 16, SYMM_FLOAT32, SYMM_SUM, nullptr),
+              bad,
+              "overlap but are not in place (in place means send == recv)");
+  expectError(symm_all_gather(h + 4, h, 8, SYMM_INT32, nullptr), bad,
+              "send == recv + rank * send_count");
+  expectError(symm_reduce_scatter(h, h + 4, 8, SYMM_INT32, SYMM_SUM, nullptr),
+              bad, "recv == send + rank * recv_count");
   // The heap's last bytes, read as a longer buffer.
   void *base = nullptr;
   CHECK_OK(symm_heap_base(rank, &base));
   char *end = static_cast<char *>(base) + symm_heap_size();
   expectError(symm_all_reduce(end - 64, h, 64, SYMM_FLOAT32, SYMM_SUM, nullptr),
-              SYMM_ERROR_NOT_IN_HEAP, "runs past the end of the symmetric heap");
+              SYMM_ERROR_NOT_IN_HEAP,
+              "runs past the end of the symmetric heap");
   size_t counts[SYMM_MAX_RANKS] = {}, displs[SYMM_MAX_RANKS] = {};
   expectError(symm_all_to_allv(h, nullptr, displs, h, counts, displs,
                                SYMM_INT32, nullptr),
               bad, "must not be null");
   counts[0] = 4;
-  expectError(symm_all_to_allv(h, counts, displs, h, counts, displs,
-                               SYMM_INT32, nullptr),
+  expectError(symm_all_to_allv(h, counts, displs, h, counts, displs, SYMM_INT32,
+                               nullptr),
               bad, "not in place");
   setenv("SYMM_ALL_REDUCE_ALGO", "three_shot", 1);
   expectError(symm_all_reduce(h, h, 4, SYMM_FLOAT32, SYMM_SUM, nullptr), bad,
@@ -561,8 +568,7 @@ void testErrors() {
 bool bf16Available() {
   void *p = nullptr;
   CHECK_OK(symm_malloc(16, &p));
-  symm_status st =
-      symm_all_reduce(p, p, 1, SYMM_BFLOAT16, SYMM_SUM, nullptr);
+  symm_status st = symm_all_reduce(p, p, 1, SYMM_BFLOAT16, SYMM_SUM, nullptr);
   bool missing = st != SYMM_SUCCESS &&
                  strstr(symm_last_error(), "__truncsfbf2") != nullptr;
   if (st != SYMM_SUCCESS && !missing)

@@ -1,4 +1,4 @@
-/*===- collectives.h - Stream-ordered collectives over the heap --*- C -*-===*\
+/*===- collectives.h - Stream-ordered collectives over the heap ---*- C -*-===*\
 |*                                                                            *|
 |* NCCL-shaped collectives among all ranks of the job. Every rank makes the   *|
 |* same calls in the same order with the same counts; calls are ordered on    *|
@@ -31,7 +31,12 @@ typedef enum symm_dtype {
   SYMM_FLOAT64
 } symm_dtype;
 
-typedef enum symm_reduce_op { SYMM_SUM, SYMM_PROD, SYMM_MIN, SYMM_MAX } symm_reduce_op;
+typedef enum symm_reduce_op {
+  SYMM_SUM,
+  SYMM_PROD,
+  SYMM_MIN,
+  SYMM_MAX
+} symm_reduce_op;
 
 /* Rank r's send_count elements land at recv + r * send_count on every rank. */
 SYMM_EXPORT symm_status symm_all_gather(const void *send, void *recv,

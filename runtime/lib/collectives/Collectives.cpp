@@ -1,4 +1,4 @@
-//===- Collectives.cpp - NCCL-shaped collectives over the heap ----*- C++ -*-===//
+//===- Collectives.cpp - NCCL-shaped collectives over the heap --*- C++ -*-===//
 //
 // The host side of symm/collectives.h: checks the arguments, keeps one channel
 // (scratch space and flags in the symmetric heap, and an epoch) per stream,
@@ -219,11 +219,10 @@ symm_status bytesOf(const char *fn, const char *what, size_t count,
                     size_t factor, size_t esize, size_t *bytes) {
   // Kernels index with signed 64-bit integers.
   const size_t limit = size_t(INT64_MAX);
-  if ((factor && count > limit / factor) ||
-      count * factor > limit / esize)
+  if ((factor && count > limit / factor) || count * factor > limit / esize)
     return fail(SYMM_ERROR_INVALID_ARGUMENT,
-                "%s: %s of %zu elements (x%zu) overflows the address space",
-                fn, what, count, factor);
+                "%s: %s of %zu elements (x%zu) overflows the address space", fn,
+                what, count, factor);
   *bytes = count * factor * esize;
   return SYMM_SUCCESS;
 }
@@ -238,8 +237,8 @@ symm_status checkBuffer(const char *fn, const char *what, const void *p,
     return fail(SYMM_ERROR_INVALID_ARGUMENT, "%s: %s is null", fn, what);
   void *base = nullptr;
   symm_heap_base(symm_rank(), &base);
-  uintptr_t lo = reinterpret_cast<uintptr_t>(base),
-            hi = lo + symm_heap_size(), at = reinterpret_cast<uintptr_t>(p);
+  uintptr_t lo = reinterpret_cast<uintptr_t>(base), hi = lo + symm_heap_size(),
+            at = reinterpret_cast<uintptr_t>(p);
   if (at >= lo && at < hi && bytes > hi - at)
     return fail(SYMM_ERROR_NOT_IN_HEAP,
                 "%s: %s (%zu bytes at heap offset %zu) runs past the end of "
@@ -248,27 +247,27 @@ symm_status checkBuffer(const char *fn, const char *what, const void *p,
   return SYMM_SUCCESS;
 }
 
-/// send and recv either do not overlap or are exactly in place: recv +
-/// `inPlaceOffset` bytes == send.
+/// send and recv either do not overlap or are exactly in place, which
+/// `inPlace` describes ("" when `exact` is, null when the collective has no
+/// in-place form).
 symm_status checkOverlap(const char *fn, const void *send, size_t sendBytes,
-                         const void *recv, size_t recvBytes,
-                         size_t inPlaceOffset, bool inPlaceAllowed) {
+                         const void *recv, size_t recvBytes, bool exact,
+                         const char *inPlace) {
   if (!sendBytes || !recvBytes)
     return SYMM_SUCCESS;
   uintptr_t s = reinterpret_cast<uintptr_t>(send),
             r = reinterpret_cast<uintptr_t>(recv);
   if (s + sendBytes <= r || r + recvBytes <= s)
     return SYMM_SUCCESS;
-  if (inPlaceAllowed && s == r + inPlaceOffset)
+  if (inPlace && exact)
     return SYMM_SUCCESS;
-  if (!inPlaceAllowed)
+  if (!inPlace)
     return fail(SYMM_ERROR_INVALID_ARGUMENT,
                 "%s: send and recv overlap; this collective is not in place",
                 fn);
   return fail(SYMM_ERROR_INVALID_ARGUMENT,
-              "%s: send and recv overlap but are not in place (in place "
-              "means send == recv + %zu bytes)",
-              fn, inPlaceOffset);
+              "%s: send and recv overlap but are not in place (%s)", fn,
+              inPlace);
 }
 
 /// Common start of every collective: the runtime, the element type, the
@@ -277,8 +276,7 @@ symm_status begin(const char *fn, symm_dtype dtype, symm_stream *stream,
                   Call &call) {
   if (symm_rank() < 0 || !strcmp(symm_backend_name(), "none"))
     return fail(SYMM_ERROR_NOT_INITIALIZED,
-                "%s: the runtime is not initialised; call symm_init first",
-                fn);
+                "%s: the runtime is not initialised; call symm_init first", fn);
   if (dtype < 0 || dtype >= kNumDtypes)
     return fail(SYMM_ERROR_INVALID_ARGUMENT,
                 "%s: dtype %d is not a symm_dtype (0..%d)", fn, int(dtype),
@@ -303,15 +301,15 @@ symm_status prepare(symm_dtype dtype, symm_stream *stream, Call &call) {
 symm_status checkOp(const char *fn, symm_reduce_op op) {
   if (op < SYMM_SUM || op > SYMM_MAX)
     return fail(SYMM_ERROR_INVALID_ARGUMENT,
-                "%s: reduce op %d is not a symm_reduce_op (0..%d)", fn,
-                int(op), int(SYMM_MAX));
+                "%s: reduce op %d is not a symm_reduce_op (0..%d)", fn, int(op),
+                int(SYMM_MAX));
   return SYMM_SUCCESS;
 }
 
 /// Launches one exchange per chunk (see symm_tile_exchange in the kernels).
 symm_status exchange(Call &call, const void *send, void *recv, size_t count,
-                     size_t sstride, size_t dstride, int root,
-                     size_t srcElems, size_t dstElems, symm_stream *stream) {
+                     size_t sstride, size_t dstride, int root, size_t srcElems,
+                     size_t dstElems, symm_stream *stream) {
   size_t cap = call.slotCap(1);
   for (size_t off = 0; off < count; off += cap) {
     size_t total = std::min(cap, count - off);
@@ -362,18 +360,20 @@ symm_status symm_all_gather(const void *send, void *recv, size_t send_count,
   if (symm_status st = begin(fn, dtype, stream, call))
     return st;
   size_t sendBytes, recvBytes;
-  if (symm_status st = bytesOf(fn, "send_count", send_count, 1, call.esize,
-                               &sendBytes))
+  if (symm_status st =
+          bytesOf(fn, "send_count", send_count, 1, call.esize, &sendBytes))
     return st;
-  if (symm_status st = bytesOf(fn, "recv", send_count, call.world, call.esize,
-                               &recvBytes))
+  if (symm_status st =
+          bytesOf(fn, "recv", send_count, call.world, call.esize, &recvBytes))
     return st;
   if (symm_status st = checkBuffer(fn, "send", send, sendBytes))
     return st;
   if (symm_status st = checkBuffer(fn, "recv", recv, recvBytes))
     return st;
-  if (symm_status st = checkOverlap(fn, send, sendBytes, recv, recvBytes,
-                                    call.rank * sendBytes, true))
+  char *slot = static_cast<char *>(recv) + call.rank * sendBytes;
+  if (symm_status st =
+          checkOverlap(fn, send, sendBytes, recv, recvBytes, send == slot,
+                       "in place means send == recv + rank * send_count"))
     return st;
   if (!send_count)
     return SYMM_SUCCESS;
@@ -391,14 +391,15 @@ symm_status symm_all_to_all(const void *send, void *recv, size_t count_per_rank,
   if (symm_status st = begin(fn, dtype, stream, call))
     return st;
   size_t bytes;
-  if (symm_status st = bytesOf(fn, "count_per_rank", count_per_rank,
-                               call.world, call.esize, &bytes))
+  if (symm_status st = bytesOf(fn, "count_per_rank", count_per_rank, call.world,
+                               call.esize, &bytes))
     return st;
   if (symm_status st = checkBuffer(fn, "send", send, bytes))
     return st;
   if (symm_status st = checkBuffer(fn, "recv", recv, bytes))
     return st;
-  if (symm_status st = checkOverlap(fn, send, bytes, recv, bytes, 0, true))
+  if (symm_status st = checkOverlap(fn, send, bytes, recv, bytes, send == recv,
+                                    "in place means send == recv"))
     return st;
   if (!count_per_rank)
     return SYMM_SUCCESS;
@@ -430,7 +431,9 @@ symm_status symm_broadcast(const void *send, void *recv, size_t count,
   if (symm_status st = checkBuffer(fn, "recv", recv, bytes))
     return st;
   if (call.rank == root)
-    if (symm_status st = checkOverlap(fn, send, bytes, recv, bytes, 0, true))
+    if (symm_status st =
+            checkOverlap(fn, send, bytes, recv, bytes, send == recv,
+                         "in place means send == recv"))
       return st;
   if (!count)
     return SYMM_SUCCESS;
@@ -457,7 +460,8 @@ symm_status symm_all_reduce(const void *send, void *recv, size_t count,
     return st;
   if (symm_status st = checkBuffer(fn, "recv", recv, bytes))
     return st;
-  if (symm_status st = checkOverlap(fn, send, bytes, recv, bytes, 0, true))
+  if (symm_status st = checkOverlap(fn, send, bytes, recv, bytes, send == recv,
+                                    "in place means send == recv"))
     return st;
   bool twoShot = false;
   if (symm_status st = allReduceAlgorithm(bytes, call.world, &twoShot))
@@ -491,9 +495,9 @@ symm_status symm_all_reduce(const void *send, void *recv, size_t count,
   return SYMM_SUCCESS;
 }
 
-symm_status symm_reduce_scatter(const void *send, void *recv,
-                                size_t recv_count, symm_dtype dtype,
-                                symm_reduce_op op, symm_stream *stream) {
+symm_status symm_reduce_scatter(const void *send, void *recv, size_t recv_count,
+                                symm_dtype dtype, symm_reduce_op op,
+                                symm_stream *stream) {
   const char *fn = "symm_reduce_scatter";
   Call call;
   if (symm_status st = begin(fn, dtype, stream, call))
@@ -501,19 +505,21 @@ symm_status symm_reduce_scatter(const void *send, void *recv,
   if (symm_status st = checkOp(fn, op))
     return st;
   size_t sendBytes, recvBytes;
-  if (symm_status st = bytesOf(fn, "send", recv_count, call.world, call.esize,
-                               &sendBytes))
+  if (symm_status st =
+          bytesOf(fn, "send", recv_count, call.world, call.esize, &sendBytes))
     return st;
-  if (symm_status st = bytesOf(fn, "recv_count", recv_count, 1, call.esize,
-                               &recvBytes))
+  if (symm_status st =
+          bytesOf(fn, "recv_count", recv_count, 1, call.esize, &recvBytes))
     return st;
   if (symm_status st = checkBuffer(fn, "send", send, sendBytes))
     return st;
   if (symm_status st = checkBuffer(fn, "recv", recv, recvBytes))
     return st;
   // In place: recv is this rank's block of send.
-  if (symm_status st = checkOverlap(fn, recv, recvBytes, send, sendBytes,
-                                    call.rank * recvBytes, true))
+  const char *block = static_cast<const char *>(send) + call.rank * recvBytes;
+  if (symm_status st =
+          checkOverlap(fn, send, sendBytes, recv, recvBytes, recv == block,
+                       "in place means recv == send + rank * recv_count"))
     return st;
   if (!recv_count)
     return SYMM_SUCCESS;
@@ -575,7 +581,7 @@ symm_status symm_all_to_allv(const void *send, const size_t *send_counts,
   if (symm_status st = checkBuffer(fn, "recv", recv, recvEnd * call.esize))
     return st;
   if (symm_status st = checkOverlap(fn, send, sendEnd * call.esize, recv,
-                                    recvEnd * call.esize, 0, false))
+                                    recvEnd * call.esize, false, nullptr))
     return st;
   if (!moved)
     return SYMM_SUCCESS;
@@ -597,9 +603,8 @@ symm_status symm_all_to_allv(const void *send, const size_t *send_counts,
     p.memref(recv, recvEnd);
     p.memref(call.pairScratch(), call.scratchElems());
     p.memref(call.pairFlags(), kFlagBytes / sizeof(int32_t));
-    for (size_t v :
-         {send_displs[to], send_counts[to], recv_displs[from],
-          recv_counts[from]})
+    for (size_t v : {send_displs[to], send_counts[to], recv_displs[from],
+                     recv_counts[from]})
       p.scalar(v);
     p.i32(to);
     p.i32(from);
