@@ -1,6 +1,6 @@
 //===- CollectivesTest.cpp - Correctness of symm/collectives.h --*- C++ -*-===//
 //
-//   symm-run -n N symm-collectives-test [quick]
+//   symm-run -n N symm-collectives-test [quick | config-error TEXT]
 //
 // Every collective x element type x reduce op x count, compared on every rank
 // with a reference computed here: exact for integers; for floating point the
@@ -585,10 +585,30 @@ bool bf16Available() {
 } // namespace
 
 int main(int argc, char **argv) {
+  int buffer[4] = {};
+  symm_status early =
+      symm_all_reduce(buffer, buffer, 4, SYMM_INT32, SYMM_SUM, nullptr);
+  if (early != SYMM_ERROR_NOT_INITIALIZED ||
+      !strstr(symm_last_error(), "call symm_init first")) {
+    printf("FAILED: a collective before symm_init: %s\n", symm_last_error());
+    return 1;
+  }
   CHECK_OK(symm_init());
   rank = symm_rank();
   world = symm_world_size();
   hostBackend = !strcmp(symm_backend_name(), "host");
+  // config-error TEXT: the environment is wrong; every call says TEXT.
+  if (argc == 3 && !strcmp(argv[1], "config-error")) {
+    void *p = nullptr;
+    CHECK_OK(symm_malloc(64, &p));
+    for (int call = 0; call < 2; ++call)
+      expectError(symm_all_reduce(p, p, 4, SYMM_INT32, SYMM_SUM, nullptr),
+                  SYMM_ERROR_INVALID_ARGUMENT, argv[2]);
+    CHECK_OK(symm_free(p));
+    CHECK_OK(symm_finalize());
+    printf(failures ? "config error FAILED\n" : "config error ok\n");
+    return failures ? 1 : 0;
+  }
   // quick: only the full type x op matrix at the small counts.
   bool quick = argc > 1 && !strcmp(argv[1], "quick");
   int seed = 0;

@@ -49,10 +49,10 @@ set(_acc_f16 f32)
 set(_acc_bf16 f32)
 set(_acc_f32 f32)
 set(_acc_f64 f64)
-# Targets the kernels are compiled for, with the object symm-compile emits:
-# the host shared object, PTX for sm_90 (the driver finishes it, so no ptxas
-# is needed here) and HSACO for gfx942.
-set(SYMM_COLL_TARGETS host:so sm_90:ptx gfx942:hsaco)
+# backend:target:object for every runtime backend: the host shared object,
+# PTX for sm_90 (the driver finishes it, so no ptxas is needed here) and HSACO
+# for gfx942. The runtime picks the module by its backend's name.
+set(SYMM_COLL_TARGETS host:host:so cuda:sm_90:ptx hip:gfx942:hsaco)
 
 set(_out ${CMAKE_BINARY_DIR}/share/symm/collectives)
 file(MAKE_DIRECTORY ${_out})
@@ -106,8 +106,9 @@ foreach(S ${SYMM_COLL_DTYPES})
   endforeach()
   foreach(target_emit ${SYMM_COLL_TARGETS})
     string(REPLACE ":" ";" _te ${target_emit})
-    list(GET _te 0 _target)
-    list(GET _te 1 _emit)
+    list(GET _te 0 _backend)
+    list(GET _te 1 _target)
+    list(GET _te 2 _emit)
     set(_blob ${_out}/kernels-${S}.${_target}.${_emit})
     add_custom_command(OUTPUT ${_blob}
       COMMAND symm-compile --target=${_target} --emit=${_emit}
@@ -115,7 +116,7 @@ foreach(S ${SYMM_COLL_DTYPES})
       DEPENDS symm-compile ${_out}/kernels-${S}.mlir
       COMMENT "Compiling the ${S} collectives for ${_target}"
       VERBATIM)
-    list(APPEND _blobs "${_target}|${S}|${_blob}")
+    list(APPEND _blobs "${_backend}|${S}|${_blob}")
   endforeach()
 endforeach()
 install(DIRECTORY ${_out}/ DESTINATION share/symm/collectives

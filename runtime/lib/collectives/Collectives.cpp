@@ -53,7 +53,7 @@ struct State {
   char *heapBase = nullptr; // detects a new runtime after symm_finalize
   size_t scratchBytes = 0;
   unsigned blocks = 0, threads = 0;
-  std::string target;
+  std::string backend; // empty until configured
   symm_module *modules[kNumDtypes] = {};
   std::vector<Channel> channels;
 };
@@ -79,14 +79,13 @@ symm_status configure(State &s) {
   void *base = nullptr;
   if (symm_status st = symm_heap_base(symm_rank(), &base))
     return st;
-  if (s.heapBase == base && !s.target.empty())
+  if (s.heapBase == base && !s.backend.empty())
     return SYMM_SUCCESS;
   // A new heap: earlier modules and channels belong to a finalised runtime.
   s = State{};
   s.heapBase = static_cast<char *>(base);
   std::string backend = symm_backend_name();
   bool gpu = backend != "host";
-  s.target = backend == "cuda" ? "sm_90" : backend == "hip" ? "gfx942" : "host";
   // CPU ranks run every GPU thread on the processor: few small workgroups.
   const char *scratch = envOr("SYMM_COLLECTIVES_SCRATCH", gpu ? "64M" : "1M");
   s.scratchBytes = parseSize(scratch);
@@ -94,14 +93,18 @@ symm_status configure(State &s) {
     return fail(SYMM_ERROR_INVALID_ARGUMENT,
                 "SYMM_COLLECTIVES_SCRATCH='%s' is not a size of at least 64K",
                 scratch);
-  s.blocks = atoi(envOr("SYMM_COLLECTIVES_BLOCKS", gpu ? "32" : "2"));
-  s.threads = atoi(envOr("SYMM_COLLECTIVES_THREADS", gpu ? "512" : "32"));
-  if (s.blocks < 1 || s.blocks > kMaxBlocks || s.threads < 1 ||
-      s.threads > 1024)
+  const char *blocks = envOr("SYMM_COLLECTIVES_BLOCKS", gpu ? "32" : "2");
+  const char *threads = envOr("SYMM_COLLECTIVES_THREADS", gpu ? "512" : "32");
+  int b = atoi(blocks), t = atoi(threads);
+  if (b < 1 || b > int(kMaxBlocks) || t < 1 || t > 1024)
     return fail(SYMM_ERROR_INVALID_ARGUMENT,
-                "SYMM_COLLECTIVES_BLOCKS=%u must be 1..%u and "
-                "SYMM_COLLECTIVES_THREADS=%u 1..1024",
-                s.blocks, kMaxBlocks, s.threads);
+                "SYMM_COLLECTIVES_BLOCKS='%s' must be 1..%u and "
+                "SYMM_COLLECTIVES_THREADS='%s' 1..1024",
+                blocks, kMaxBlocks, threads);
+  s.blocks = unsigned(b);
+  s.threads = unsigned(t);
+  // Configured: later calls skip the checks above.
+  s.backend = backend;
   return SYMM_SUCCESS;
 }
 
@@ -116,7 +119,7 @@ symm_status module(State &s, symm_dtype dtype, symm_module **out) {
                 "the collectives are unavailable: this runtime was built "
                 "without the compiler (SYMM_BUILD_COMPILER=OFF)");
   for (const collectives::EmbeddedModule &m : all)
-    if (s.target == m.target && !strcmp(m.dtype, kDtypeNames[dtype])) {
+    if (s.backend == m.backend && !strcmp(m.dtype, kDtypeNames[dtype])) {
       if (symm_status st =
               symm_module_load_data(m.data, m.size, &s.modules[dtype]))
         return st;
@@ -124,8 +127,9 @@ symm_status module(State &s, symm_dtype dtype, symm_module **out) {
       return SYMM_SUCCESS;
     }
   return fail(SYMM_ERROR_UNAVAILABLE,
-              "no collective kernels for target %s and %s in this runtime",
-              s.target.c_str(), kDtypeNames[dtype]);
+              "no collective kernels for the %s backend and %s in this "
+              "runtime",
+              s.backend.c_str(), kDtypeNames[dtype]);
 }
 
 /// The stream's channel, made on its first collective: a collective

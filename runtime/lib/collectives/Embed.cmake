@@ -1,24 +1,24 @@
 # Writes a C++ source that embeds each compiled collectives module with
-# .incbin. BLOBS: comma-separated "target|dtype|path"; OUTPUT: the source.
+# .incbin. BLOBS: comma-separated "backend|dtype|path"; OUTPUT: the source.
 string(REPLACE "," ";" BLOBS "${BLOBS}")
 set(decls "")
 set(rows "")
 set(i 0)
 foreach(b ${BLOBS})
   string(REPLACE "|" ";" parts "${b}")
-  list(GET parts 0 target)
+  list(GET parts 0 backend)
   list(GET parts 1 dtype)
   list(GET parts 2 path)
   file(SHA256 ${path} hash)
   set(sym symm_coll_blob_${i})
   string(APPEND decls
-    "// ${target} ${dtype}: sha256 ${hash}\n"
+    "// ${backend} ${dtype}: sha256 ${hash}\n"
     "asm(\".section .rodata\\n.balign 16\\n.hidden ${sym}\\n.globl ${sym}\\n"
     "${sym}:\\n.incbin \\\"${path}\\\"\\n.hidden ${sym}_end\\n.globl ${sym}_end\\n"
     "${sym}_end:\\n.byte 0\\n.previous\\n\");\n"
     "extern \"C\" const unsigned char ${sym}[], ${sym}_end[];\n")
   string(APPEND rows
-    "      {\"${target}\", \"${dtype}\", ${sym}, size_t(${sym}_end - ${sym})},\n")
+    "      {\"${backend}\", \"${dtype}\", ${sym}, size_t(${sym}_end - ${sym})},\n")
   math(EXPR i "${i} + 1")
 endforeach()
 file(WRITE ${OUTPUT}.tmp

@@ -14,7 +14,7 @@
 namespace symm::collectives {
 
 struct EmbeddedModule {
-  const char *target; // symm-compile --target: host, sm_90, gfx942
+  const char *backend; // the runtime backend that loads it: host, cuda, hip
   const char *dtype;  // MLIR element type: i8, i32, ..., f64
   const unsigned char *data;
   size_t size;
