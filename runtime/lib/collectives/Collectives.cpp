@@ -32,7 +32,7 @@ const char *const kDtypeNames[kNumDtypes] = {"i8",   "i32", "i64", "f16",
 const size_t kDtypeSizes[kNumDtypes] = {1, 4, 8, 2, 2, 4, 8};
 
 /// Workgroups per launch are at most this many: each uses one flag slot.
-constexpr unsigned kMaxBlocks = 64;
+constexpr unsigned kMaxBlocks = 128;
 constexpr size_t kFlagBytes =
     size_t(kMaxBlocks) * SYMM_COLL_FLAGS_PER_SLOT * sizeof(int32_t);
 
@@ -93,8 +93,8 @@ symm_status configure(State &s) {
     return fail(SYMM_ERROR_INVALID_ARGUMENT,
                 "SYMM_COLLECTIVES_SCRATCH='%s' is not a size of at least 64K",
                 scratch);
-  const char *blocks = envOr("SYMM_COLLECTIVES_BLOCKS", gpu ? "32" : "2");
-  const char *threads = envOr("SYMM_COLLECTIVES_THREADS", gpu ? "512" : "32");
+  const char *blocks = envOr("SYMM_COLLECTIVES_BLOCKS", gpu ? "64" : "2");
+  const char *threads = envOr("SYMM_COLLECTIVES_THREADS", gpu ? "512" : "16");
   int b = atoi(blocks), t = atoi(threads);
   if (b < 1 || b > int(kMaxBlocks) || t < 1 || t > 1024)
     return fail(SYMM_ERROR_INVALID_ARGUMENT,
