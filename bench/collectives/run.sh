@@ -8,7 +8,8 @@
 #
 # There (2x H200, CUDA 13, PyTorch with NCCL; no LLVM), from the repository:
 #   bench/collectives/run.sh gpu [DIR]
-# runs the correctness suite on 2 GPUs (cuda backend), the Symm-vs-NCCL sweep
+# runs the correctness suite and the tile building-block test on 2 GPUs (cuda
+# backend), the Symm-vs-NCCL sweep
 # (8 KB..1 GB), PyTorch's NCCL and symmetric-memory all-reduce on the same
 # sizes, and prints a table last; CSVs, logs and PNG plots go to $OUT (the
 # device machine's output folder) or DIR/results.
@@ -28,6 +29,11 @@ if [[ $MODE == bundle ]]; then
   nvcc -O2 -std=c++17 -arch=sm_90 "$HERE/collectives_bench.cu" \
     -I "$ROOT/runtime/include" -L "$BUILD/lib" -lsymm_runtime \
     -L "$NCCL_LIB" -lnccl -o "$DIR/collectives-bench"
+  # The user kernel that all-reduces its tiles with the building blocks.
+  sed -e '/^ *\/\/ SYMM-COLLECTIVE-BLOCKS$/r '"$BUILD/share/symm/collectives/blocks-f32.mlir" \
+    "$ROOT/test/Collectives/tile-all-reduce.mlir" > "$DIR/tile-all-reduce.mlir"
+  "$BUILD/bin/symm-compile" --target=sm_90 "$DIR/tile-all-reduce.mlir" \
+    -o "$DIR/tile-all-reduce.exe"
   cp "$BUILD/lib/libsymm_runtime.so" "$BUILD/bin/symm-run" \
     "$BUILD/bin/symm-collectives-test" "$HERE/torch_symm_mem.py" \
     "$HERE/plot.py" "$DIR/"
@@ -47,6 +53,9 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$RESULTS
 echo "== correctness suite, 2 GPUs (cuda backend)"
 ./symm-run -n 2 --backend cuda --timeout 300 ./symm-collectives-test \
   2>&1 | tee "$RESULTS/correctness.log" | grep -E "collectives (ok|FAILED)|FAILED" | head -20
+
+./symm-run -n 2 --backend cuda --timeout 120 ./tile-all-reduce.exe \
+  2>&1 | tee -a "$RESULTS/correctness.log" | grep -E "tile all-reduce" | head -4
 
 echo "== Symm vs NCCL, $MIN..$MAX bytes"
 ./symm-run -n 2 --backend cuda --timeout 600 ./collectives-bench "$MIN" "$MAX" \
