@@ -540,6 +540,16 @@ void testErrors() {
               "send == recv + rank * send_count");
   expectError(symm_reduce_scatter(h, h + 4, 8, SYMM_INT32, SYMM_SUM, nullptr),
               bad, "recv == send + rank * recv_count");
+  if (world > 1) {
+    // A peer's heap as mapped here is remote memory, not a buffer.
+    int peer = (rank + 1) % world;
+    void *remote = nullptr;
+    CHECK_OK(symm_translate(h, peer, &remote));
+    std::string text = "recv points into rank " + std::to_string(peer) +
+                       "'s heap as mapped here";
+    expectError(symm_all_gather(h, remote, 4, SYMM_INT8, nullptr), bad,
+                text.c_str());
+  }
   // The heap's last bytes, read as a longer buffer.
   void *base = nullptr;
   CHECK_OK(symm_heap_base(rank, &base));

@@ -231,18 +231,29 @@ symm_status bytesOf(const char *fn, const char *what, size_t count,
   return SYMM_SUCCESS;
 }
 
-/// A buffer of `bytes` bytes: not null unless empty, and not straddling the
-/// end of the symmetric heap.
+/// A buffer of `bytes` bytes: not null unless empty, not a peer's heap as
+/// mapped here (remote memory), and not straddling the end of this rank's
+/// heap.
 symm_status checkBuffer(const char *fn, const char *what, const void *p,
                         size_t bytes) {
   if (!bytes)
     return SYMM_SUCCESS;
   if (!p)
     return fail(SYMM_ERROR_INVALID_ARGUMENT, "%s: %s is null", fn, what);
+  uintptr_t at = reinterpret_cast<uintptr_t>(p);
+  for (int r = 0; r < symm_world_size(); ++r) {
+    void *peer = nullptr;
+    symm_heap_base(r, &peer);
+    uintptr_t start = reinterpret_cast<uintptr_t>(peer);
+    if (r != symm_rank() && at >= start && at < start + symm_heap_size())
+      return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                  "%s: %s points into rank %d's heap as mapped here; pass "
+                  "this rank's own buffer",
+                  fn, what, r);
+  }
   void *base = nullptr;
   symm_heap_base(symm_rank(), &base);
-  uintptr_t lo = reinterpret_cast<uintptr_t>(base), hi = lo + symm_heap_size(),
-            at = reinterpret_cast<uintptr_t>(p);
+  uintptr_t lo = reinterpret_cast<uintptr_t>(base), hi = lo + symm_heap_size();
   if (at >= lo && at < hi && bytes > hi - at)
     return fail(SYMM_ERROR_NOT_IN_HEAP,
                 "%s: %s (%zu bytes at heap offset %zu) runs past the end of "
