@@ -4,8 +4,8 @@
 //
 // For every collective and size (the nccl-tests size: the larger of the send
 // and receive buffers per rank, bf16 elements, sum), times Symm's collective
-// and NCCL's on the same GPUs, the same buffers (device memory from
-// cudaMalloc) and the same stream: device events around ITERS back-to-back
+// and NCCL's on the same GPUs, the same buffers (send and recv in the
+// symmetric heap; NCCL's output in cudaMalloc memory) and the same stream: device events around ITERS back-to-back
 // calls after a warm-up, median of REPS repetitions. Host dispatch is in both
 // numbers (neither is captured in a CUDA graph: Symm's host side numbers each
 // call with an epoch, which a replayed graph would repeat). Each size's
@@ -129,9 +129,11 @@ int main(int argc, char **argv) {
   auto *sstream = reinterpret_cast<symm_stream *>(stream);
 
   const size_t es = 2;
+  // send and recv in the symmetric heap, as symmetric tensors are: Symm's
+  // exchanges store straight into recv there; NCCL uses the same memory.
   __nv_bfloat16 *send, *recv, *ref;
-  CUDA(cudaMalloc(&send, maxBytes));
-  CUDA(cudaMalloc(&recv, maxBytes));
+  CHECK(symm_malloc(maxBytes, reinterpret_cast<void **>(&send)));
+  CHECK(symm_malloc(maxBytes, reinterpret_cast<void **>(&recv)));
   CUDA(cudaMalloc(&ref, maxBytes));
   fill<<<1024, 256>>>(send, maxBytes / es, rank);
   CUDA(cudaDeviceSynchronize());
@@ -224,9 +226,9 @@ int main(int argc, char **argv) {
     }
   }
   NCCL(ncclCommDestroy(comm));
-  CUDA(cudaFree(send));
-  CUDA(cudaFree(recv));
   CUDA(cudaFree(ref));
+  CHECK(symm_free(recv));
+  CHECK(symm_free(send));
   CHECK(symm_free(idSlot));
   CHECK(symm_finalize());
   if (mismatches)

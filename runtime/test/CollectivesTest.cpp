@@ -495,6 +495,34 @@ void testBackToBack(symm_stream *a, symm_stream *b, size_t count) {
   }
 }
 
+/// Receive buffers in the heap on even ranks and in device memory on odd
+/// ones: large exchanges store straight into the heap ones and stage the
+/// others.
+void testMixed(size_t count, int seed) {
+  const symm_dtype d = SYMM_INT32;
+  size_t n = count * world;
+  Buffer heapRecv(Place::Heap, n * 4), deviceRecv(Place::Device, n * 4);
+  Buffer send(Place::Heap, n * 4);
+  Buffer &recv = rank % 2 ? deviceRecv : heapRecv;
+  send.write(fill(d, n, rank, seed));
+  recv.write(garbage(n * 4));
+  CHECK_OK(symm_all_gather(send.ptr, recv.ptr, count, d, nullptr));
+  CHECK_OK(symm_synchronize());
+  std::vector<double> want;
+  for (int q = 0; q < world; ++q)
+    for (size_t i = 0; i < count; ++i)
+      want.push_back(input(d, q, i, seed));
+  compare("mixed all_gather", d, recv.read(), want);
+  recv.write(garbage(n * 4));
+  CHECK_OK(symm_all_to_all(send.ptr, recv.ptr, count, d, nullptr));
+  CHECK_OK(symm_synchronize());
+  want.clear();
+  for (int q = 0; q < world; ++q)
+    for (size_t i = 0; i < count; ++i)
+      want.push_back(input(d, q, rank * count + i, seed));
+  compare("mixed all_to_all", d, recv.read(), want);
+}
+
 /// A call that must fail with `status` and a message naming this rank and
 /// containing `text`.
 void expectError(symm_status got, symm_status status, const char *text) {
@@ -668,6 +696,8 @@ int main(int argc, char **argv) {
           if (!inPlace)
             testAllToAllv(d, count, place, ++seed);
         }
+
+  testMixed(quick ? 100 : 70000, ++seed);
 
   symm_stream *a = nullptr, *b = nullptr;
   CHECK_OK(symm_stream_create(&a));

@@ -78,19 +78,19 @@ module attributes {gpu.container_module} {
     %max_op = arith.constant 3 : i32
     %e1 = arith.constant 1 : i32
     %e2 = arith.constant 2 : i32
-    // Room for 4 ranks; flags: 2 slots of SYMM_COLL_FLAGS_PER_SLOT (3 * 64).
+    // Room for 4 ranks; flags: 2 slots of SYMM_COLL_FLAGS_PER_SLOT (4 * 64).
     %scratch = symm.alloc() : memref<512xf32, #symm.heap>
-    %flags = symm.alloc() : memref<384xi32, #symm.heap>
-    %zeros = gpu.alloc host_shared () : memref<384xi32>
-    linalg.fill ins(%zero : i32) outs(%zeros : memref<384xi32>)
-    gpu.memcpy %flags, %zeros : memref<384xi32, #symm.heap>, memref<384xi32>
+    %flags = symm.alloc() : memref<512xi32, #symm.heap>
+    %zeros = gpu.alloc host_shared () : memref<512xi32>
+    linalg.fill ins(%zero : i32) outs(%zeros : memref<512xi32>)
+    gpu.memcpy %flags, %zeros : memref<512xi32, #symm.heap>, memref<512xi32>
     symm.barrier
     %x = gpu.alloc host_shared () : memref<128xf32>
     %out = gpu.alloc host_shared () : memref<128xf32>
     %xd = memref.cast %x : memref<128xf32> to memref<?xf32>
     %outd = memref.cast %out : memref<128xf32> to memref<?xf32>
     %s = memref.cast %scratch : memref<512xf32, #symm.heap> to memref<?xf32, #symm.heap>
-    %f = memref.cast %flags : memref<384xi32, #symm.heap> to memref<?xi32, #symm.heap>
+    %f = memref.cast %flags : memref<512xi32, #symm.heap> to memref<?xi32, #symm.heap>
     gpu.launch_func @kernels::@compute_and_reduce blocks in (%c2, %c1, %c1) threads in (%c32, %c1, %c1) args(%xd : memref<?xf32>, %outd : memref<?xf32>, %s : memref<?xf32, #symm.heap>, %f : memref<?xi32, #symm.heap>, %sum_op : i32, %e1 : i32)
     %true = arith.constant true
     %false = arith.constant false
@@ -109,7 +109,7 @@ module attributes {gpu.container_module} {
       vector.print %bad : i32
     }
     symm.barrier
-    symm.dealloc %flags : memref<384xi32, #symm.heap>
+    symm.dealloc %flags : memref<512xi32, #symm.heap>
     symm.dealloc %scratch : memref<512xf32, #symm.heap>
     return %bad : i32
   }

@@ -78,7 +78,7 @@ SYMM_EXPORT size_t symm_dtype_size(symm_dtype dtype);
 /* The device-side protocol (docs/Collectives.md): each tile slot of a flag
    array holds SYMM_COLL_FLAG_KINDS flags per rank, so a flag array for S
    slots has S * SYMM_COLL_FLAGS_PER_SLOT 32-bit integers. */
-#define SYMM_COLL_FLAG_KINDS 3
+#define SYMM_COLL_FLAG_KINDS 4
 #define SYMM_COLL_FLAGS_PER_SLOT (SYMM_COLL_FLAG_KINDS * SYMM_MAX_RANKS)
 /* The kernels move 16-byte vectors where both sides are aligned; the host
    API's scratch slots and workgroup parts are multiples of them. */

@@ -35,6 +35,9 @@ const size_t kDtypeSizes[kNumDtypes] = {1, 4, 8, 2, 2, 4, 8};
 constexpr unsigned kMaxBlocks = 128;
 constexpr size_t kFlagBytes =
     size_t(kMaxBlocks) * SYMM_COLL_FLAGS_PER_SLOT * sizeof(int32_t);
+/// What each rank publishes per workgroup for zero-copy exchanges: one
+/// offset per rank.
+constexpr size_t kMetaBytes = size_t(kMaxBlocks) * SYMM_MAX_RANKS * 8;
 
 /// Scratch and flags in the heap for the collectives of one stream. Calls on
 /// one stream run in order, so they share a channel and number their
@@ -44,7 +47,7 @@ constexpr size_t kFlagBytes =
 /// and scratch of its own.
 struct Channel {
   symm_stream *stream = nullptr;
-  char *base = nullptr; // [flags][pair flags][scratch][pair scratch]
+  char *base = nullptr; // [flags][pair flags][meta][scratch][pair scratch]
   int32_t epoch = 0;
   std::vector<int32_t> sent, received; // chunks per peer, all-to-allv
 };
@@ -52,6 +55,7 @@ struct Channel {
 struct State {
   char *heapBase = nullptr; // detects a new runtime after symm_finalize
   size_t scratchBytes = 0;
+  size_t directMin = 0; // exchanges of this many bytes per block store directly
   unsigned blocks = 0, threads = 0;
   std::string backend; // empty until configured
   symm_module *modules[kNumDtypes] = {};
@@ -93,6 +97,11 @@ symm_status configure(State &s) {
     return fail(SYMM_ERROR_INVALID_ARGUMENT,
                 "SYMM_COLLECTIVES_SCRATCH='%s' is not a size of at least 64K",
                 scratch);
+  const char *direct = envOr("SYMM_COLLECTIVES_DIRECT_MIN", "256K");
+  s.directMin = parseSize(direct);
+  if (!s.directMin)
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "SYMM_COLLECTIVES_DIRECT_MIN='%s' is not a size", direct);
   const char *blocks = envOr("SYMM_COLLECTIVES_BLOCKS", gpu ? "64" : "2");
   const char *threads = envOr("SYMM_COLLECTIVES_THREADS", gpu ? "512" : "16");
   int b = atoi(blocks), t = atoi(threads);
@@ -144,7 +153,8 @@ symm_status channel(State &s, symm_stream *stream, Channel **out) {
   Channel c;
   c.stream = stream;
   void *base = nullptr;
-  if (symm_status st = symm_malloc(2 * kFlagBytes + 2 * s.scratchBytes, &base))
+  if (symm_status st =
+          symm_malloc(2 * kFlagBytes + kMetaBytes + 2 * s.scratchBytes, &base))
     return st;
   c.base = static_cast<char *>(base);
   // Flags start at zero on every rank before any peer may raise one.
@@ -169,7 +179,11 @@ public:
     for (uint64_t v : {ptr, ptr, uint64_t(0), uint64_t(size), uint64_t(1)})
       scalar(v);
   }
-  void scalar(uint64_t v) { values_[count_++] = v; }
+  void scalar(uint64_t v) {
+    if (count_ < kMax)
+      values_[count_] = v;
+    ++count_;
+  }
   void i32(int32_t v) {
     uint64_t slot = 0;
     memcpy(&slot, &v, sizeof(v));
@@ -178,6 +192,10 @@ public:
   symm_status launch(State &s, symm_module *m, const char *kernel,
                      symm_stream *stream) {
     scalar(s.blocks);
+    if (count_ > kMax)
+      return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                  "collective kernel '%s' takes %zu parameters, more than %zu",
+                  kernel, count_, kMax);
     void *params[kMax];
     for (size_t i = 0; i < count_; ++i)
       params[i] = &values_[i];
@@ -186,7 +204,7 @@ public:
   }
 
 private:
-  static constexpr size_t kMax = 32;
+  static constexpr size_t kMax = 48;
   uint64_t values_[kMax];
   size_t count_ = 0;
 };
@@ -200,7 +218,8 @@ struct Call {
   int rank = 0, world = 1;
   char *flags() const { return c->base; }
   char *pairFlags() const { return c->base + kFlagBytes; }
-  char *scratch() const { return c->base + 2 * kFlagBytes; }
+  char *meta() const { return c->base + 2 * kFlagBytes; }
+  char *scratch() const { return meta() + kMetaBytes; }
   char *pairScratch() const { return scratch() + s->scratchBytes; }
   /// Elements of the scratch, for memref sizes.
   size_t scratchElems() const { return s->scratchBytes / esize; }
@@ -321,10 +340,34 @@ symm_status checkOp(const char *fn, symm_reduce_op op) {
   return SYMM_SUCCESS;
 }
 
+/// Where the senders may store straight into `recv`: its element offset in
+/// this rank's heap, or -1 when it is not wholly in the heap at a whole
+/// element, or when `direct` is false.
+int64_t publishedOffset(const Call &call, const void *recv, size_t elems,
+                        bool direct) {
+  void *base = nullptr;
+  symm_heap_base(call.rank, &base);
+  uintptr_t lo = reinterpret_cast<uintptr_t>(base),
+            at = reinterpret_cast<uintptr_t>(recv);
+  if (!direct || at < lo || at - lo > symm_heap_size() ||
+      elems * call.esize > symm_heap_size() - (at - lo) ||
+      (at - lo) % call.esize)
+    return -1;
+  return int64_t((at - lo) / call.esize);
+}
+
 /// Launches one exchange per chunk (see symm_tile_exchange in the kernels).
+/// From SYMM_COLLECTIVES_DIRECT_MIN bytes per block on, the `exchange_direct`
+/// kernel stores into receive buffers in the heap directly, except where a
+/// receiver still reads its send buffer in place (`directInPlace` false).
 symm_status exchange(Call &call, const void *send, void *recv, size_t count,
                      size_t sstride, size_t dstride, int root, size_t srcElems,
-                     size_t dstElems, symm_stream *stream) {
+                     size_t dstElems, bool directInPlace, symm_stream *stream) {
+  bool direct = call.world > 1 && count * call.esize >= call.s->directMin;
+  int64_t published =
+      publishedOffset(call, recv, dstElems, directInPlace || send != recv);
+  void *heap = nullptr;
+  symm_heap_base(call.rank, &heap);
   size_t cap = call.slotCap(1);
   for (size_t off = 0; off < count; off += cap) {
     size_t total = std::min(cap, count - off);
@@ -333,11 +376,18 @@ symm_status exchange(Call &call, const void *send, void *recv, size_t count,
     p.memref(recv, dstElems);
     p.memref(call.scratch(), call.scratchElems());
     p.memref(call.flags(), kFlagBytes / sizeof(int32_t));
+    if (direct) {
+      p.memref(call.meta(), kMetaBytes / sizeof(int64_t));
+      p.memref(heap, symm_heap_size() / call.esize);
+    }
     for (size_t v : {off, total, sstride, dstride})
       p.scalar(v);
     p.i32(root);
+    if (direct)
+      p.scalar(uint64_t(published));
     p.i32(++call.c->epoch);
-    if (symm_status st = p.launch(*call.s, call.m, "exchange", stream))
+    if (symm_status st = p.launch(
+            *call.s, call.m, direct ? "exchange_direct" : "exchange", stream))
       return st;
   }
   return SYMM_SUCCESS;
@@ -396,7 +446,7 @@ symm_status symm_all_gather(const void *send, void *recv, size_t send_count,
   if (symm_status st = prepare(dtype, stream, call))
     return st;
   return exchange(call, send, recv, send_count, 0, send_count, -1, send_count,
-                  send_count * call.world, stream);
+                  send_count * call.world, true, stream);
 }
 
 symm_status symm_all_to_all(const void *send, void *recv, size_t count_per_rank,
@@ -422,8 +472,9 @@ symm_status symm_all_to_all(const void *send, void *recv, size_t count_per_rank,
   if (symm_status st = prepare(dtype, stream, call))
     return st;
   size_t elems = count_per_rank * call.world;
+  // In place, a rank still reads the blocks of its buffer it has not sent.
   return exchange(call, send, recv, count_per_rank, count_per_rank,
-                  count_per_rank, -1, elems, elems, stream);
+                  count_per_rank, -1, elems, elems, false, stream);
 }
 
 symm_status symm_broadcast(const void *send, void *recv, size_t count,
@@ -456,7 +507,7 @@ symm_status symm_broadcast(const void *send, void *recv, size_t count,
   if (symm_status st = prepare(dtype, stream, call))
     return st;
   return exchange(call, call.rank == root ? send : recv, recv, count, 0, 0,
-                  root, count, count, stream);
+                  root, count, count, true, stream);
 }
 
 symm_status symm_all_reduce(const void *send, void *recv, size_t count,
