@@ -116,7 +116,7 @@ foreach(S ${SYMM_COLL_DTYPES})
       DEPENDS symm-compile ${_out}/kernels-${S}.mlir
       COMMENT "Compiling the ${S} collectives for ${_target}"
       VERBATIM)
-    list(APPEND _blobs "${_backend}|${S}|${_blob}")
+    list(APPEND _blobs "${_backend}|${S}|${BYTES}|${_blob}")
   endforeach()
 endforeach()
 install(DIRECTORY ${_out}/ DESTINATION share/symm/collectives
@@ -128,7 +128,7 @@ set(_embed_cpp ${CMAKE_CURRENT_BINARY_DIR}/EmbeddedCollectives.cpp)
 set(_blob_files)
 foreach(b ${_blobs})
   string(REPLACE "|" ";" _parts "${b}")
-  list(GET _parts 2 _f)
+  list(GET _parts 3 _f)
   list(APPEND _blob_files ${_f})
 endforeach()
 string(REPLACE ";" "," _blob_arg "${_blobs}")

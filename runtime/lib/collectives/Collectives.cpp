@@ -129,6 +129,12 @@ symm_status module(State &s, symm_dtype dtype, symm_module **out) {
                 "without the compiler (SYMM_BUILD_COMPILER=OFF)");
   for (const collectives::EmbeddedModule &m : all)
     if (s.backend == m.backend && !strcmp(m.dtype, kDtypeNames[dtype])) {
+      // The build instantiated the kernels from its own table of types.
+      if (m.elementBytes != kDtypeSizes[dtype])
+        return fail(SYMM_ERROR_UNAVAILABLE,
+                    "the %s collective kernels were built for %zu-byte "
+                    "elements, the runtime expects %zu",
+                    m.dtype, m.elementBytes, kDtypeSizes[dtype]);
       if (symm_status st =
               symm_module_load_data(m.data, m.size, &s.modules[dtype]))
         return st;

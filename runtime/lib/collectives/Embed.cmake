@@ -1,5 +1,6 @@
 # Writes a C++ source that embeds each compiled collectives module with
-# .incbin. BLOBS: comma-separated "backend|dtype|path"; OUTPUT: the source.
+# .incbin. BLOBS: comma-separated "backend|dtype|element bytes|path";
+# OUTPUT: the source.
 string(REPLACE "," ";" BLOBS "${BLOBS}")
 set(decls "")
 set(rows "")
@@ -8,7 +9,8 @@ foreach(b ${BLOBS})
   string(REPLACE "|" ";" parts "${b}")
   list(GET parts 0 backend)
   list(GET parts 1 dtype)
-  list(GET parts 2 path)
+  list(GET parts 2 bytes)
+  list(GET parts 3 path)
   file(SHA256 ${path} hash)
   set(sym symm_coll_blob_${i})
   string(APPEND decls
@@ -18,7 +20,7 @@ foreach(b ${BLOBS})
     "${sym}_end:\\n.byte 0\\n.previous\\n\");\n"
     "extern \"C\" const unsigned char ${sym}[], ${sym}_end[];\n")
   string(APPEND rows
-    "      {\"${backend}\", \"${dtype}\", ${sym}, size_t(${sym}_end - ${sym})},\n")
+    "      {\"${backend}\", \"${dtype}\", ${bytes}, ${sym}, size_t(${sym}_end - ${sym})},\n")
   math(EXPR i "${i} + 1")
 endforeach()
 file(WRITE ${OUTPUT}.tmp

@@ -15,7 +15,8 @@ namespace symm::collectives {
 
 struct EmbeddedModule {
   const char *backend; // the runtime backend that loads it: host, cuda, hip
-  const char *dtype;  // MLIR element type: i8, i32, ..., f64
+  const char *dtype;   // MLIR element type: i8, i32, ..., f64
+  size_t elementBytes; // its size, as the kernels were instantiated for
   const unsigned char *data;
   size_t size;
 };
