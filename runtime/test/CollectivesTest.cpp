@@ -496,8 +496,8 @@ void testBackToBack(symm_stream *a, symm_stream *b, size_t count) {
 }
 
 /// Receive buffers in the heap on even ranks and in device memory on odd
-/// ones: large exchanges store straight into the heap ones and stage the
-/// others.
+/// ones: large exchanges and two-shot all-reduces store straight into the
+/// heap ones and stage the others.
 void testMixed(size_t count, int seed) {
   const symm_dtype d = SYMM_INT32;
   size_t n = count * world;
@@ -521,6 +521,17 @@ void testMixed(size_t count, int seed) {
     for (size_t i = 0; i < count; ++i)
       want.push_back(input(d, q, rank * count + i, seed));
   compare("mixed all_to_all", d, recv.read(), want);
+  recv.write(garbage(n * 4));
+  CHECK_OK(symm_all_reduce(send.ptr, recv.ptr, n, d, SYMM_SUM, nullptr));
+  CHECK_OK(symm_synchronize());
+  want.clear();
+  for (size_t i = 0; i < n; ++i) {
+    std::vector<double> vals;
+    for (int q = 0; q < world; ++q)
+      vals.push_back(input(d, q, i, seed));
+    want.push_back(reduce(d, SYMM_SUM, vals));
+  }
+  compare("mixed all_reduce", d, recv.read(), want);
 }
 
 /// A call that must fail with `status` and a message naming this rank and

@@ -544,8 +544,17 @@ symm_status symm_all_reduce(const void *send, void *recv, size_t count,
   if (symm_status st = prepare(dtype, stream, call))
     return st;
   // One-shot: every rank's chunk in a slot of every rank's scratch. Two-shot:
-  // world segments per chunk, each in a reduce slot and a gather slot.
+  // world segments per chunk, each in a reduce slot and a gather slot; from
+  // SYMM_COLLECTIVES_DIRECT_MIN bytes on, the reduced segments go straight
+  // into receive buffers in the heap.
   size_t cap = twoShot ? call.slotCap(2) * call.world : call.slotCap(1);
+  bool direct = twoShot && bytes >= call.s->directMin;
+  int64_t published = publishedOffset(call, recv, count, direct);
+  void *heap = nullptr;
+  symm_heap_base(call.rank, &heap);
+  const char *kernel = !twoShot ? "all_reduce_one_shot"
+                       : direct ? "all_reduce_two_shot_direct"
+                                : "all_reduce_two_shot";
   for (size_t off = 0; off < count; off += cap) {
     size_t total = std::min(cap, count - off);
     Params p;
@@ -553,15 +562,19 @@ symm_status symm_all_reduce(const void *send, void *recv, size_t count,
     p.memref(recv, count);
     p.memref(call.scratch(), call.scratchElems());
     p.memref(call.flags(), kFlagBytes / sizeof(int32_t));
+    if (direct) {
+      p.memref(call.meta(), kMetaBytes / sizeof(int64_t));
+      p.memref(heap, symm_heap_size() / call.esize);
+    }
     p.scalar(off);
     p.scalar(total);
     if (twoShot)
       p.scalar(call.roundUp((total + call.world - 1) / call.world));
     p.i32(op);
+    if (direct)
+      p.scalar(uint64_t(published));
     p.i32(++call.c->epoch);
-    if (symm_status st = p.launch(
-            *call.s, call.m,
-            twoShot ? "all_reduce_two_shot" : "all_reduce_one_shot", stream))
+    if (symm_status st = p.launch(*call.s, call.m, kernel, stream))
       return st;
   }
   return SYMM_SUCCESS;
