@@ -1,0 +1,237 @@
+//===- collectives_bench.cu - Symm collectives against NCCL -----*- C++ -*-===//
+//
+//   symm-run -n 2 --backend cuda collectives-bench [MIN_BYTES MAX_BYTES] > csv
+//
+// For every collective and size (the nccl-tests size: the larger of the send
+// and receive buffers per rank, bf16 elements, sum), times Symm's collective
+// and NCCL's on the same GPUs, the same buffers (send and recv in the
+// symmetric heap; NCCL's output in cudaMalloc memory) and the same stream: device events around ITERS back-to-back
+// calls after a warm-up, median of REPS repetitions. Host dispatch is in both
+// numbers (neither is captured in a CUDA graph: Symm's host side numbers each
+// call with an epoch, which a replayed graph would repeat). Each size's
+// outputs are compared with NCCL's (the inputs are small integers, so both
+// are exact). Prints CSV on rank 0: collective,impl,bytes,us,algbw,busbw
+// (GB/s, nccl-tests formulas).
+//
+//===----------------------------------------------------------------------===//
+
+#include "symm/collectives.h"
+
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+#include <nccl.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#define CHECK(call)                                                            \
+  do {                                                                         \
+    symm_status s_ = (call);                                                   \
+    if (s_ != SYMM_SUCCESS) {                                                  \
+      fprintf(stderr, "%s: %s\n", #call, symm_last_error());                   \
+      exit(1);                                                                 \
+    }                                                                          \
+  } while (0)
+#define CUDA(call)                                                             \
+  do {                                                                         \
+    cudaError_t e_ = (call);                                                   \
+    if (e_ != cudaSuccess) {                                                   \
+      fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e_));              \
+      exit(1);                                                                 \
+    }                                                                          \
+  } while (0)
+#define NCCL(call)                                                             \
+  do {                                                                         \
+    ncclResult_t r_ = (call);                                                  \
+    if (r_ != ncclSuccess) {                                                   \
+      fprintf(stderr, "%s: %s\n", #call, ncclGetErrorString(r_));              \
+      exit(1);                                                                 \
+    }                                                                          \
+  } while (0)
+
+namespace {
+
+int rank, world;
+
+__global__ void fill(__nv_bfloat16 *p, size_t n, int seed) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n;
+       i += size_t(gridDim.x) * blockDim.x)
+    p[i] = __float2bfloat16(float(int((i * 7 + seed * 13) % 15) - 7));
+}
+
+/// Microseconds per call: median over repetitions of events around `iters`
+/// calls.
+double timeCalls(cudaStream_t stream, int iters,
+                 const std::function<void()> &call) {
+  for (int i = 0; i < 3; ++i)
+    call();
+  CUDA(cudaStreamSynchronize(stream));
+  cudaEvent_t start, stop;
+  CUDA(cudaEventCreate(&start));
+  CUDA(cudaEventCreate(&stop));
+  std::vector<double> us;
+  for (int rep = 0; rep < 5; ++rep) {
+    CHECK(symm_barrier());
+    CUDA(cudaEventRecord(start, stream));
+    for (int i = 0; i < iters; ++i)
+      call();
+    CUDA(cudaEventRecord(stop, stream));
+    CUDA(cudaEventSynchronize(stop));
+    float ms = 0;
+    CUDA(cudaEventElapsedTime(&ms, start, stop));
+    us.push_back(1000.0 * ms / iters);
+  }
+  CUDA(cudaEventDestroy(start));
+  CUDA(cudaEventDestroy(stop));
+  std::sort(us.begin(), us.end());
+  return us[us.size() / 2];
+}
+
+bool same(const void *a, const void *b, size_t bytes) {
+  std::vector<char> x(bytes), y(bytes);
+  CUDA(cudaMemcpy(x.data(), a, bytes, cudaMemcpyDeviceToHost));
+  CUDA(cudaMemcpy(y.data(), b, bytes, cudaMemcpyDeviceToHost));
+  return x == y;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  CHECK(symm_init());
+  rank = symm_rank();
+  world = symm_world_size();
+  size_t minBytes = argc > 1 ? strtoull(argv[1], nullptr, 0) : 8 << 10;
+  size_t maxBytes = argc > 2 ? strtoull(argv[2], nullptr, 0) : 1ull << 30;
+
+  // NCCL's id travels through rank 0's heap.
+  ncclUniqueId id;
+  void *idSlot;
+  CHECK(symm_malloc(sizeof(id), &idSlot));
+  if (rank == 0) {
+    NCCL(ncclGetUniqueId(&id));
+    CUDA(cudaMemcpy(idSlot, &id, sizeof(id), cudaMemcpyHostToDevice));
+  }
+  CHECK(symm_barrier());
+  void *rootSlot;
+  CHECK(symm_translate(idSlot, 0, &rootSlot));
+  CUDA(cudaMemcpy(&id, rootSlot, sizeof(id), cudaMemcpyDeviceToHost));
+  ncclComm_t comm;
+  NCCL(ncclCommInitRank(&comm, world, id, rank));
+
+  // On the cuda backend a symm_stream is the CUstream itself.
+  cudaStream_t stream;
+  CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  auto *sstream = reinterpret_cast<symm_stream *>(stream);
+
+  const size_t es = 2;
+  // send and recv in the symmetric heap, as symmetric tensors are: Symm's
+  // exchanges store straight into recv there; NCCL uses the same memory.
+  __nv_bfloat16 *send, *recv, *ref;
+  CHECK(symm_malloc(maxBytes, reinterpret_cast<void **>(&send)));
+  CHECK(symm_malloc(maxBytes, reinterpret_cast<void **>(&recv)));
+  CUDA(cudaMalloc(&ref, maxBytes));
+  fill<<<1024, 256>>>(send, maxBytes / es, rank);
+  CUDA(cudaDeviceSynchronize());
+
+  if (rank == 0)
+    printf("collective,impl,bytes,us,algbw,busbw\n");
+  int mismatches = 0;
+  const double n = world;
+  for (size_t bytes = minBytes; bytes <= maxBytes; bytes *= 2) {
+    size_t count = bytes / es;   // elements of the larger buffer
+    size_t part = count / world; // per-rank block
+    int iters = bytes <= (1 << 20) ? 200 : bytes <= (64 << 20) ? 40 : 10;
+    struct Case {
+      const char *name;
+      double busFactor;
+      std::function<void()> symm, nccl;
+      size_t outBytes;
+    };
+    std::vector<Case> cases = {
+        {"all_reduce", 2 * (n - 1) / n,
+         [&] {
+           CHECK(symm_all_reduce(send, recv, count, SYMM_BFLOAT16, SYMM_SUM,
+                                 sstream));
+         },
+         [&] {
+           NCCL(ncclAllReduce(send, ref, count, ncclBfloat16, ncclSum, comm,
+                              stream));
+         },
+         bytes},
+        {"all_gather", (n - 1) / n,
+         [&] {
+           CHECK(symm_all_gather(send, recv, part, SYMM_BFLOAT16, sstream));
+         },
+         [&] {
+           NCCL(ncclAllGather(send, ref, part, ncclBfloat16, comm, stream));
+         },
+         bytes},
+        {"reduce_scatter", (n - 1) / n,
+         [&] {
+           CHECK(symm_reduce_scatter(send, recv, part, SYMM_BFLOAT16, SYMM_SUM,
+                                     sstream));
+         },
+         [&] {
+           NCCL(ncclReduceScatter(send, ref, part, ncclBfloat16, ncclSum, comm,
+                                  stream));
+         },
+         part * es},
+        {"all_to_all", (n - 1) / n,
+         [&] {
+           CHECK(symm_all_to_all(send, recv, part, SYMM_BFLOAT16, sstream));
+         },
+         [&] {
+           NCCL(ncclGroupStart());
+           for (int r = 0; r < world; ++r) {
+             NCCL(ncclSend(send + r * part, part, ncclBfloat16, r, comm,
+                           stream));
+             NCCL(
+                 ncclRecv(ref + r * part, part, ncclBfloat16, r, comm, stream));
+           }
+           NCCL(ncclGroupEnd());
+         },
+         bytes},
+        {"broadcast", 1.0,
+         [&] {
+           CHECK(symm_broadcast(send, recv, count, SYMM_BFLOAT16, 0, sstream));
+         },
+         [&] {
+           NCCL(ncclBroadcast(send, ref, count, ncclBfloat16, 0, comm, stream));
+         },
+         bytes},
+    };
+    for (Case &c : cases) {
+      // Check once per size, then time.
+      c.symm();
+      c.nccl();
+      CUDA(cudaStreamSynchronize(stream));
+      if (!same(recv, ref, c.outBytes)) {
+        fprintf(stderr, "rank %d: %s of %zu bytes differs from NCCL\n", rank,
+                c.name, bytes);
+        ++mismatches;
+      }
+      for (int impl = 0; impl < 2; ++impl) {
+        double us = timeCalls(stream, iters, impl ? c.nccl : c.symm);
+        double algbw = bytes / (us * 1e3);
+        if (rank == 0)
+          printf("%s,%s,%zu,%.2f,%.2f,%.2f\n", c.name, impl ? "nccl" : "symm",
+                 bytes, us, algbw, algbw * c.busFactor);
+        fflush(stdout);
+      }
+    }
+  }
+  NCCL(ncclCommDestroy(comm));
+  CUDA(cudaFree(ref));
+  CHECK(symm_free(recv));
+  CHECK(symm_free(send));
+  CHECK(symm_free(idSlot));
+  CHECK(symm_finalize());
+  if (mismatches)
+    fprintf(stderr, "rank %d: %d mismatches against NCCL\n", rank, mismatches);
+  return mismatches ? 1 : 0;
+}

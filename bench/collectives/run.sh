@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# The collectives on the GPUs in one command.
+#
+# Here (after scripts/setup.sh; needs nvcc and NCCL's header):
+#   bench/collectives/run.sh bundle [DIR]     # default DIR: .device-collectives
+# builds into DIR the runtime (with the collectives' sm_90 PTX embedded),
+# symm-run, the correctness suite and the benchmark, plus the scripts.
+#
+# There (2x H200, CUDA 13, PyTorch with NCCL; no LLVM), from the repository:
+#   bench/collectives/run.sh gpu [DIR]
+# runs the correctness suite and the tile building-block test on 2 GPUs (cuda
+# backend), the Symm-vs-NCCL sweep
+# (8 KB..1 GB), PyTorch's NCCL and symmetric-memory all-reduce on the same
+# sizes, and prints a table last; CSVs, logs and PNG plots go to $OUT (the
+# device machine's output folder) or DIR/results.
+set -euo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$HERE/../.." && pwd)"
+MODE="${1:-gpu}"
+DIR="$(realpath -m "${2:-$ROOT/.device-collectives}")"
+MIN="${SYMM_BENCH_MIN:-8192}"
+MAX="${SYMM_BENCH_MAX:-1073741824}"
+
+if [[ $MODE == bundle ]]; then
+  BUILD="${SYMM_BUILD_DIR:-$ROOT/build}"
+  ninja -C "$BUILD" symm_runtime symm-run symm-collectives-test
+  mkdir -p "$DIR"
+  NCCL_LIB="${SYMM_NCCL_LIB:-$(dirname "$(find /usr/local/cuda*/lib* /usr/lib -name 'libnccl.so*' 2>/dev/null | head -1)")}"
+  nvcc -O2 -std=c++17 -arch=sm_90 "$HERE/collectives_bench.cu" \
+    -I "$ROOT/runtime/include" -L "$BUILD/lib" -lsymm_runtime \
+    -L "$NCCL_LIB" -lnccl -o "$DIR/collectives-bench"
+  # The user kernel that all-reduces its tiles with the building blocks.
+  sed -e '/^ *\/\/ SYMM-COLLECTIVE-BLOCKS$/r '"$BUILD/share/symm/collectives/blocks-f32.mlir" \
+    "$ROOT/test/Collectives/tile-all-reduce.mlir" > "$DIR/tile-all-reduce.mlir"
+  "$BUILD/bin/symm-compile" --target=sm_90 "$DIR/tile-all-reduce.mlir" \
+    -o "$DIR/tile-all-reduce.exe"
+  cp "$BUILD/lib/libsymm_runtime.so" "$BUILD/bin/symm-run" \
+    "$BUILD/bin/symm-collectives-test" "$HERE/torch_symm_mem.py" \
+    "$HERE/plot.py" "$DIR/"
+  echo "bundle in $DIR ($(du -sh "$DIR" | cut -f1))"
+  exit 0
+fi
+
+RESULTS="${OUT:-$DIR/results}"
+mkdir -p "$RESULTS"
+cd "$DIR"
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+# NCCL for the benchmark: PyTorch's copy on the GPU machine.
+NCCL_DIR="$(python3 -c 'import nvidia.nccl as m, os; print(os.path.join(list(m.__path__)[0], "lib"))' 2>/dev/null || true)"
+export LD_LIBRARY_PATH="$DIR${NCCL_DIR:+:$NCCL_DIR}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$RESULTS/gpus.txt"
+
+echo "== correctness suite, 2 GPUs (cuda backend)"
+./symm-run -n 2 --backend cuda --timeout 300 ./symm-collectives-test \
+  2>&1 | tee "$RESULTS/correctness.log" | grep -E "collectives (ok|FAILED)|FAILED" | head -20
+
+./symm-run -n 2 --backend cuda --timeout 120 ./tile-all-reduce.exe \
+  2>&1 | tee -a "$RESULTS/correctness.log" | grep -E "tile all-reduce" | head -4
+
+echo "== Symm vs NCCL, $MIN..$MAX bytes"
+# send and recv (up to 1 GB each) live in the heap.
+./symm-run -n 2 --backend cuda --timeout 600 --heap-size 3G ./collectives-bench "$MIN" "$MAX" \
+  > "$RESULTS/symm-raw.log" 2> "$RESULTS/symm.err" || { tail "$RESULTS/symm.err"; }
+# symm-run prefixes each line with the rank; rank 0 writes the CSV.
+sed -n 's/^\[rank 0\] //p' "$RESULTS/symm-raw.log" > "$RESULTS/symm.csv"
+cat "$RESULTS/symm.err" | tail -5
+
+echo "== PyTorch: NCCL and symmetric memory all-reduce"
+torchrun --nproc-per-node 2 --master-port "${MASTER_PORT:-29533}" torch_symm_mem.py \
+  "$MIN" "$MAX" > "$RESULTS/torch.csv" 2> "$RESULTS/torch.err" || tail "$RESULTS/torch.err"
+
+echo "== summary"
+python3 plot.py "$RESULTS" "$RESULTS/symm.csv" "$RESULTS/torch.csv"

@@ -1,0 +1,707 @@
+//===- Collectives.cpp - NCCL-shaped collectives over the heap --*- C++ -*-===//
+//
+// The host side of symm/collectives.h: checks the arguments, keeps one channel
+// (scratch space and flags in the symmetric heap, and an epoch) per stream,
+// cuts the data into chunks that fit the scratch and launches the embedded
+// kernels (Kernels.mlir.in) on the caller's stream. The protocol itself (direct
+// stores into the peers' scratch, ready and acknowledge flags numbered by
+// epoch) lives in the kernels; see docs/Collectives.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "symm/collectives.h"
+
+#include "../core/Runtime.h"
+#include "Embedded.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <vector>
+
+using namespace symm;
+
+namespace {
+
+constexpr int kNumDtypes = SYMM_FLOAT64 + 1;
+const char *const kDtypeNames[kNumDtypes] = {"i8",   "i32", "i64", "f16",
+                                             "bf16", "f32", "f64"};
+const size_t kDtypeSizes[kNumDtypes] = {1, 4, 8, 2, 2, 4, 8};
+
+/// Workgroups per launch are at most this many: each uses one flag slot.
+constexpr unsigned kMaxBlocks = 128;
+constexpr size_t kFlagBytes =
+    size_t(kMaxBlocks) * SYMM_COLL_FLAGS_PER_SLOT * sizeof(int32_t);
+/// What each rank publishes per workgroup for zero-copy exchanges: one
+/// offset per rank.
+constexpr size_t kMetaBytes = size_t(kMaxBlocks) * SYMM_MAX_RANKS * 8;
+
+/// Scratch and flags in the heap for the collectives of one stream. Calls on
+/// one stream run in order, so they share a channel and number their
+/// launches with one epoch; calls on two streams may overlap, so each stream
+/// has its own channel. The variable-count all-to-all counts chunks per pair
+/// of ranks instead (both ends know that count, not a global one), in flags
+/// and scratch of its own.
+struct Channel {
+  symm_stream *stream = nullptr;
+  char *base = nullptr; // [flags][pair flags][meta][scratch][pair scratch]
+  int32_t epoch = 0;
+  std::vector<int32_t> sent, received; // chunks per peer, all-to-allv
+};
+
+struct State {
+  char *heapBase = nullptr; // detects a new runtime after symm_finalize
+  size_t scratchBytes = 0;
+  size_t directMin = 0; // exchanges of this many bytes per block store directly
+  unsigned blocks = 0, threads = 0;
+  std::string backend; // empty until configured
+  symm_module *modules[kNumDtypes] = {};
+  std::vector<Channel> channels;
+};
+
+State &state() {
+  static State s;
+  return s;
+}
+
+/// Collective calls from several threads of a rank take turns.
+std::mutex &stateMutex() {
+  static std::mutex m;
+  return m;
+}
+
+const char *envOr(const char *name, const char *fallback) {
+  const char *v = getenv(name);
+  return v && *v ? v : fallback;
+}
+
+/// Reads the configuration once per runtime instance.
+symm_status configure(State &s) {
+  void *base = nullptr;
+  if (symm_status st = symm_heap_base(symm_rank(), &base))
+    return st;
+  if (s.heapBase == base && !s.backend.empty())
+    return SYMM_SUCCESS;
+  // A new heap: earlier modules and channels belong to a finalised runtime.
+  s = State{};
+  s.heapBase = static_cast<char *>(base);
+  std::string backend = symm_backend_name();
+  bool gpu = backend != "host";
+  // CPU ranks run every GPU thread on the processor: few small workgroups.
+  const char *scratch = envOr("SYMM_COLLECTIVES_SCRATCH", gpu ? "64M" : "1M");
+  s.scratchBytes = parseSize(scratch);
+  if (s.scratchBytes < 65536)
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "SYMM_COLLECTIVES_SCRATCH='%s' is not a size of at least 64K",
+                scratch);
+  const char *direct = envOr("SYMM_COLLECTIVES_DIRECT_MIN", "256K");
+  s.directMin = parseSize(direct);
+  if (!s.directMin)
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "SYMM_COLLECTIVES_DIRECT_MIN='%s' is not a size", direct);
+  const char *blocks = envOr("SYMM_COLLECTIVES_BLOCKS", gpu ? "64" : "2");
+  const char *threads = envOr("SYMM_COLLECTIVES_THREADS", gpu ? "512" : "16");
+  int b = atoi(blocks), t = atoi(threads);
+  if (b < 1 || b > int(kMaxBlocks) || t < 1 || t > 1024)
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "SYMM_COLLECTIVES_BLOCKS='%s' must be 1..%u and "
+                "SYMM_COLLECTIVES_THREADS='%s' 1..1024",
+                blocks, kMaxBlocks, threads);
+  s.blocks = unsigned(b);
+  s.threads = unsigned(t);
+  // Configured: later calls skip the checks above.
+  s.backend = backend;
+  return SYMM_SUCCESS;
+}
+
+symm_status module(State &s, symm_dtype dtype, symm_module **out) {
+  if (s.modules[dtype]) {
+    *out = s.modules[dtype];
+    return SYMM_SUCCESS;
+  }
+  std::vector<collectives::EmbeddedModule> all = collectives::embeddedModules();
+  if (all.empty())
+    return fail(SYMM_ERROR_UNAVAILABLE,
+                "the collectives are unavailable: this runtime was built "
+                "without the compiler (SYMM_BUILD_COMPILER=OFF)");
+  for (const collectives::EmbeddedModule &m : all)
+    if (s.backend == m.backend && !strcmp(m.dtype, kDtypeNames[dtype])) {
+      // The build instantiated the kernels from its own table of types.
+      if (m.elementBytes != kDtypeSizes[dtype])
+        return fail(SYMM_ERROR_UNAVAILABLE,
+                    "the %s collective kernels were built for %zu-byte "
+                    "elements, the runtime expects %zu",
+                    m.dtype, m.elementBytes, kDtypeSizes[dtype]);
+      if (symm_status st =
+              symm_module_load_data(m.data, m.size, &s.modules[dtype]))
+        return st;
+      *out = s.modules[dtype];
+      return SYMM_SUCCESS;
+    }
+  return fail(SYMM_ERROR_UNAVAILABLE,
+              "no collective kernels for the %s backend and %s in this "
+              "runtime",
+              s.backend.c_str(), kDtypeNames[dtype]);
+}
+
+/// The stream's channel, made on its first collective: a collective
+/// allocation, the same on every rank because every rank makes the same
+/// collective calls on the same streams in the same order.
+symm_status channel(State &s, symm_stream *stream, Channel **out) {
+  for (Channel &c : s.channels)
+    if (c.stream == stream) {
+      *out = &c;
+      return SYMM_SUCCESS;
+    }
+  Channel c;
+  c.stream = stream;
+  void *base = nullptr;
+  if (symm_status st =
+          symm_malloc(2 * kFlagBytes + kMetaBytes + 2 * s.scratchBytes, &base))
+    return st;
+  c.base = static_cast<char *>(base);
+  // Flags start at zero on every rank before any peer may raise one.
+  std::vector<char> zeros(2 * kFlagBytes, 0);
+  if (symm_status st = symm_memcpy(c.base, zeros.data(), zeros.size()))
+    return st;
+  if (symm_status st = symm_barrier())
+    return st;
+  c.sent.assign(symm_world_size(), 0);
+  c.received.assign(symm_world_size(), 0);
+  s.channels.push_back(c);
+  *out = &s.channels.back();
+  return SYMM_SUCCESS;
+}
+
+/// Kernel parameters: memrefs expand into (allocated, aligned, offset, size,
+/// stride); every scalar takes one 64-bit slot (i32 in its low half).
+class Params {
+public:
+  void memref(const void *p, size_t size) {
+    uint64_t ptr = reinterpret_cast<uint64_t>(p);
+    for (uint64_t v : {ptr, ptr, uint64_t(0), uint64_t(size), uint64_t(1)})
+      scalar(v);
+  }
+  void scalar(uint64_t v) {
+    if (count_ < kMax)
+      values_[count_] = v;
+    ++count_;
+  }
+  void i32(int32_t v) {
+    uint64_t slot = 0;
+    memcpy(&slot, &v, sizeof(v));
+    scalar(slot);
+  }
+  symm_status launch(State &s, symm_module *m, const char *kernel,
+                     symm_stream *stream) {
+    scalar(s.blocks);
+    if (count_ > kMax)
+      return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                  "collective kernel '%s' takes %zu parameters, more than %zu",
+                  kernel, count_, kMax);
+    void *params[kMax];
+    for (size_t i = 0; i < count_; ++i)
+      params[i] = &values_[i];
+    unsigned grid[3] = {s.blocks, 1, 1}, block[3] = {s.threads, 1, 1};
+    return symm_launch(m, kernel, grid, block, 0, stream, params, count_);
+  }
+
+private:
+  static constexpr size_t kMax = 48;
+  uint64_t values_[kMax];
+  size_t count_ = 0;
+};
+
+/// Everything a collective call needs, checked.
+struct Call {
+  State *s = nullptr;
+  symm_module *m = nullptr;
+  Channel *c = nullptr;
+  size_t esize = 0;
+  int rank = 0, world = 1;
+  char *flags() const { return c->base; }
+  char *pairFlags() const { return c->base + kFlagBytes; }
+  char *meta() const { return c->base + 2 * kFlagBytes; }
+  char *scratch() const { return meta() + kMetaBytes; }
+  char *pairScratch() const { return scratch() + s->scratchBytes; }
+  /// Elements of the scratch, for memref sizes.
+  size_t scratchElems() const { return s->scratchBytes / esize; }
+  /// Elements per vector: slots and segments are multiples of it.
+  size_t vector() const { return SYMM_COLL_VECTOR_BYTES / esize; }
+  size_t roundDown(size_t n) const { return n / vector() * vector(); }
+  size_t roundUp(size_t n) const { return roundDown(n + vector() - 1); }
+  /// Elements in each of `slots` slots per rank.
+  size_t slotCap(size_t slots) const {
+    return roundDown(scratchElems() / (slots * world));
+  }
+};
+
+const char *dtypeName(symm_dtype d) {
+  return d >= 0 && d < kNumDtypes ? kDtypeNames[d] : "?";
+}
+
+/// `count` * `factor` elements in bytes, or an error naming `what`.
+symm_status bytesOf(const char *fn, const char *what, size_t count,
+                    size_t factor, size_t esize, size_t *bytes) {
+  // Kernels index with signed 64-bit integers.
+  const size_t limit = size_t(INT64_MAX);
+  if ((factor && count > limit / factor) || count * factor > limit / esize)
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "%s: %s of %zu elements (x%zu) overflows the address space", fn,
+                what, count, factor);
+  *bytes = count * factor * esize;
+  return SYMM_SUCCESS;
+}
+
+/// A buffer of `bytes` bytes: not null unless empty, not a peer's heap as
+/// mapped here (remote memory), and not straddling the end of this rank's
+/// heap.
+symm_status checkBuffer(const char *fn, const char *what, const void *p,
+                        size_t bytes) {
+  if (!bytes)
+    return SYMM_SUCCESS;
+  if (!p)
+    return fail(SYMM_ERROR_INVALID_ARGUMENT, "%s: %s is null", fn, what);
+  uintptr_t at = reinterpret_cast<uintptr_t>(p);
+  for (int r = 0; r < symm_world_size(); ++r) {
+    void *peer = nullptr;
+    symm_heap_base(r, &peer);
+    uintptr_t start = reinterpret_cast<uintptr_t>(peer);
+    if (r != symm_rank() && at >= start && at < start + symm_heap_size())
+      return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                  "%s: %s points into rank %d's heap as mapped here; pass "
+                  "this rank's own buffer",
+                  fn, what, r);
+  }
+  void *base = nullptr;
+  symm_heap_base(symm_rank(), &base);
+  uintptr_t lo = reinterpret_cast<uintptr_t>(base), hi = lo + symm_heap_size();
+  if (at >= lo && at < hi && bytes > hi - at)
+    return fail(SYMM_ERROR_NOT_IN_HEAP,
+                "%s: %s (%zu bytes at heap offset %zu) runs past the end of "
+                "the symmetric heap (%zu bytes)",
+                fn, what, bytes, size_t(at - lo), symm_heap_size());
+  return SYMM_SUCCESS;
+}
+
+/// send and recv either do not overlap or are exactly in place, which
+/// `inPlace` describes ("" when `exact` is, null when the collective has no
+/// in-place form).
+symm_status checkOverlap(const char *fn, const void *send, size_t sendBytes,
+                         const void *recv, size_t recvBytes, bool exact,
+                         const char *inPlace) {
+  if (!sendBytes || !recvBytes)
+    return SYMM_SUCCESS;
+  uintptr_t s = reinterpret_cast<uintptr_t>(send),
+            r = reinterpret_cast<uintptr_t>(recv);
+  if (s + sendBytes <= r || r + recvBytes <= s)
+    return SYMM_SUCCESS;
+  if (inPlace && exact)
+    return SYMM_SUCCESS;
+  if (!inPlace)
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "%s: send and recv overlap; this collective is not in place",
+                fn);
+  return fail(SYMM_ERROR_INVALID_ARGUMENT,
+              "%s: send and recv overlap but are not in place (%s)", fn,
+              inPlace);
+}
+
+/// Common start of every collective: the runtime, the element type, the
+/// kernels and the stream's channel.
+symm_status begin(const char *fn, symm_dtype dtype, symm_stream *stream,
+                  Call &call) {
+  if (symm_rank() < 0 || !strcmp(symm_backend_name(), "none"))
+    return fail(SYMM_ERROR_NOT_INITIALIZED,
+                "%s: the runtime is not initialised; call symm_init first", fn);
+  if (dtype < 0 || dtype >= kNumDtypes)
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "%s: dtype %d is not a symm_dtype (0..%d)", fn, int(dtype),
+                kNumDtypes - 1);
+  call.s = &state();
+  call.esize = kDtypeSizes[dtype];
+  call.rank = symm_rank();
+  call.world = symm_world_size();
+  return SYMM_SUCCESS;
+}
+
+/// The part of `begin` that allocates: only once the arguments are checked
+/// and there is something to move, so a bad call changes nothing.
+symm_status prepare(symm_dtype dtype, symm_stream *stream, Call &call) {
+  if (symm_status st = configure(*call.s))
+    return st;
+  if (symm_status st = module(*call.s, dtype, &call.m))
+    return st;
+  return channel(*call.s, stream, &call.c);
+}
+
+symm_status checkOp(const char *fn, symm_reduce_op op) {
+  if (op < SYMM_SUM || op > SYMM_MAX)
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "%s: reduce op %d is not a symm_reduce_op (0..%d)", fn, int(op),
+                int(SYMM_MAX));
+  return SYMM_SUCCESS;
+}
+
+/// Where the senders may store straight into `recv`: its element offset in
+/// this rank's heap, or -1 when it is not wholly in the heap at a whole
+/// element, or when `direct` is false.
+int64_t publishedOffset(const Call &call, const void *recv, size_t elems,
+                        bool direct) {
+  void *base = nullptr;
+  symm_heap_base(call.rank, &base);
+  uintptr_t lo = reinterpret_cast<uintptr_t>(base),
+            at = reinterpret_cast<uintptr_t>(recv);
+  if (!direct || at < lo || at - lo > symm_heap_size() ||
+      elems * call.esize > symm_heap_size() - (at - lo) ||
+      (at - lo) % call.esize)
+    return -1;
+  return int64_t((at - lo) / call.esize);
+}
+
+/// Launches one exchange per chunk (see symm_tile_exchange in the kernels).
+/// From SYMM_COLLECTIVES_DIRECT_MIN bytes per block on, the `exchange_direct`
+/// kernel stores into receive buffers in the heap directly, except where a
+/// receiver still reads its send buffer in place (`directInPlace` false).
+symm_status exchange(Call &call, const void *send, void *recv, size_t count,
+                     size_t sstride, size_t dstride, int root, size_t srcElems,
+                     size_t dstElems, bool directInPlace, symm_stream *stream) {
+  bool direct = call.world > 1 && count * call.esize >= call.s->directMin;
+  int64_t published =
+      publishedOffset(call, recv, dstElems, directInPlace || send != recv);
+  void *heap = nullptr;
+  symm_heap_base(call.rank, &heap);
+  size_t cap = call.slotCap(1);
+  for (size_t off = 0; off < count; off += cap) {
+    size_t total = std::min(cap, count - off);
+    Params p;
+    p.memref(send, srcElems);
+    p.memref(recv, dstElems);
+    p.memref(call.scratch(), call.scratchElems());
+    p.memref(call.flags(), kFlagBytes / sizeof(int32_t));
+    if (direct) {
+      p.memref(call.meta(), kMetaBytes / sizeof(int64_t));
+      p.memref(heap, symm_heap_size() / call.esize);
+    }
+    for (size_t v : {off, total, sstride, dstride})
+      p.scalar(v);
+    p.i32(root);
+    if (direct)
+      p.scalar(uint64_t(published));
+    p.i32(++call.c->epoch);
+    if (symm_status st = p.launch(
+            *call.s, call.m, direct ? "exchange_direct" : "exchange", stream))
+      return st;
+  }
+  return SYMM_SUCCESS;
+}
+
+/// SYMM_ALL_REDUCE_ALGO, or the choice by size.
+symm_status allReduceAlgorithm(size_t bytes, int world, bool *twoShot) {
+  const char *forced = getenv("SYMM_ALL_REDUCE_ALGO");
+  if (forced && *forced) {
+    if (!strcmp(forced, "one_shot") || !strcmp(forced, "two_shot")) {
+      *twoShot = !strcmp(forced, "two_shot");
+      return SYMM_SUCCESS;
+    }
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "SYMM_ALL_REDUCE_ALGO='%s' is not one of one_shot, two_shot",
+                forced);
+  }
+  size_t limit = parseSize(envOr("SYMM_ALL_REDUCE_ONE_SHOT_MAX", "64K"));
+  *twoShot = world > 1 && bytes > limit;
+  return SYMM_SUCCESS;
+}
+
+} // namespace
+
+extern "C" {
+
+size_t symm_dtype_size(symm_dtype dtype) {
+  return dtype >= 0 && dtype < kNumDtypes ? kDtypeSizes[dtype] : 0;
+}
+
+symm_status symm_all_gather(const void *send, void *recv, size_t send_count,
+                            symm_dtype dtype, symm_stream *stream) {
+  const char *fn = "symm_all_gather";
+  Call call;
+  if (symm_status st = begin(fn, dtype, stream, call))
+    return st;
+  size_t sendBytes, recvBytes;
+  if (symm_status st =
+          bytesOf(fn, "send_count", send_count, 1, call.esize, &sendBytes))
+    return st;
+  if (symm_status st =
+          bytesOf(fn, "recv", send_count, call.world, call.esize, &recvBytes))
+    return st;
+  if (symm_status st = checkBuffer(fn, "send", send, sendBytes))
+    return st;
+  if (symm_status st = checkBuffer(fn, "recv", recv, recvBytes))
+    return st;
+  char *slot = static_cast<char *>(recv) + call.rank * sendBytes;
+  if (symm_status st =
+          checkOverlap(fn, send, sendBytes, recv, recvBytes, send == slot,
+                       "in place means send == recv + rank * send_count"))
+    return st;
+  if (!send_count)
+    return SYMM_SUCCESS;
+  std::lock_guard<std::mutex> lock(stateMutex());
+  if (symm_status st = prepare(dtype, stream, call))
+    return st;
+  return exchange(call, send, recv, send_count, 0, send_count, -1, send_count,
+                  send_count * call.world, true, stream);
+}
+
+symm_status symm_all_to_all(const void *send, void *recv, size_t count_per_rank,
+                            symm_dtype dtype, symm_stream *stream) {
+  const char *fn = "symm_all_to_all";
+  Call call;
+  if (symm_status st = begin(fn, dtype, stream, call))
+    return st;
+  size_t bytes;
+  if (symm_status st = bytesOf(fn, "count_per_rank", count_per_rank, call.world,
+                               call.esize, &bytes))
+    return st;
+  if (symm_status st = checkBuffer(fn, "send", send, bytes))
+    return st;
+  if (symm_status st = checkBuffer(fn, "recv", recv, bytes))
+    return st;
+  if (symm_status st = checkOverlap(fn, send, bytes, recv, bytes, send == recv,
+                                    "in place means send == recv"))
+    return st;
+  if (!count_per_rank)
+    return SYMM_SUCCESS;
+  std::lock_guard<std::mutex> lock(stateMutex());
+  if (symm_status st = prepare(dtype, stream, call))
+    return st;
+  size_t elems = count_per_rank * call.world;
+  // In place, a rank still reads the blocks of its buffer it has not sent.
+  return exchange(call, send, recv, count_per_rank, count_per_rank,
+                  count_per_rank, -1, elems, elems, false, stream);
+}
+
+symm_status symm_broadcast(const void *send, void *recv, size_t count,
+                           symm_dtype dtype, int root, symm_stream *stream) {
+  const char *fn = "symm_broadcast";
+  Call call;
+  if (symm_status st = begin(fn, dtype, stream, call))
+    return st;
+  if (root < 0 || root >= call.world)
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "%s: root %d is not a rank (world size %d)", fn, root,
+                call.world);
+  size_t bytes;
+  if (symm_status st = bytesOf(fn, "count", count, 1, call.esize, &bytes))
+    return st;
+  // Only the root reads send.
+  if (call.rank == root)
+    if (symm_status st = checkBuffer(fn, "send", send, bytes))
+      return st;
+  if (symm_status st = checkBuffer(fn, "recv", recv, bytes))
+    return st;
+  if (call.rank == root)
+    if (symm_status st =
+            checkOverlap(fn, send, bytes, recv, bytes, send == recv,
+                         "in place means send == recv"))
+      return st;
+  if (!count)
+    return SYMM_SUCCESS;
+  std::lock_guard<std::mutex> lock(stateMutex());
+  if (symm_status st = prepare(dtype, stream, call))
+    return st;
+  return exchange(call, call.rank == root ? send : recv, recv, count, 0, 0,
+                  root, count, count, true, stream);
+}
+
+symm_status symm_all_reduce(const void *send, void *recv, size_t count,
+                            symm_dtype dtype, symm_reduce_op op,
+                            symm_stream *stream) {
+  const char *fn = "symm_all_reduce";
+  Call call;
+  if (symm_status st = begin(fn, dtype, stream, call))
+    return st;
+  if (symm_status st = checkOp(fn, op))
+    return st;
+  size_t bytes;
+  if (symm_status st = bytesOf(fn, "count", count, 1, call.esize, &bytes))
+    return st;
+  if (symm_status st = checkBuffer(fn, "send", send, bytes))
+    return st;
+  if (symm_status st = checkBuffer(fn, "recv", recv, bytes))
+    return st;
+  if (symm_status st = checkOverlap(fn, send, bytes, recv, bytes, send == recv,
+                                    "in place means send == recv"))
+    return st;
+  bool twoShot = false;
+  if (symm_status st = allReduceAlgorithm(bytes, call.world, &twoShot))
+    return st;
+  if (!count)
+    return SYMM_SUCCESS;
+  std::lock_guard<std::mutex> lock(stateMutex());
+  if (symm_status st = prepare(dtype, stream, call))
+    return st;
+  // One-shot: every rank's chunk in a slot of every rank's scratch. Two-shot:
+  // world segments per chunk, each in a reduce slot and a gather slot; from
+  // SYMM_COLLECTIVES_DIRECT_MIN bytes on, the reduced segments go straight
+  // into receive buffers in the heap.
+  size_t cap = twoShot ? call.slotCap(2) * call.world : call.slotCap(1);
+  bool direct = twoShot && bytes >= call.s->directMin;
+  int64_t published = publishedOffset(call, recv, count, direct);
+  void *heap = nullptr;
+  symm_heap_base(call.rank, &heap);
+  const char *kernel = !twoShot ? "all_reduce_one_shot"
+                       : direct ? "all_reduce_two_shot_direct"
+                                : "all_reduce_two_shot";
+  for (size_t off = 0; off < count; off += cap) {
+    size_t total = std::min(cap, count - off);
+    Params p;
+    p.memref(send, count);
+    p.memref(recv, count);
+    p.memref(call.scratch(), call.scratchElems());
+    p.memref(call.flags(), kFlagBytes / sizeof(int32_t));
+    if (direct) {
+      p.memref(call.meta(), kMetaBytes / sizeof(int64_t));
+      p.memref(heap, symm_heap_size() / call.esize);
+    }
+    p.scalar(off);
+    p.scalar(total);
+    if (twoShot)
+      p.scalar(call.roundUp((total + call.world - 1) / call.world));
+    p.i32(op);
+    if (direct)
+      p.scalar(uint64_t(published));
+    p.i32(++call.c->epoch);
+    if (symm_status st = p.launch(*call.s, call.m, kernel, stream))
+      return st;
+  }
+  return SYMM_SUCCESS;
+}
+
+symm_status symm_reduce_scatter(const void *send, void *recv, size_t recv_count,
+                                symm_dtype dtype, symm_reduce_op op,
+                                symm_stream *stream) {
+  const char *fn = "symm_reduce_scatter";
+  Call call;
+  if (symm_status st = begin(fn, dtype, stream, call))
+    return st;
+  if (symm_status st = checkOp(fn, op))
+    return st;
+  size_t sendBytes, recvBytes;
+  if (symm_status st =
+          bytesOf(fn, "send", recv_count, call.world, call.esize, &sendBytes))
+    return st;
+  if (symm_status st =
+          bytesOf(fn, "recv_count", recv_count, 1, call.esize, &recvBytes))
+    return st;
+  if (symm_status st = checkBuffer(fn, "send", send, sendBytes))
+    return st;
+  if (symm_status st = checkBuffer(fn, "recv", recv, recvBytes))
+    return st;
+  // In place: recv is this rank's block of send.
+  const char *block = static_cast<const char *>(send) + call.rank * recvBytes;
+  if (symm_status st =
+          checkOverlap(fn, send, sendBytes, recv, recvBytes, recv == block,
+                       "in place means recv == send + rank * recv_count"))
+    return st;
+  if (!recv_count)
+    return SYMM_SUCCESS;
+  std::lock_guard<std::mutex> lock(stateMutex());
+  if (symm_status st = prepare(dtype, stream, call))
+    return st;
+  size_t cap = call.slotCap(1);
+  for (size_t off = 0; off < recv_count; off += cap) {
+    size_t total = std::min(cap, recv_count - off);
+    Params p;
+    p.memref(send, recv_count * call.world);
+    // The kernel indexes recv like this rank's block of send: from 0.
+    p.memref(recv, recv_count);
+    p.memref(call.scratch(), call.scratchElems());
+    p.memref(call.flags(), kFlagBytes / sizeof(int32_t));
+    p.scalar(off);
+    p.scalar(total);
+    p.scalar(recv_count);
+    p.i32(op);
+    p.i32(++call.c->epoch);
+    if (symm_status st = p.launch(*call.s, call.m, "reduce_scatter", stream))
+      return st;
+  }
+  return SYMM_SUCCESS;
+}
+
+symm_status symm_all_to_allv(const void *send, const size_t *send_counts,
+                             const size_t *send_displs, void *recv,
+                             const size_t *recv_counts,
+                             const size_t *recv_displs, symm_dtype dtype,
+                             symm_stream *stream) {
+  const char *fn = "symm_all_to_allv";
+  Call call;
+  if (symm_status st = begin(fn, dtype, stream, call))
+    return st;
+  if (!send_counts || !send_displs || !recv_counts || !recv_displs)
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "%s: the count and displacement arrays must not be null", fn);
+  size_t sendEnd = 0, recvEnd = 0, moved = 0;
+  for (int r = 0; r < call.world; ++r) {
+    size_t end, bytes;
+    if (send_displs[r] > SIZE_MAX - send_counts[r] ||
+        recv_displs[r] > SIZE_MAX - recv_counts[r])
+      return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                  "%s: the displacement plus count for rank %d overflows", fn,
+                  r);
+    end = send_displs[r] + send_counts[r];
+    if (symm_status st = bytesOf(fn, "send", end, 1, call.esize, &bytes))
+      return st;
+    sendEnd = std::max(sendEnd, end);
+    end = recv_displs[r] + recv_counts[r];
+    if (symm_status st = bytesOf(fn, "recv", end, 1, call.esize, &bytes))
+      return st;
+    recvEnd = std::max(recvEnd, end);
+    moved += send_counts[r] + recv_counts[r];
+  }
+  if (symm_status st = checkBuffer(fn, "send", send, sendEnd * call.esize))
+    return st;
+  if (symm_status st = checkBuffer(fn, "recv", recv, recvEnd * call.esize))
+    return st;
+  if (symm_status st = checkOverlap(fn, send, sendEnd * call.esize, recv,
+                                    recvEnd * call.esize, false, nullptr))
+    return st;
+  if (!moved)
+    return SYMM_SUCCESS;
+  std::lock_guard<std::mutex> lock(stateMutex());
+  if (symm_status st = prepare(dtype, stream, call))
+    return st;
+  // Round k: send to rank + k, receive from rank - k; each pair of ranks
+  // talks in the same round on both ends.
+  size_t cap = call.slotCap(1);
+  for (int k = 0; k < call.world; ++k) {
+    int to = (call.rank + k) % call.world;
+    int from = (call.rank - k + call.world) % call.world;
+    size_t nsend = (send_counts[to] + cap - 1) / cap;
+    size_t nrecv = (recv_counts[from] + cap - 1) / cap;
+    if (!nsend && !nrecv)
+      continue;
+    Params p;
+    p.memref(send, sendEnd);
+    p.memref(recv, recvEnd);
+    p.memref(call.pairScratch(), call.scratchElems());
+    p.memref(call.pairFlags(), kFlagBytes / sizeof(int32_t));
+    for (size_t v : {send_displs[to], send_counts[to], recv_displs[from],
+                     recv_counts[from]})
+      p.scalar(v);
+    p.i32(to);
+    p.i32(from);
+    p.scalar(cap);
+    p.i32(call.c->sent[to]);
+    p.i32(call.c->received[from]);
+    if (symm_status st = p.launch(*call.s, call.m, "send_recv", stream))
+      return st;
+    call.c->sent[to] += int32_t(nsend);
+    call.c->received[from] += int32_t(nrecv);
+  }
+  return SYMM_SUCCESS;
+}
+
+} // extern "C"

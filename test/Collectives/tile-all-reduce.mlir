@@ -1,0 +1,116 @@
+// A user kernel that computes a tile per workgroup and does its tile's part
+// of an all-reduce with the building block symm_tile_all_reduce_f32, twice
+// (sum, then max: epochs 1 and 2 on the same flags), without writing the flag
+// protocol itself. The blocks are spliced into the gpu.module at the marker.
+// RUN: sed -e '/^ *\/\/ SYMM-COLLECTIVE-BLOCKS$/r %symm_blocks/blocks-f32.mlir' %s > %t.mlir
+// RUN: %symm_run -n 2 %t.mlir | FileCheck %s
+// RUN: %symm_run -n 3 %t.mlir | FileCheck %s
+// CHECK: [rank 0] tile all-reduce ok
+// CHECK-NOT: FAILED
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // SYMM-COLLECTIVE-BLOCKS
+
+    // Workgroup b computes tile b: x[i] = (rank + 1) * (64 b + i + 1), then
+    // reduces it over the ranks into out (op 0 sum, 3 max).
+    gpu.func @compute_and_reduce(%x: memref<?xf32>, %out: memref<?xf32>, %scratch: memref<?xf32, #symm.heap>, %flags: memref<?xi32, #symm.heap>, %op: i32, %epoch: i32) kernel {
+      %c1 = arith.constant 1 : index
+      %c64 = arith.constant 64 : index
+      %c128 = arith.constant 128 : index
+      %b = gpu.block_id x
+      %nb = gpu.grid_dim x
+      %t = gpu.thread_id x
+      %nt = gpu.block_dim x
+      %c1_i32 = arith.constant 1 : i32
+      %me = symm.rank : i32
+      %me1 = arith.addi %me, %c1_i32 : i32
+      %scale = arith.sitofp %me1 : i32 to f32
+      %base = arith.muli %b, %c64 : index
+      scf.for %i = %t to %c64 step %nt {
+        %g = arith.addi %base, %i : index
+        %g1 = arith.addi %g, %c1 : index
+        %gi = arith.index_cast %g1 : index to i32
+        %gf = arith.sitofp %gi : i32 to f32
+        %v = arith.mulf %scale, %gf : f32
+        memref.store %v, %x[%g] : memref<?xf32>
+      }
+      gpu.barrier
+      // Scratch: one slot of 128 elements (both tiles) per rank; this tile
+      // is [64 b, 64 b + 64) of each slot and uses flag slot b of nb.
+      func.call @symm_tile_all_reduce_f32(%x, %base, %out, %base, %c64, %scratch, %c128, %base, %flags, %b, %nb, %op, %epoch) : (memref<?xf32>, index, memref<?xf32>, index, index, memref<?xf32, #symm.heap>, index, index, memref<?xi32, #symm.heap>, index, index, i32, i32) -> ()
+      gpu.return
+    }
+  }
+  func.func @check(%out: memref<128xf32>, %sum: i1) -> i32 {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c128 = arith.constant 128 : index
+    %zero = arith.constant 0 : i32
+    %one = arith.constant 1 : i32
+    %two = arith.constant 2 : i32
+    %n = symm.world_size : i32
+    // sum: (i + 1) * n (n + 1) / 2; max: (i + 1) * n.
+    %n1 = arith.addi %n, %one : i32
+    %nn1 = arith.muli %n, %n1 : i32
+    %tri = arith.divsi %nn1, %two : i32
+    %factor = arith.select %sum, %tri, %n : i32
+    %ff = arith.sitofp %factor : i32 to f32
+    %errors = scf.for %i = %c0 to %c128 step %c1 iter_args(%e = %zero) -> (i32) {
+      %i1 = arith.addi %i, %c1 : index
+      %ii = arith.index_cast %i1 : index to i32
+      %if = arith.sitofp %ii : i32 to f32
+      %want = arith.mulf %if, %ff : f32
+      %got = memref.load %out[%i] : memref<128xf32>
+      %bad = arith.cmpf une, %got, %want : f32
+      %inc = arith.extui %bad : i1 to i32
+      %e1 = arith.addi %e, %inc : i32
+      scf.yield %e1 : i32
+    }
+    return %errors : i32
+  }
+  func.func @main() -> i32 {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c32 = arith.constant 32 : index
+    %zero = arith.constant 0 : i32
+    %sum_op = arith.constant 0 : i32
+    %max_op = arith.constant 3 : i32
+    %e1 = arith.constant 1 : i32
+    %e2 = arith.constant 2 : i32
+    // Room for 4 ranks; flags: 2 slots of SYMM_COLL_FLAGS_PER_SLOT (4 * 64).
+    %scratch = symm.alloc() : memref<512xf32, #symm.heap>
+    %flags = symm.alloc() : memref<512xi32, #symm.heap>
+    %zeros = gpu.alloc host_shared () : memref<512xi32>
+    linalg.fill ins(%zero : i32) outs(%zeros : memref<512xi32>)
+    gpu.memcpy %flags, %zeros : memref<512xi32, #symm.heap>, memref<512xi32>
+    symm.barrier
+    %x = gpu.alloc host_shared () : memref<128xf32>
+    %out = gpu.alloc host_shared () : memref<128xf32>
+    %xd = memref.cast %x : memref<128xf32> to memref<?xf32>
+    %outd = memref.cast %out : memref<128xf32> to memref<?xf32>
+    %s = memref.cast %scratch : memref<512xf32, #symm.heap> to memref<?xf32, #symm.heap>
+    %f = memref.cast %flags : memref<512xi32, #symm.heap> to memref<?xi32, #symm.heap>
+    gpu.launch_func @kernels::@compute_and_reduce blocks in (%c2, %c1, %c1) threads in (%c32, %c1, %c1) args(%xd : memref<?xf32>, %outd : memref<?xf32>, %s : memref<?xf32, #symm.heap>, %f : memref<?xi32, #symm.heap>, %sum_op : i32, %e1 : i32)
+    %true = arith.constant true
+    %false = arith.constant false
+    // gpu.wait: the launch is asynchronous on the GPU backends.
+    gpu.wait
+    %bad_sum = func.call @check(%out, %true) : (memref<128xf32>, i1) -> i32
+    gpu.launch_func @kernels::@compute_and_reduce blocks in (%c2, %c1, %c1) threads in (%c32, %c1, %c1) args(%xd : memref<?xf32>, %outd : memref<?xf32>, %s : memref<?xf32, #symm.heap>, %f : memref<?xi32, #symm.heap>, %max_op : i32, %e2 : i32)
+    gpu.wait
+    %bad_max = func.call @check(%out, %false) : (memref<128xf32>, i1) -> i32
+    %bad = arith.addi %bad_sum, %bad_max : i32
+    %ok = arith.cmpi eq, %bad, %zero : i32
+    scf.if %ok {
+      vector.print str "tile all-reduce ok\n"
+    } else {
+      vector.print str "tile all-reduce FAILED, wrong elements: "
+      vector.print %bad : i32
+    }
+    symm.barrier
+    symm.dealloc %flags : memref<512xi32, #symm.heap>
+    symm.dealloc %scratch : memref<512xf32, #symm.heap>
+    return %bad : i32
+  }
+}
