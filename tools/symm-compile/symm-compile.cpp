@@ -291,6 +291,23 @@ LogicalResult linkExecutableToStdout(ModuleOp module) {
   return writeFile("-", (*bytes)->getBuffer());
 }
 
+/// Operations upstream lowers for a target only with libraries Symm does not
+/// link are reported before lowering, where the conversion would only say it
+/// failed to legalize them.
+LogicalResult checkTargetSupport(ModuleOp module, TargetKind kind) {
+  if (kind != TargetKind::ROCDL)
+    return success();
+  WalkResult walk = module.walk([](gpu::PrintfOp op) {
+    op.emitError() << "'gpu.printf' has no lowering for --target=" << targetName
+                   << ": printf on AMD GPUs needs the ROCm device libraries' "
+                      "hostcall support, which Symm does not link; print from "
+                      "host code, or run the kernel on the host or NVIDIA "
+                      "targets";
+    return WalkResult::interrupt();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 LogicalResult run(MLIRContext &context) {
   std::optional<TargetKind> kind = getTargetKind(targetName);
   if (!kind)
@@ -305,7 +322,7 @@ LogicalResult run(MLIRContext &context) {
   sourceMgr.AddNewSourceBuffer(std::move(file), SMLoc());
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!module)
+  if (!module || failed(checkTargetSupport(*module, *kind)))
     return failure();
 
   bool hasMain = false;
