@@ -58,14 +58,16 @@ std::string mlir::symm::getPipelineString(TargetKind kind,
   std::string symmDevice, attach, gpuToTarget, nvvmToLLVM;
   switch (kind) {
   case TargetKind::NVVM:
-    symmDevice = "convert-symm-to-nvvm";
+    symmDevice = o.checkRanks ? "convert-symm-to-nvvm{check-ranks=true}"
+                              : "convert-symm-to-nvvm";
     attach = llvm::formatv("nvvm-attach-target{{chip={0} features={1} O={2}}",
                            chip, features, o.optLevel.getValue());
     gpuToTarget = "convert-gpu-to-nvvm";
     nvvmToLLVM = "convert-nvvm-to-llvm,";
     break;
   case TargetKind::ROCDL:
-    symmDevice = "convert-symm-to-amdgpu";
+    symmDevice = o.checkRanks ? "convert-symm-to-amdgpu{check-ranks=true}"
+                              : "convert-symm-to-amdgpu";
     attach = llvm::formatv("rocdl-attach-target{{chip={0} O={1}}", chip,
                            o.optLevel.getValue());
     gpuToTarget = llvm::formatv("convert-gpu-to-rocdl{{chipset={0}}", chip);

@@ -89,6 +89,12 @@ static cl::opt<std::string> manifestFile(
              "standard output. Default: <output>.json, none when the output "
              "is the standard output or an executable"),
     cl::value_desc("path"), cl::init(""), cl::cat(symmCategory));
+static cl::opt<bool> checkRanks(
+    "check-ranks",
+    cl::desc("On GPUs, check every peer rank against the world size: an "
+             "out-of-range peer prints the rank, operation and peer (NVIDIA) "
+             "and traps. The CPU target always checks"),
+    cl::init(false), cl::cat(symmCategory));
 static cl::opt<int> optLevel("O", cl::desc("Optimisation level (0 to 3)"),
                              cl::Prefix, cl::init(2), cl::cat(symmCategory));
 static cl::opt<bool> printPipeline("print-pipeline",
@@ -348,6 +354,7 @@ LogicalResult run(MLIRContext &context) {
       *kind == TargetKind::Host ? std::string() : targetName.getValue();
   options.kernelContext = kernelContext.getValue();
   options.optLevel = optLevel.getValue();
+  options.checkRanks = checkRanks.getValue();
   std::string emit = emitKind;
   if (emit.empty()) {
     if (hasMain)

@@ -44,6 +44,11 @@ struct SymmPipelineOptions : public PassPipelineOptions<SymmPipelineOptions> {
       *this, "kernel-context",
       llvm::cl::desc("'global' (default) or 'argument'"),
       llvm::cl::init("global")};
+  PassOptions::Option<bool> checkRanks{
+      *this, "check-ranks",
+      llvm::cl::desc("Check every peer rank against the world size on GPUs "
+                     "(the CPU target always does)"),
+      llvm::cl::init(false)};
   PassOptions::Option<int> optLevel{*this, "O",
                                     llvm::cl::desc("Device optimisation level"),
                                     llvm::cl::init(2)};
