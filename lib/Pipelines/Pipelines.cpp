@@ -3,7 +3,12 @@
 #include "symm/Pipelines/Pipelines.h"
 
 #include "mlir/Pass/PassRegistry.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/TargetSelect.h"
 
 using namespace mlir;
 using namespace mlir::symm;
@@ -53,14 +58,16 @@ std::string mlir::symm::getPipelineString(TargetKind kind,
   std::string symmDevice, attach, gpuToTarget, nvvmToLLVM;
   switch (kind) {
   case TargetKind::NVVM:
-    symmDevice = "convert-symm-to-nvvm";
+    symmDevice = o.checkRanks ? "convert-symm-to-nvvm{check-ranks=true}"
+                              : "convert-symm-to-nvvm";
     attach = llvm::formatv("nvvm-attach-target{{chip={0} features={1} O={2}}",
                            chip, features, o.optLevel.getValue());
     gpuToTarget = "convert-gpu-to-nvvm";
     nvvmToLLVM = "convert-nvvm-to-llvm,";
     break;
   case TargetKind::ROCDL:
-    symmDevice = "convert-symm-to-amdgpu";
+    symmDevice = o.checkRanks ? "convert-symm-to-amdgpu{check-ranks=true}"
+                              : "convert-symm-to-amdgpu";
     attach = llvm::formatv("rocdl-attach-target{{chip={0} O={1}}", chip,
                            o.optLevel.getValue());
     gpuToTarget = llvm::formatv("convert-gpu-to-rocdl{{chipset={0}}", chip);
@@ -96,6 +103,82 @@ std::string mlir::symm::getPipelineString(TargetKind kind,
       toBinary);
 }
 
+/// Rejects chips LLVM does not know, and NVIDIA chips without scoped atomics.
+static LogicalResult
+checkChip(TargetKind kind, StringRef chip,
+          llvm::function_ref<void(const Twine &)> emitError) {
+  if (kind == TargetKind::Host)
+    return success();
+  llvm::InitializeAllTargetInfos();
+  llvm::InitializeAllTargets();
+  llvm::InitializeAllTargetMCs();
+  llvm::Triple triple(kind == TargetKind::NVVM ? "nvptx64-nvidia-cuda"
+                                               : "amdgcn-amd-amdhsa");
+  std::string message;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, message);
+  if (!target) {
+    emitError("this LLVM has no " + triple.str() + " backend: " + message);
+    return failure();
+  }
+  std::unique_ptr<llvm::MCSubtargetInfo> info(
+      target->createMCSubtargetInfo(triple, "", ""));
+  if (!info->isCPUStringValid(chip)) {
+    emitError("unknown chip '" + chip + "' for " + triple.str());
+    return failure();
+  }
+  unsigned sm = 0;
+  if (kind == TargetKind::NVVM && !chip.drop_front(3).getAsInteger(10, sm) &&
+      sm < 70) {
+    emitError("'" + chip +
+              "' has no scoped atomics (.acquire/.release/.sys); Symm needs "
+              "sm_70 or newer");
+    return failure();
+  }
+  return success();
+}
+
+LogicalResult mlir::symm::validateSymmPipelineOptions(
+    TargetKind kind, const SymmPipelineOptions &o,
+    llvm::function_ref<void(const Twine &)> emitError) {
+  std::string chip = o.chip.empty() ? getDefaultChip(kind) : o.chip.getValue();
+  if (failed(checkChip(kind, chip, emitError)))
+    return failure();
+  if (o.optLevel < 0 || o.optLevel > 3) {
+    emitError("optimisation level " + Twine(o.optLevel) +
+              " is out of range; use 0, 1, 2 or 3");
+    return failure();
+  }
+  if (!llvm::is_contained({"llvm", "isa", "bin", "fatbin"}, o.format)) {
+    emitError("unknown format '" + o.format +
+              "'; use llvm, isa, bin or fatbin");
+    return failure();
+  }
+  if (o.kernelContext != "global" && o.kernelContext != "argument") {
+    emitError("kernel-context must be 'global' or 'argument', got '" +
+              o.kernelContext + "'");
+    return failure();
+  }
+  // gpu-module-to-binary links HSACO with <toolkit>/llvm/bin/ld.lld and
+  // reports a missing one only after lowering, with the module attached.
+  if (kind == TargetKind::ROCDL && o.format == "bin") {
+    if (o.toolkit.empty()) {
+      emitError("format=bin for AMD GPUs links with <toolkit>/llvm/bin/ld.lld: "
+                "pass toolkit=<folder> (a ROCm install, or a folder whose "
+                "llvm/bin/ld.lld is the system's ld.lld), or use format=isa");
+      return failure();
+    }
+    SmallString<128> lld(o.toolkit.getValue());
+    llvm::sys::path::append(lld, "llvm", "bin", "ld.lld");
+    if (!llvm::sys::fs::can_execute(lld)) {
+      emitError("toolkit=" + o.toolkit + " has no " + lld +
+                "; point toolkit= at a folder with llvm/bin/ld.lld");
+      return failure();
+    }
+  }
+  return success();
+}
+
 LogicalResult mlir::symm::buildSymmPipeline(OpPassManager &pm, TargetKind kind,
                                             const SymmPipelineOptions &options,
                                             PipelinePart part) {
@@ -113,10 +196,21 @@ LogicalResult mlir::symm::buildSymmPipeline(OpPassManager &pm, TargetKind kind,
 
 void mlir::symm::registerSymmPipelines() {
   auto reg = [](const char *name, const char *desc, TargetKind kind) {
-    PassPipelineRegistration<SymmPipelineOptions>(
-        name, desc, [kind](OpPassManager &pm, const SymmPipelineOptions &o) {
-          if (failed(buildSymmPipeline(pm, kind, o)))
-            llvm::report_fatal_error("invalid Symm pipeline");
+    registerPassPipeline(
+        name, desc,
+        [name, kind](OpPassManager &pm, StringRef text,
+                     function_ref<LogicalResult(const Twine &)> errorHandler) {
+          SymmPipelineOptions options;
+          if (failed(options.parseFromString(text)))
+            return failure();
+          std::string message;
+          if (failed(validateSymmPipelineOptions(
+                  kind, options, [&](const Twine &m) { message = m.str(); })))
+            return errorHandler(Twine(name) + ": " + message);
+          return buildSymmPipeline(pm, kind, options);
+        },
+        [](function_ref<void(const detail::PassOptions &)> handler) {
+          handler(SymmPipelineOptions());
         });
   };
   reg("symm-to-nvvm",

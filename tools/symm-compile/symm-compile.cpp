@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "symm/Dialect/Symm/IR/SymmDialect.h"
+#include "symm/Driver/Manifest.h"
 #include "symm/InitAllSymm.h"
 #include "symm/Pipelines/Pipelines.h"
 #include "symm/Target/Host/HostTarget.h"
@@ -29,6 +30,7 @@
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/MCSubtargetInfo.h"
@@ -37,8 +39,8 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
@@ -50,37 +52,54 @@ using namespace mlir;
 using namespace mlir::symm;
 namespace cl = llvm::cl;
 
-static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input.mlir>"),
-                                      cl::init("-"));
-static cl::opt<std::string> outputFile("o", cl::desc("Output file"),
-                                       cl::value_desc("path"), cl::init(""));
+static cl::OptionCategory symmCategory("Symm options");
+static cl::OptionCategory debugCategory("Debugging options");
+
+static cl::opt<std::string>
+    inputFile(cl::Positional,
+              cl::desc("<input.mlir> (- reads the standard input)"),
+              cl::cat(symmCategory));
+static cl::opt<std::string>
+    outputFile("o",
+               cl::desc("Output file; - writes it to the standard output. "
+                        "Default: a.out for executables, <input "
+                        "stem>.<emit> otherwise, the standard output when "
+                        "the input is -"),
+               cl::value_desc("path"), cl::init(""), cl::cat(symmCategory));
 static cl::opt<std::string>
     targetName("target",
                cl::desc("host (default), sm_80/sm_90/sm_100..., or "
                         "gfx90a/gfx942/gfx950..."),
-               cl::init("host"));
+               cl::init("host"), cl::cat(symmCategory));
 static cl::opt<std::string> emitKind(
     "emit",
     cl::desc("What to write: llvm, ptx, cubin (NVIDIA), isa, hsaco (AMD), so "
              "(host), exe (whole program), mlir (lowered IR). Default: exe "
              "when the input has func.func @main, else cubin / hsaco / so "
              "(ptx when no ptxas is found)"),
-    cl::init(""));
+    cl::init(""), cl::cat(symmCategory));
 static cl::opt<std::string>
     kernelContext("kernel-context",
                   cl::desc("Where kernels find the kernel context: global "
                            "(default) or argument"),
-                  cl::init("global"));
-static cl::opt<std::string>
-    manifestFile("manifest",
-                 cl::desc("Kernel manifest (JSON); default <output>.json for "
-                          "device objects, none for executables"),
-                 cl::init(""));
-static cl::opt<int> optLevel("O", cl::desc("Optimisation level"), cl::Prefix,
-                             cl::init(2));
+                  cl::init("global"), cl::cat(symmCategory));
+static cl::opt<std::string> manifestFile(
+    "manifest",
+    cl::desc("Kernel manifest (JSON) of a device object; - writes it to the "
+             "standard output. Default: <output>.json, none when the output "
+             "is the standard output or an executable"),
+    cl::value_desc("path"), cl::init(""), cl::cat(symmCategory));
+static cl::opt<bool> checkRanks(
+    "check-ranks",
+    cl::desc("On GPUs, check every peer rank against the world size: an "
+             "out-of-range peer prints the rank, operation and peer (NVIDIA) "
+             "and traps. The CPU target always checks"),
+    cl::init(false), cl::cat(symmCategory));
+static cl::opt<int> optLevel("O", cl::desc("Optimisation level (0 to 3)"),
+                             cl::Prefix, cl::init(2), cl::cat(symmCategory));
 static cl::opt<bool> printPipeline("print-pipeline",
                                    cl::desc("Print the pass pipeline and exit"),
-                                   cl::init(false));
+                                   cl::init(false), cl::cat(symmCategory));
 
 namespace {
 
@@ -122,6 +141,9 @@ FailureOr<std::string> makeRocdlToolkit() {
   std::string lld = findLinker();
   if (lld.empty())
     return error("HSACO needs ld.lld: install lld-22 or set SYMM_LLD");
+  if (!llvm::sys::fs::can_execute(lld))
+    return error("HSACO needs ld.lld, and '" + lld +
+                 "' (SYMM_LLD) is not an executable");
   SmallString<128> dir;
   if (llvm::sys::fs::createUniqueDirectory("symm-rocdl", dir))
     return error("cannot create a temporary folder");
@@ -132,64 +154,6 @@ FailureOr<std::string> makeRocdlToolkit() {
   if (llvm::sys::fs::create_link(lld, bin))
     return error("cannot link " + lld + " into " + dir);
   return dir.str().str();
-}
-
-std::string typeName(Type type) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  type.print(os);
-  return s;
-}
-
-/// What a launcher needs to pack each kernel's arguments: memrefs expand into
-/// their descriptor fields (allocated and aligned pointers, offset, sizes,
-/// strides), scalars into one parameter.
-llvm::json::Object buildManifest(ModuleOp module, const std::string &target,
-                                 const std::string &format) {
-  llvm::json::Array kernels;
-  module.walk([&](gpu::GPUFuncOp func) {
-    if (!func.isKernel())
-      return;
-    llvm::json::Array args;
-    int64_t params = 0;
-    for (Type type : func.getArgumentTypes()) {
-      llvm::json::Object arg;
-      if (auto memref = dyn_cast<MemRefType>(type)) {
-        int64_t fields = SYMM_MEMREF_PARAMS(memref.getRank());
-        arg["kind"] = "memref";
-        arg["element"] = typeName(memref.getElementType());
-        arg["rank"] = memref.getRank();
-        arg["heap"] = isHeapMemRef(memref);
-        arg["params"] = fields;
-        params += fields;
-      } else {
-        arg["kind"] = "scalar";
-        arg["params"] = 1;
-        ++params;
-      }
-      arg["type"] = typeName(type);
-      args.push_back(std::move(arg));
-    }
-    llvm::json::Object kernel;
-    kernel["name"] = func.getName();
-    kernel["module"] = func->getParentOfType<gpu::GPUModuleOp>().getName();
-    kernel["arguments"] = std::move(args);
-    kernel["params"] = params + (kernelContext == "argument" ? 1 : 0);
-    kernels.push_back(std::move(kernel));
-  });
-  llvm::json::Object context;
-  context["kind"] = kernelContext.getValue();
-  context["symbol"] = SYMM_CONTEXT_SYMBOL;
-  context["size"] = static_cast<int64_t>(sizeof(symm_kernel_context));
-  context["max_ranks"] = SYMM_MAX_RANKS;
-  context["layout"] =
-      "{i32 rank, i32 world_size, [max_ranks x i64] heap_bases}";
-  llvm::json::Object manifest;
-  manifest["target"] = target;
-  manifest["format"] = format;
-  manifest["context"] = std::move(context);
-  manifest["kernels"] = std::move(kernels);
-  return manifest;
 }
 
 LogicalResult writeFile(StringRef path, StringRef bytes) {
@@ -315,31 +279,39 @@ LogicalResult checkDeviceCodeLowered(ModuleOp module) {
          << "; lower it to arith/memref/vector/scf before symm-compile";
 }
 
-/// Rejects chips LLVM does not know, and NVIDIA chips without scoped atomics.
-LogicalResult checkChip(TargetKind kind, StringRef chip) {
-  if (kind == TargetKind::Host)
+/// Links the executable into a temporary file and copies it to the standard
+/// output: linkers need a file they can seek in.
+LogicalResult linkExecutableToStdout(ModuleOp module) {
+  SmallString<128> path;
+  int fd;
+  if (llvm::sys::fs::createTemporaryFile("symm-program", "", fd, path))
+    return error("cannot create a temporary executable");
+  llvm::sys::Process::SafelyCloseFileDescriptor(fd);
+  llvm::FileRemover remove(path);
+  if (failed(linkExecutable(module, path)))
+    return failure();
+  auto bytes = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                           /*RequiresNullTerminator=*/false);
+  if (!bytes)
+    return error("cannot read the linked executable " + path);
+  return writeFile("-", (*bytes)->getBuffer());
+}
+
+/// Operations upstream lowers for a target only with libraries Symm does not
+/// link are reported before lowering, where the conversion would only say it
+/// failed to legalize them.
+LogicalResult checkTargetSupport(ModuleOp module, TargetKind kind) {
+  if (kind != TargetKind::ROCDL)
     return success();
-  llvm::InitializeAllTargetInfos();
-  llvm::InitializeAllTargets();
-  llvm::InitializeAllTargetMCs();
-  llvm::Triple triple(kind == TargetKind::NVVM ? "nvptx64-nvidia-cuda"
-                                               : "amdgcn-amd-amdhsa");
-  std::string message;
-  const llvm::Target *target =
-      llvm::TargetRegistry::lookupTarget(triple, message);
-  if (!target)
-    return error("this LLVM has no " + triple.str() + " backend: " + message);
-  std::unique_ptr<llvm::MCSubtargetInfo> info(
-      target->createMCSubtargetInfo(triple, "", ""));
-  if (!info->isCPUStringValid(chip))
-    return error("unknown chip '" + chip + "' for " + triple.str());
-  unsigned sm = 0;
-  if (kind == TargetKind::NVVM && !chip.drop_front(3).getAsInteger(10, sm) &&
-      sm < 70)
-    return error("'" + chip +
-                 "' has no scoped atomics (.acquire/.release/.sys); "
-                 "Symm needs sm_70 or newer");
-  return success();
+  WalkResult walk = module.walk([](gpu::PrintfOp op) {
+    op.emitError() << "'gpu.printf' has no lowering for --target=" << targetName
+                   << ": printf on AMD GPUs needs the ROCm device libraries' "
+                      "hostcall support, which Symm does not link; print from "
+                      "host code, or run the kernel on the host or NVIDIA "
+                      "targets";
+    return WalkResult::interrupt();
+  });
+  return failure(walk.wasInterrupted());
 }
 
 LogicalResult run(MLIRContext &context) {
@@ -347,10 +319,6 @@ LogicalResult run(MLIRContext &context) {
   if (!kind)
     return error("unknown target '" + targetName +
                  "'; expected host, sm_<N> (NVIDIA) or gfx<N> (AMD)");
-  if (failed(checkChip(*kind, targetName)))
-    return failure();
-  if (kernelContext != "global" && kernelContext != "argument")
-    return error("--kernel-context must be global or argument");
 
   std::string errorMessage;
   auto file = openInputFile(inputFile, &errorMessage);
@@ -360,7 +328,7 @@ LogicalResult run(MLIRContext &context) {
   sourceMgr.AddNewSourceBuffer(std::move(file), SMLoc());
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!module)
+  if (!module || failed(checkTargetSupport(*module, *kind)))
     return failure();
 
   bool hasMain = false;
@@ -381,6 +349,12 @@ LogicalResult run(MLIRContext &context) {
     });
   });
   std::string cudaToolkit = findCudaToolkit();
+  SymmPipelineOptions options;
+  options.chip =
+      *kind == TargetKind::Host ? std::string() : targetName.getValue();
+  options.kernelContext = kernelContext.getValue();
+  options.optLevel = optLevel.getValue();
+  options.checkRanks = checkRanks.getValue();
   std::string emit = emitKind;
   if (emit.empty()) {
     if (hasMain)
@@ -398,11 +372,6 @@ LogicalResult run(MLIRContext &context) {
       {"isa", {TargetKind::ROCDL, "isa"}},
       {"hsaco", {TargetKind::ROCDL, "bin"}},
       {"so", {TargetKind::Host, "bin"}}};
-  SymmPipelineOptions options;
-  options.chip =
-      *kind == TargetKind::Host ? std::string() : targetName.getValue();
-  options.kernelContext = kernelContext.getValue();
-  options.optLevel = optLevel.getValue();
   if (emit == "llvm") {
     options.format = "llvm";
   } else if (emit == "exe" || emit == "mlir") {
@@ -418,6 +387,28 @@ LogicalResult run(MLIRContext &context) {
   } else {
     return error("unknown --emit=" + emit);
   }
+  if (emit == "exe" && !hasMain)
+    return error("--emit=exe needs a func.func @main in the input");
+
+  // The standard input compiles to the standard output unless -o says
+  // otherwise; the manifest of a device object goes next to it, or where
+  // --manifest says (only there when the object goes to the standard output).
+  std::string output = outputFile;
+  if (output.empty())
+    output = inputFile == "-" ? "-"
+             : emit == "exe"
+                 ? "a.out"
+                 : (llvm::sys::path::stem(inputFile) + "." + emit).str();
+  bool wantsManifest = emit != "exe" && emit != "mlir";
+  std::string manifestPath = manifestFile;
+  if (manifestPath.empty() && wantsManifest && output != "-")
+    manifestPath = output + ".json";
+  if (!manifestPath.empty() && !wantsManifest)
+    return error("--manifest applies to device objects, not --emit=" + emit);
+  if (manifestPath == "-" && output == "-")
+    return error("the output and --manifest cannot both be the standard "
+                 "output; give one of them a file");
+
   if (*kind == TargetKind::NVVM && options.format == "bin") {
     if (cudaToolkit.empty())
       return error("cubin needs ptxas from the CUDA toolkit; set "
@@ -432,48 +423,53 @@ LogicalResult run(MLIRContext &context) {
     rocdlToolkit = *dir;
     options.toolkit = rocdlToolkit;
   }
-  auto removeToolkit = llvm::make_scope_exit([&] {
+  llvm::scope_exit removeToolkit([&] {
     if (!rocdlToolkit.empty())
       llvm::sys::fs::remove_directories(rocdlToolkit);
   });
+  if (failed(validateSymmPipelineOptions(
+          *kind, options, [](const Twine &message) { (void)error(message); })))
+    return failure();
 
   if (printPipeline) {
     llvm::outs() << getPipelineString(*kind, options) << "\n";
     return success();
   }
 
-  llvm::json::Object manifest =
-      buildManifest(*module, targetName, emit == "exe" ? "exe" : emit);
-
   // Lower, check that nothing in device code was left behind (so the error
-  // names the operation rather than a cast around it), then serialise.
+  // names the operation rather than a cast around it), describe the kernels
+  // as lowered, then serialise.
+  ManifestWriter manifest;
+  manifest.recordKernels(*module);
   PassManager lower(&context), serialize(&context);
+  lower.addInstrumentation(manifest.createInstrumentation());
   if (failed(applyPassManagerCLOptions(lower)) ||
       failed(
           buildSymmPipeline(lower, *kind, options, PipelinePart::Lowering)) ||
       failed(buildSymmPipeline(serialize, *kind, options,
                                PipelinePart::Serialization)))
     return failure();
-  if (failed(lower.run(*module)) || failed(checkDeviceCodeLowered(*module)) ||
-      failed(serialize.run(*module)))
+  if (failed(lower.run(*module)) || failed(checkDeviceCodeLowered(*module)))
+    return failure();
+  FailureOr<std::string> manifestText;
+  if (!manifestPath.empty()) {
+    manifestText =
+        manifest.write(*module, targetName, emit, options.kernelContext);
+    if (failed(manifestText))
+      return failure();
+  }
+  if (failed(serialize.run(*module)))
     return failure();
 
-  std::string output = outputFile;
-  if (output.empty())
-    output = emit == "exe"
-                 ? "a.out"
-                 : (llvm::sys::path::stem(inputFile) + "." + emit).str();
   if (emit == "mlir") {
     std::string text;
     llvm::raw_string_ostream os(text);
     module->print(os);
     return writeFile(output, text);
   }
-  if (emit == "exe") {
-    if (!hasMain)
-      return error("--emit=exe needs a func.func @main in the input");
-    return linkExecutable(*module, output);
-  }
+  if (emit == "exe")
+    return output == "-" ? linkExecutableToStdout(*module)
+                         : linkExecutable(*module, output);
   FailureOr<std::string> object = takeObject(*module);
   if (failed(object))
     return failure();
@@ -484,15 +480,22 @@ LogicalResult run(MLIRContext &context) {
   }
   if (failed(writeFile(output, *object)))
     return failure();
-  std::string manifestPath =
-      manifestFile.empty() ? output + ".json" : manifestFile.getValue();
-  std::string json;
-  llvm::raw_string_ostream os(json);
-  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest))) << "\n";
-  return writeFile(manifestPath, json);
+  if (manifestPath.empty())
+    return success();
+  return writeFile(manifestPath, *manifestText);
 }
 
 } // namespace
+
+/// The MLIR options worth showing in --help: IR printing, timing, statistics.
+void showDebugOptions() {
+  for (auto &[name, option] : cl::getRegisteredOptions())
+    if (name.starts_with("mlir-print-ir") || name.starts_with("mlir-timing") ||
+        name.starts_with("mlir-pass-statistics") ||
+        name == "mlir-print-op-on-diagnostic" ||
+        name == "mlir-disable-threading")
+      option->addCategory(debugCategory);
+}
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
@@ -501,7 +504,20 @@ int main(int argc, char **argv) {
   registerDefaultTimingManagerCLOptions();
   mlir::registerAllPasses();
   registerAllSymmPasses();
+  showDebugOptions();
+  cl::HideUnrelatedOptions({&symmCategory, &debugCategory});
+  cl::SetVersionPrinter([](llvm::raw_ostream &os) {
+    os << "symm-compile (Symm) " SYMM_VERSION_STRING "\n"
+       << "LLVM version " LLVM_VERSION_STRING "\n";
+  });
   cl::ParseCommandLineOptions(argc, argv, "Symm compiler driver\n");
+  if (inputFile.empty()) {
+    llvm::errs() << "symm-compile: error: no input file; give <input.mlir>, "
+                    "or - to read the standard input\n"
+                 << "usage: symm-compile [options] <input.mlir>; see "
+                    "symm-compile --help\n";
+    return 2;
+  }
 
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -509,6 +525,11 @@ int main(int argc, char **argv) {
   registerAllToLLVMIRTranslations(registry);
   registerAllSymmDialects(registry);
   MLIRContext context(registry);
+  // Diagnostics name the operation and its location; the IR around it is
+  // for whoever asks with --mlir-print-op-on-diagnostic.
+  if (!cl::getRegisteredOptions()["mlir-print-op-on-diagnostic"]
+           ->getNumOccurrences())
+    context.printOpOnDiagnostic(false);
   context.loadAllAvailableDialects();
   return failed(run(context)) ? 1 : 0;
 }

@@ -8,10 +8,16 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/CommandLine.h"
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::symm::registerAllSymmPasses();
+  llvm::cl::SetVersionPrinter([](llvm::raw_ostream &os) {
+    os << "symm-opt (Symm) " SYMM_VERSION_STRING "\n"
+       << "LLVM version " LLVM_VERSION_STRING "\n";
+  });
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

@@ -28,6 +28,13 @@ def ConvertSymmToNVVM : Pass<"convert-symm-to-nvvm", "::mlir::ModuleOp"> {
     `gpu.launch_func` operands keep agreeing: kernels take heap memrefs in
     the default memory space and cast them to address space 1 on entry.
   }];
+  let options = [
+    Option<"checkRanks", "check-ranks", "bool", /*default=*/"false",
+           "Check every translation's peer against the world size; one out "
+           "of range prints the rank, the operation and the peer, then "
+           "traps (unchecked, it reads a heap base past the context's and "
+           "faults or corrupts memory)">,
+  ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::NVVM::NVVMDialect",
@@ -50,10 +57,17 @@ def ConvertSymmToAMDGPU : Pass<"convert-symm-to-amdgpu", "::mlir::ModuleOp"> {
     rather than through `__ockl_get_local_size`, so that HSACO builds without
     the ROCm device libraries.
   }];
+  let options = [
+    Option<"checkRanks", "check-ranks", "bool", /*default=*/"false",
+           "Check every translation's peer against the world size and trap "
+           "when it is out of range (unchecked, such a peer reads a heap base "
+           "past the context's and faults or corrupts memory)">,
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::LLVM::LLVMDialect",
                            "::mlir::memref::MemRefDialect",
-                           "::mlir::ROCDL::ROCDLDialect"];
+                           "::mlir::ROCDL::ROCDLDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 def ConvertSymmToHost : Pass<"convert-symm-to-host", "::mlir::ModuleOp"> {
@@ -64,8 +78,13 @@ def ConvertSymmToHost : Pass<"convert-symm-to-host", "::mlir::ModuleOp"> {
     syncscope and `#symm.heap` is the default address space. `symm.backoff`
     yields the OS thread, since every GPU thread is an OS thread and the one
     being waited for needs a core.
+
+    Every translation checks its peer: one outside [0, world size) calls the
+    runtime's `_symm_peer_out_of_range`, which prints the rank, the operation
+    with its location and the valid range, and ends the process with status 1.
   }];
-  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 def ConvertSymmToLLVM : Pass<"convert-symm-to-llvm", "::mlir::ModuleOp"> {

@@ -39,6 +39,13 @@ struct SymmTargetInfo {
   std::function<FailureOr<Value>(ConversionPatternRewriter &, AtomicRMWOp,
                                  Value ptr, Value value)>
       lowerAtomicRMW;
+  /// Reports that `what` (an operation's name and location) translated to
+  /// `peer`, outside [0, `worldSize`), and stops the thread; it is emitted in
+  /// the branch a translation takes for such a peer. Null: peers are not
+  /// checked, and an out-of-range peer reads a heap base past the context's.
+  std::function<void(OpBuilder &, Location, StringRef what, Value rank,
+                     Value peer, Value worldSize)>
+      reportPeerOutOfRange;
   /// Emits the pause of a spin loop (`ns` nanoseconds when given).
   std::function<void(OpBuilder &, Location, std::optional<int64_t> ns)>
       emitBackoff;

@@ -12,6 +12,7 @@
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <string>
 
@@ -43,6 +44,11 @@ struct SymmPipelineOptions : public PassPipelineOptions<SymmPipelineOptions> {
       *this, "kernel-context",
       llvm::cl::desc("'global' (default) or 'argument'"),
       llvm::cl::init("global")};
+  PassOptions::Option<bool> checkRanks{
+      *this, "check-ranks",
+      llvm::cl::desc("Check every peer rank against the world size on GPUs "
+                     "(the CPU target always does)"),
+      llvm::cl::init(false)};
   PassOptions::Option<int> optLevel{*this, "O",
                                     llvm::cl::desc("Device optimisation level"),
                                     llvm::cl::init(2)};
@@ -61,6 +67,14 @@ enum class PipelinePart { All, Lowering, Serialization };
 LogicalResult buildSymmPipeline(OpPassManager &pm, TargetKind kind,
                                 const SymmPipelineOptions &options,
                                 PipelinePart part = PipelinePart::All);
+
+/// Checks `options` for `kind` before anything runs: a chip the target's LLVM
+/// backend knows (NVIDIA: sm_70 or newer), an optimisation level of 0 to 3, a
+/// known format and kernel context, and for AMD binaries a toolkit with
+/// llvm/bin/ld.lld. Reports the first problem in one line to `emitError`.
+LogicalResult
+validateSymmPipelineOptions(TargetKind kind, const SymmPipelineOptions &options,
+                            llvm::function_ref<void(const Twine &)> emitError);
 
 /// Registers `symm-to-nvvm`, `symm-to-rocdl` and `symm-to-host`.
 void registerSymmPipelines();

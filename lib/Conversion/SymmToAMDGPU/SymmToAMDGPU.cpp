@@ -59,6 +59,7 @@ void lowerBlockDims(ModuleOp module) {
 
 struct ConvertSymmToAMDGPU
     : public symm::impl::ConvertSymmToAMDGPUBase<ConvertSymmToAMDGPU> {
+  using Base::Base;
   void runOnOperation() override {
     SymmTargetInfo target;
     target.heapAddressSpace = 1;
@@ -73,6 +74,12 @@ struct ConvertSymmToAMDGPU
       int64_t count = std::clamp<int64_t>((*ns + 31) / 32, 1, 127);
       ROCDL::SSleepOp::create(b, loc, b.getI32IntegerAttr(count));
     };
+    // AMD GPUs have no printf without the ROCm device libraries: the trap
+    // ends the kernel, and the launch reports the fault.
+    if (checkRanks)
+      target.reportPeerOutOfRange = [](OpBuilder &b, Location loc, StringRef,
+                                       Value, Value,
+                                       Value) { LLVM::Trap::create(b, loc); };
     lowerBlockDims(getOperation());
     if (failed(lowerSymmProgram(getOperation(), target)))
       signalPassFailure();

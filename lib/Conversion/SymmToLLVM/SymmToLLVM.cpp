@@ -10,7 +10,9 @@
 #include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/AttrTypeSubElements.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace mlir::symm;
@@ -184,6 +186,19 @@ struct ContextFieldLowering : public SymmPattern<OpT> {
   }
 };
 
+/// The operation a translation was made for (translate-to-heap-base names it)
+/// and where it is, for messages.
+static std::string describeTranslation(Location loc) {
+  std::string text = TranslateOp::getOperationName().str();
+  if (auto name = loc->findInstanceOf<NameLoc>())
+    text = name.getName().str();
+  if (auto file = loc->findInstanceOf<FileLineColLoc>())
+    text += llvm::formatv(" at {0}:{1}:{2}", file.getFilename().getValue(),
+                          file.getLine(), file.getColumn())
+                .str();
+  return text;
+}
+
 /// remote(p, peer) = heap_bases[peer] + (p - heap_bases[rank]), applied to the
 /// allocated and aligned pointers of the descriptor; sizes, strides and offset
 /// are untouched.
@@ -196,6 +211,19 @@ struct TranslateLowering : public SymmPattern<TranslateOp> {
     Type i64 = rewriter.getI64Type();
     Value rank = loadContext(rewriter, op, {SYMM_CONTEXT_FIELD_RANK},
                              rewriter.getI32Type());
+    if (target.reportPeerOutOfRange) {
+      Value size = loadContext(rewriter, op, {SYMM_CONTEXT_FIELD_WORLD_SIZE},
+                               rewriter.getI32Type());
+      // Unsigned, so that a negative peer is out of range too.
+      Value outside = LLVM::ICmpOp::create(
+          rewriter, loc, LLVM::ICmpPredicate::uge, adaptor.getPeer(), size);
+      auto branch = scf::IfOp::create(rewriter, loc, outside,
+                                      /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(branch.thenBlock());
+      target.reportPeerOutOfRange(rewriter, loc, describeTranslation(loc), rank,
+                                  adaptor.getPeer(), size);
+    }
     Value mine =
         loadContext(rewriter, op, {SYMM_CONTEXT_FIELD_HEAP_BASES, rank}, i64);
     Value theirs = loadContext(

@@ -252,8 +252,20 @@ FailureOr<Value> lowerRMW(ConversionPatternRewriter &rewriter, AtomicRMWOp op,
   return inlineAsm.getResult(0);
 }
 
+/// `text` as literal text in a printf format.
+std::string escapePercent(StringRef text) {
+  std::string escaped;
+  for (char c : text) {
+    if (c == '%')
+      escaped += '%';
+    escaped += c;
+  }
+  return escaped;
+}
+
 struct ConvertSymmToNVVM
     : public symm::impl::ConvertSymmToNVVMBase<ConvertSymmToNVVM> {
+  using Base::Base;
   void runOnOperation() override {
     SymmTargetInfo target;
     target.heapAddressSpace = 1;
@@ -270,6 +282,22 @@ struct ConvertSymmToNVVM
       NVVM::NanosleepOp::create(
           b, loc, LLVM::ConstantOp::create(b, loc, b.getI32Type(), clamped));
     };
+    if (checkRanks)
+      target.reportPeerOutOfRange = [](OpBuilder &b, Location loc,
+                                       StringRef what, Value rank, Value peer,
+                                       Value worldSize) {
+        // gpu.printf becomes vprintf in convert-gpu-to-nvvm.
+        std::string format =
+            ("symm: rank %d: " + escapePercent(what) +
+             ": peer %d is out of range; valid peers are 0 to %d (world size "
+             "%d)\n");
+        Value last = LLVM::SubOp::create(
+            b, loc, worldSize,
+            LLVM::ConstantOp::create(b, loc, b.getI32Type(), 1));
+        gpu::PrintfOp::create(b, loc, b.getStringAttr(format),
+                              ValueRange{rank, peer, last, worldSize});
+        LLVM::Trap::create(b, loc);
+      };
     if (failed(lowerSymmProgram(getOperation(), target)))
       signalPassFailure();
   }

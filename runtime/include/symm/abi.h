@@ -54,6 +54,12 @@ typedef enum symm_host_shuffle_mode {
   SYMM_HOST_SHUFFLE_IDX = 3
 } symm_host_shuffle_mode;
 
+/* void SYMM_HOST_PEER_OUT_OF_RANGE_FN(const char *op, int32_t peer): reports
+ * that `op` (its name and source location) translated to a peer outside
+ * [0, world size) and ends the process with status 1. CPU-target kernels
+ * call it before every translation whose peer is out of range. */
+#define SYMM_HOST_PEER_OUT_OF_RANGE_FN "_symm_peer_out_of_range"
+
 /* Lanes of a subgroup (gpu.subgroup_size, gpu.lane_id, gpu.shuffle). */
 #define SYMM_HOST_SUBGROUP_SIZE 32
 /* Static workgroup memory a CPU-target kernel may use, like NVIDIA's 48 KiB. */

@@ -6,10 +6,12 @@
 // CHECK-SAME: (%[[BUF:.*]]: memref<?xf32, #symm.heap>)
 // CHECK-NOT: symm.translate
 // CHECK: return %[[BUF]]
-func.func @translate_to_self(%buf: memref<?xf32, #symm.heap>) -> memref<?xf32, #symm.heap> {
-  %me = symm.rank : i32
-  %t = symm.translate %buf to %me : memref<?xf32, #symm.heap>
-  return %t : memref<?xf32, #symm.heap>
+gpu.module @m {
+  func.func @translate_to_self(%buf: memref<?xf32, #symm.heap>) -> memref<?xf32, #symm.heap> {
+    %me = symm.rank : i32
+    %t = symm.translate %buf to %me : memref<?xf32, #symm.heap>
+    return %t : memref<?xf32, #symm.heap>
+  }
 }
 
 // -----
@@ -20,12 +22,14 @@ func.func @translate_to_self(%buf: memref<?xf32, #symm.heap>) -> memref<?xf32, #
 // CHECK-NEXT: %[[B:.*]] = symm.translate %[[BUF]] to %[[P]]
 // CHECK-NEXT: %[[C:.*]] = symm.translate %[[BUF]] to %[[Q]]
 // CHECK-NEXT: return %[[A]], %[[B]], %[[C]]
-func.func @translate_of_translate(%buf: memref<?xf32, #symm.heap>, %p: i32, %q: i32)
-    -> (memref<?xf32, #symm.heap>, memref<?xf32, #symm.heap>, memref<?xf32, #symm.heap>) {
-  %a = symm.translate %buf to %p : memref<?xf32, #symm.heap>
-  %b = symm.translate %a to %p : memref<?xf32, #symm.heap>
-  %c = symm.translate %a to %q : memref<?xf32, #symm.heap>
-  return %a, %b, %c : memref<?xf32, #symm.heap>, memref<?xf32, #symm.heap>, memref<?xf32, #symm.heap>
+gpu.module @m {
+  func.func @translate_of_translate(%buf: memref<?xf32, #symm.heap>, %p: i32, %q: i32)
+      -> (memref<?xf32, #symm.heap>, memref<?xf32, #symm.heap>, memref<?xf32, #symm.heap>) {
+    %a = symm.translate %buf to %p : memref<?xf32, #symm.heap>
+    %b = symm.translate %a to %p : memref<?xf32, #symm.heap>
+    %c = symm.translate %a to %q : memref<?xf32, #symm.heap>
+    return %a, %b, %c : memref<?xf32, #symm.heap>, memref<?xf32, #symm.heap>, memref<?xf32, #symm.heap>
+  }
 }
 
 // -----
@@ -35,11 +39,13 @@ func.func @translate_of_translate(%buf: memref<?xf32, #symm.heap>, %p: i32, %q: 
 // CHECK-SAME: (%[[BUF:.*]]: memref<?xf32, #symm.heap>, %{{.*}}: i32)
 // CHECK-NOT: symm.translate
 // CHECK: return %[[BUF]]
-func.func @round_trip(%buf: memref<?xf32, #symm.heap>, %p: i32) -> memref<?xf32, #symm.heap> {
-  %me = symm.rank : i32
-  %a = symm.translate %buf to %p : memref<?xf32, #symm.heap>
-  %b = symm.translate %a to %me : memref<?xf32, #symm.heap>
-  return %b : memref<?xf32, #symm.heap>
+gpu.module @m {
+  func.func @round_trip(%buf: memref<?xf32, #symm.heap>, %p: i32) -> memref<?xf32, #symm.heap> {
+    %me = symm.rank : i32
+    %a = symm.translate %buf to %p : memref<?xf32, #symm.heap>
+    %b = symm.translate %a to %me : memref<?xf32, #symm.heap>
+    return %b : memref<?xf32, #symm.heap>
+  }
 }
 
 // -----
@@ -52,16 +58,18 @@ func.func @round_trip(%buf: memref<?xf32, #symm.heap>, %p: i32) -> memref<?xf32,
 // CSE: symm.load %{{.*}}[%{{.*}}] : memref<?xf32, #symm.heap> -> f32
 // CSE-NOT: symm.load %{{.*}}[%{{.*}}] : memref<?xf32, #symm.heap> -> f32
 // CSE-COUNT-2: ordering(acquire)
-func.func @cse(%buf: memref<?xf32, #symm.heap>, %f: memref<?xi32, #symm.heap>, %p: i32, %i: index) -> (i32, i32, memref<?xf32, #symm.heap>, memref<?xf32, #symm.heap>, f32, f32, i32, i32) {
-  %r0 = symm.rank : i32
-  %r1 = symm.rank : i32
-  %t0 = symm.translate %buf to %p : memref<?xf32, #symm.heap>
-  %t1 = symm.translate %buf to %p : memref<?xf32, #symm.heap>
-  %l0 = symm.load %buf[%i] : memref<?xf32, #symm.heap> -> f32
-  %l1 = symm.load %buf[%i] : memref<?xf32, #symm.heap> -> f32
-  %a0 = symm.load %f[%i] ordering(acquire) scope(system) : memref<?xi32, #symm.heap> -> i32
-  %a1 = symm.load %f[%i] ordering(acquire) scope(system) : memref<?xi32, #symm.heap> -> i32
-  return %r0, %r1, %t0, %t1, %l0, %l1, %a0, %a1 : i32, i32, memref<?xf32, #symm.heap>, memref<?xf32, #symm.heap>, f32, f32, i32, i32
+gpu.module @m {
+  func.func @cse(%buf: memref<?xf32, #symm.heap>, %f: memref<?xi32, #symm.heap>, %p: i32, %i: index) -> (i32, i32, memref<?xf32, #symm.heap>, memref<?xf32, #symm.heap>, f32, f32, i32, i32) {
+    %r0 = symm.rank : i32
+    %r1 = symm.rank : i32
+    %t0 = symm.translate %buf to %p : memref<?xf32, #symm.heap>
+    %t1 = symm.translate %buf to %p : memref<?xf32, #symm.heap>
+    %l0 = symm.load %buf[%i] : memref<?xf32, #symm.heap> -> f32
+    %l1 = symm.load %buf[%i] : memref<?xf32, #symm.heap> -> f32
+    %a0 = symm.load %f[%i] ordering(acquire) scope(system) : memref<?xi32, #symm.heap> -> i32
+    %a1 = symm.load %f[%i] ordering(acquire) scope(system) : memref<?xi32, #symm.heap> -> i32
+    return %r0, %r1, %t0, %t1, %l0, %l1, %a0, %a1 : i32, i32, memref<?xf32, #symm.heap>, memref<?xf32, #symm.heap>, f32, f32, i32, i32
+  }
 }
 
 // -----
@@ -71,12 +79,14 @@ func.func @cse(%buf: memref<?xf32, #symm.heap>, %f: memref<?xi32, #symm.heap>, %
 // LICM: symm.translate
 // LICM: scf.for
 // LICM: symm.load {{.*}} ordering(acquire)
-func.func @licm(%buf: memref<?xi32, #symm.heap>, %p: i32, %n: index) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  scf.for %k = %c0 to %n step %c1 {
-    %t = symm.translate %buf to %p : memref<?xi32, #symm.heap>
-    %v = symm.load %t[%c0] ordering(acquire) scope(system) : memref<?xi32, #symm.heap> -> i32
+gpu.module @m {
+  func.func @licm(%buf: memref<?xi32, #symm.heap>, %p: i32, %n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    scf.for %k = %c0 to %n step %c1 {
+      %t = symm.translate %buf to %p : memref<?xi32, #symm.heap>
+      %v = symm.load %t[%c0] ordering(acquire) scope(system) : memref<?xi32, #symm.heap> -> i32
+    }
+    return
   }
-  return
 }

@@ -420,3 +420,133 @@ func.func @rank0_tile(%s: memref<f32>, %d: memref<f32, #symm.heap>, %p: i32) {
   symm.put %s to %d on %p : memref<f32> -> memref<f32, #symm.heap>
   return
 }
+
+// -----
+
+// Device operations in host code: the host has no kernel context to
+// translate with and no lowering for them.
+func.func @translate_on_host(%m: memref<4xf32, #symm.heap>, %p: i32) -> memref<4xf32, #symm.heap> {
+  // expected-error @+1 {{'symm.translate' op is a translation to a peer's view, which only device code can do; move it into a kernel (a gpu.func in a gpu.module, or a gpu.launch body); host code copies symmetric memory with gpu.memcpy}}
+  %t = symm.translate %m to %p : memref<4xf32, #symm.heap>
+  return %t : memref<4xf32, #symm.heap>
+}
+
+// -----
+
+func.func @peer_load_on_host(%m: memref<4xf32, #symm.heap>, %i: index, %p: i32) -> f32 {
+  // expected-error @+1 {{'symm.load' op is a peer access, which only device code can do}}
+  %v = symm.load %m[%i] from %p : memref<4xf32, #symm.heap> -> f32
+  return %v : f32
+}
+
+// -----
+
+func.func @peer_store_on_host(%m: memref<4xf32, #symm.heap>, %i: index, %p: i32, %x: f32) {
+  // expected-error @+1 {{'symm.store' op is a peer access, which only device code can do}}
+  symm.store %x, %m[%i] to %p : f32 -> memref<4xf32, #symm.heap>
+  return
+}
+
+// -----
+
+func.func @ordered_load_on_host(%m: memref<4xi32, #symm.heap>, %i: index) -> i32 {
+  // expected-error @+1 {{'symm.load' op is an atomic access, which only device code can do}}
+  %v = symm.load %m[%i] ordering(acquire) scope(system) : memref<4xi32, #symm.heap> -> i32
+  return %v : i32
+}
+
+// -----
+
+func.func @rmw_on_host(%m: memref<4xi32, #symm.heap>, %i: index, %x: i32) -> i32 {
+  // expected-error @+1 {{'symm.atomic_rmw' op is an atomic access, which only device code can do}}
+  %o = symm.atomic_rmw add %x, %m[%i] ordering(relaxed) scope(system) : i32 -> memref<4xi32, #symm.heap>
+  return %o : i32
+}
+
+// -----
+
+func.func @xchg_on_host(%m: memref<4xf32, #symm.heap>, %i: index, %x: f32) -> f32 {
+  // expected-error @+1 {{'symm.atomic_rmw' op is an atomic access, which only device code can do}}
+  %o = symm.atomic_rmw xchg %x, %m[%i] ordering(relaxed) scope(system) : f32 -> memref<4xf32, #symm.heap>
+  return %o : f32
+}
+
+// -----
+
+func.func @cas_on_host(%m: memref<4xi32, #symm.heap>, %i: index, %x: i32) -> i32 {
+  // expected-error @+1 {{'symm.atomic_cas' op is an atomic access, which only device code can do}}
+  %o = symm.atomic_cas %x, %x, %m[%i] ordering(acq_rel) scope(system) : i32 -> memref<4xi32, #symm.heap>
+  return %o : i32
+}
+
+// -----
+
+func.func @fence_on_host() {
+  // expected-error @+1 {{'symm.fence' op is a memory fence, which only device code can do}}
+  symm.fence ordering(release) scope(system)
+  return
+}
+
+// -----
+
+func.func @wait_on_host(%m: memref<4xi32, #symm.heap>, %i: index, %x: i32) -> i32 {
+  // expected-error @+1 {{'symm.wait' op is a spin-wait on a flag, which only device code can do}}
+  %o = symm.wait %m[%i] ge %x scope(system) : memref<4xi32, #symm.heap> -> i32
+  return %o : i32
+}
+
+// -----
+
+func.func @signal_on_host(%m: memref<4xi32, #symm.heap>, %i: index, %x: i32, %p: i32) {
+  // expected-error @+1 {{'symm.signal' op is an atomic signal, which only device code can do}}
+  symm.signal add %x, %m[%i] on %p scope(system) : i32 -> memref<4xi32, #symm.heap>
+  return
+}
+
+// -----
+
+func.func @put_on_host(%s: memref<4xf32>, %d: memref<4xf32, #symm.heap>, %f: memref<4xi32, #symm.heap>, %p: i32, %x: i32, %i: index) {
+  // expected-error @+1 {{'symm.put' op is a workgroup-cooperative tile copy, which only device code can do}}
+  symm.put %s to %d on %p : memref<4xf32> -> memref<4xf32, #symm.heap>
+  return
+}
+
+// -----
+
+func.func @signalled_put_on_host(%s: memref<4xf32>, %d: memref<4xf32, #symm.heap>, %f: memref<4xi32, #symm.heap>, %p: i32, %x: i32, %i: index) {
+  // expected-error @+1 {{'symm.put' op is a workgroup-cooperative tile copy, which only device code can do}}
+  symm.put %s to %d on %p signal(add %x, %f[%i] : memref<4xi32, #symm.heap>) scope(system) : memref<4xf32> -> memref<4xf32, #symm.heap>
+  return
+}
+
+// -----
+
+func.func @get_on_host(%s: memref<4xf32, #symm.heap>, %d: memref<4xf32>, %p: i32) {
+  // expected-error @+1 {{'symm.get' op is a workgroup-cooperative tile copy, which only device code can do}}
+  symm.get %s from %p to %d : memref<4xf32, #symm.heap> -> memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @copy_on_host(%s: memref<4xf32, #symm.heap>, %p: i32) {
+  // expected-error @+1 {{'symm.copy' op is a workgroup-cooperative tile copy, which only device code can do}}
+  symm.copy %s from %p to %s on %p : memref<4xf32, #symm.heap> -> memref<4xf32, #symm.heap>
+  return
+}
+
+// -----
+
+// Plain local accesses are ordinary loads and stores, in host code too; in a
+// gpu.launch body every device operation is at home.
+func.func @plain_on_host(%m: memref<4xf32, #symm.heap>, %i: index, %x: f32, %p: i32) -> f32 {
+  symm.store %x, %m[%i] : f32 -> memref<4xf32, #symm.heap>
+  %v = symm.load %m[%i] : memref<4xf32, #symm.heap> -> f32
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    symm.store %x, %m[%i] to %p : f32 -> memref<4xf32, #symm.heap>
+    gpu.terminator
+  }
+  return %v : f32
+}

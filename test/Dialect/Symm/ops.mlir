@@ -13,6 +13,8 @@ func.func @queries() -> (i32, i32) {
   return %me, %n : i32, i32
 }
 
+// Device operations live in device code (a gpu.module or gpu.launch).
+gpu.module @device {
 // CHECK-LABEL: func.func @translate
 // CHECK-SAME: (%[[BUF:.*]]: memref<?xf32, #symm.heap>, %[[PEER:.*]]: i32)
 func.func @translate(%buf: memref<?xf32, #symm.heap>, %peer: i32) -> memref<?xf32, #symm.heap> {
@@ -129,6 +131,8 @@ func.func @tiles(%src: memref<64x64xf16, strided<[?, 1], offset: ?>>,
   symm.copy %remote from %peer to %remote on %other : memref<64xf32, #symm.heap> -> memref<64xf32, #symm.heap>
   return
 }
+}
+
 
 // CHECK-LABEL: func.func @host
 func.func @host(%n: index) {
@@ -144,6 +148,7 @@ func.func @host(%n: index) {
   return
 }
 
+gpu.module @more_device {
 // CHECK-LABEL: func.func @misc
 func.func @misc(%m: memref<8xf32, #symm.heap>, %i: index, %v: vector<4xf32>) {
   // CHECK: symm.store %{{.*}} {alignment = 4 : i64} : vector<4xf32>
@@ -153,4 +158,5 @@ func.func @misc(%m: memref<8xf32, #symm.heap>, %i: index, %v: vector<4xf32>) {
   // CHECK: symm.backoff{{$}}
   symm.backoff
   return
+}
 }

@@ -239,8 +239,12 @@ gpu.module @m {
 
 // -----
 
-func.func @tile_on_host(%s: memref<4xf32>, %d: memref<4xf32, #symm.heap>, %p: i32) {
-  // expected-error @+1 {{'symm.put' op is workgroup-cooperative and must be inside a GPU kernel (gpu.func or gpu.launch)}}
-  symm.put %s to %d on %p : memref<4xf32> -> memref<4xf32, #symm.heap>
-  return
+// Host code cannot hold tiles (the verifier says so); a device function is not
+// a kernel, whose whole workgroup reaches the copy.
+gpu.module @m {
+  func.func @tile_in_device_function(%s: memref<4xf32>, %d: memref<4xf32, #symm.heap>, %p: i32) {
+    // expected-error @+1 {{'symm.put' op is workgroup-cooperative and must be inside a GPU kernel (gpu.func or gpu.launch)}}
+    symm.put %s to %d on %p : memref<4xf32> -> memref<4xf32, #symm.heap>
+    return
+  }
 }

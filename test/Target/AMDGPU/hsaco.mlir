@@ -35,7 +35,7 @@
 // ISA: s_sleep 4
 // ISA: global_load_dword {{.*}} sc0 sc1
 
-// NOLLD: error: lld invocation failed
+// NOLLD: symm-compile: error: HSACO needs ld.lld, and '/nonexistent/ld.lld' (SYMM_LLD) is not an executable
 gpu.module @kernels {
   gpu.func @ring(%buf: memref<?xf32, #symm.heap>, %i: index, %v: vector<4xf32>) kernel {
     %me = symm.rank : i32

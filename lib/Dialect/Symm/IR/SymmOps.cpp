@@ -131,12 +131,28 @@ static LogicalResult verifyOnHost(Operation *op) {
   return success();
 }
 
+/// Peer and atomic accesses, waits, fences and tiles run in kernels: host code
+/// has no kernel context to translate with, and the host lowering has none of
+/// them. Checked last, so that a malformed op reports what is wrong with it.
+static LogicalResult verifyInDeviceCode(Operation *op, StringRef what) {
+  if (op->getParentOfType<gpu::GPUModuleOp>() ||
+      op->getParentOfType<gpu::LaunchOp>())
+    return success();
+  return op->emitOpError()
+         << "is " << what
+         << ", which only device code can do; move it into a kernel (a "
+            "gpu.func in a gpu.module, or a gpu.launch body); host code "
+            "copies symmetric memory with gpu.memcpy";
+}
+
 //===----------------------------------------------------------------------===//
 // TranslateOp
 //===----------------------------------------------------------------------===//
 
 LogicalResult TranslateOp::verify() {
-  return requireHeap(*this, "translated memref", getMemref().getType());
+  if (failed(requireHeap(*this, "translated memref", getMemref().getType())))
+    return failure();
+  return verifyInDeviceCode(*this, "a translation to a peer's view");
 }
 
 OpFoldResult TranslateOp::fold(FoldAdaptor) {
@@ -168,8 +184,16 @@ static LogicalResult verifyValueAccess(OpT op, Type accessed, bool isLoad) {
   if (op.getAlignment() && op.getOrdering())
     return op.emitOpError("an ordered access is naturally aligned; alignment "
                           "applies to plain accesses only");
-  return verifyAccessedType(op, isLoad ? "result" : "value", accessed,
-                            op.getMemRefType(), op.getOrdering().has_value());
+  if (failed(verifyAccessedType(op, isLoad ? "result" : "value", accessed,
+                                op.getMemRefType(),
+                                op.getOrdering().has_value())))
+    return failure();
+  // A plain local access is an ordinary load or store, in host code too.
+  if (op.getPeer())
+    return verifyInDeviceCode(op, "a peer access");
+  if (op.getOrdering())
+    return verifyInDeviceCode(op, "an atomic access");
+  return success();
 }
 
 /// A plain access reads or writes; an atomic one also synchronises with other
@@ -227,7 +251,7 @@ LogicalResult AtomicRMWOp::verify() {
     return failure();
   AtomicKind kind = getKind();
   if (kind == AtomicKind::xchg)
-    return success();
+    return verifyInDeviceCode(*this, "an atomic access");
   if (isFloatKind(kind) && !isa<FloatType>(type))
     return emitOpError() << "'" << stringifyAtomicKind(kind)
                          << "' requires a float type, got " << type;
@@ -235,7 +259,7 @@ LogicalResult AtomicRMWOp::verify() {
     return emitOpError() << "'" << stringifyAtomicKind(kind)
                          << "' requires an integer type, got " << type
                          << " (use fadd, fmax, fmin or xchg on floats)";
-  return success();
+  return verifyInDeviceCode(*this, "an atomic access");
 }
 
 LogicalResult AtomicCASOp::verify() {
@@ -246,15 +270,17 @@ LogicalResult AtomicCASOp::verify() {
   if (!isa<IntegerType>(type))
     return emitOpError() << "compare-and-swap requires a scalar integer, got "
                          << type;
-  return verifyAccessedType(*this, "value", type, getMemRefType(),
-                            /*ordered=*/true);
+  if (failed(verifyAccessedType(*this, "value", type, getMemRefType(),
+                                /*ordered=*/true)))
+    return failure();
+  return verifyInDeviceCode(*this, "an atomic access");
 }
 
 LogicalResult FenceOp::verify() {
   if (getOrdering() == MemoryOrdering::relaxed)
     return emitOpError("a relaxed fence orders nothing; use acquire, release, "
                        "acq_rel or seq_cst");
-  return success();
+  return verifyInDeviceCode(*this, "a memory fence");
 }
 
 LogicalResult WaitOp::verify() {
@@ -266,14 +292,16 @@ LogicalResult WaitOp::verify() {
     return emitOpError() << "result type " << getResult().getType()
                          << " does not match the flag element type "
                          << getValue().getType();
-  return success();
+  return verifyInDeviceCode(*this, "a spin-wait on a flag");
 }
 
 LogicalResult SignalOp::verify() {
   if (failed(verifyElementAccess(*this, getMemRefType(), getIndices().size(),
                                  getPeer())))
     return failure();
-  return verifyFlagType(*this, getValue().getType(), getMemRefType());
+  if (failed(verifyFlagType(*this, getValue().getType(), getMemRefType())))
+    return failure();
+  return verifyInDeviceCode(*this, "an atomic signal");
 }
 
 //===----------------------------------------------------------------------===//
@@ -361,7 +389,7 @@ LogicalResult PutOp::verify() {
   if (getScope().has_value() != hasSignal)
     return emitOpError("scope belongs to the signal and must be given with it");
   if (!hasSignal)
-    return success();
+    return verifyInDeviceCode(*this, "a workgroup-cooperative tile copy");
   auto flagsType = cast<MemRefType>(getSignalFlags().getType());
   if (failed(requireHeap(*this, "signal flag", flagsType)))
     return failure();
@@ -369,16 +397,19 @@ LogicalResult PutOp::verify() {
     return emitOpError() << "expects " << flagsType.getRank()
                          << " signal indices for " << flagsType << ", got "
                          << getSignalIndices().size();
-  return verifyFlagType(*this, getSignalValue().getType(), flagsType);
+  if (failed(verifyFlagType(*this, getSignalValue().getType(), flagsType)))
+    return failure();
+  return verifyInDeviceCode(*this, "a workgroup-cooperative tile copy");
 }
 
 LogicalResult GetOp::verify() {
   auto src = getSrc().getType(), dst = getDst().getType();
   if (src.getRank() == 0)
     return emitOpError("tiles must have rank 1 or more");
-  if (failed(requireHeap(*this, "source", src)))
+  if (failed(requireHeap(*this, "source", src)) ||
+      failed(verifyTiles(*this, src, dst)))
     return failure();
-  return verifyTiles(*this, src, dst);
+  return verifyInDeviceCode(*this, "a workgroup-cooperative tile copy");
 }
 
 LogicalResult CopyOp::verify() {
@@ -386,9 +417,10 @@ LogicalResult CopyOp::verify() {
   if (src.getRank() == 0)
     return emitOpError("tiles must have rank 1 or more");
   if (failed(requireHeap(*this, "source", src)) ||
-      failed(requireHeap(*this, "destination", dst)))
+      failed(requireHeap(*this, "destination", dst)) ||
+      failed(verifyTiles(*this, src, dst)))
     return failure();
-  return verifyTiles(*this, src, dst);
+  return verifyInDeviceCode(*this, "a workgroup-cooperative tile copy");
 }
 
 //===----------------------------------------------------------------------===//

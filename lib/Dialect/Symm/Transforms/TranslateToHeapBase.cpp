@@ -39,10 +39,14 @@ public:
   LogicalResult lower(Operation *op);
 
 private:
-  /// `memref` itself, or its view on `peer` when there is one.
-  Value view(Location loc, Value memref, Value peer) {
+  /// `memref` itself, or its view on `peer` when there is one. The
+  /// translation is named after `op`, so that a check of its peer can say
+  /// which access went out of range.
+  Value view(Operation *op, Value memref, Value peer) {
     if (!peer)
       return memref;
+    Location loc = NameLoc::get(b.getStringAttr(op->getName().getStringRef()),
+                                op->getLoc());
     // Folds away when `peer` is this rank.
     return b.createOrFold<TranslateOp>(loc, memref, peer);
   }
@@ -96,7 +100,7 @@ void HeapBaseLowering::lowerLoad(LoadOp op) {
     return;
   Location loc = op.getLoc();
   b.setInsertionPoint(op);
-  Value memref = view(loc, op.getMemref(), op.getPeer());
+  Value memref = view(op, op.getMemref(), op.getPeer());
   Type type = op.getResult().getType();
   if (op.getOrdering()) {
     b.replaceOpWithNewOp<LoadOp>(op, type, memref, op.getIndices(), Value(),
@@ -117,7 +121,7 @@ void HeapBaseLowering::lowerStore(StoreOp op) {
     return;
   Location loc = op.getLoc();
   b.setInsertionPoint(op);
-  Value memref = view(loc, op.getMemref(), op.getPeer());
+  Value memref = view(op, op.getMemref(), op.getPeer());
   Type type = op.getValue().getType();
   if (op.getOrdering()) {
     b.replaceOpWithNewOp<StoreOp>(op, op.getValue(), memref, op.getIndices(),
@@ -140,7 +144,7 @@ template <typename OpT> void HeapBaseLowering::dropPeer(OpT op) {
   if (!op.getPeer())
     return;
   b.setInsertionPoint(op);
-  Value memref = view(op.getLoc(), op.getMemref(), op.getPeer());
+  Value memref = view(op, op.getMemref(), op.getPeer());
   b.modifyOpInPlace(op, [&] {
     op.getMemrefMutable().assign(memref);
     op.getPeerMutable().clear();
@@ -150,7 +154,7 @@ template <typename OpT> void HeapBaseLowering::dropPeer(OpT op) {
 void HeapBaseLowering::lowerSignal(SignalOp op) {
   Location loc = op.getLoc();
   b.setInsertionPoint(op);
-  Value memref = view(loc, op.getMemref(), op.getPeer());
+  Value memref = view(op, op.getMemref(), op.getPeer());
   auto release =
       MemoryOrderingAttr::get(b.getContext(), MemoryOrdering::release);
   if (op.getKind() == SignalKind::set) {
@@ -186,7 +190,7 @@ static arith::CmpIPredicate toCmpPredicate(WaitPredicate predicate) {
 void HeapBaseLowering::lowerWait(WaitOp op) {
   Location loc = op.getLoc();
   b.setInsertionPoint(op);
-  Value memref = view(loc, op.getMemref(), op.getPeer());
+  Value memref = view(op, op.getMemref(), op.getPeer());
   Type type = op.getValue().getType();
   auto acquire =
       MemoryOrderingAttr::get(b.getContext(), MemoryOrdering::acquire);
@@ -343,8 +347,8 @@ LogicalResult HeapBaseLowering::lowerTile(Operation *op, Value src,
                            "kernel (gpu.func or gpu.launch)");
   Location loc = op->getLoc();
   b.setInsertionPoint(op);
-  src = view(loc, src, srcPeer);
-  dst = view(loc, dst, dstPeer);
+  src = view(op, src, srcPeer);
+  dst = view(op, dst, dstPeer);
   auto srcType = cast<MemRefType>(src.getType());
   auto dstType = cast<MemRefType>(dst.getType());
 

@@ -25,6 +25,13 @@ def Symm_Dialect : Dialect {
     (`put`, `get`, `copy`) are executed cooperatively by the whole workgroup.
     Host-side operations (`alloc`, `dealloc`, `barrier`) are collective across
     ranks and live outside `gpu.module`s.
+
+    Device operations live in device code (a `gpu.module` or a `gpu.launch`
+    body): `translate`, any access with a peer operand, ordered loads and
+    stores, `atomic_rmw`, `atomic_cas`, `fence`, `wait`, `signal` and the tile
+    operations. The verifier rejects them in host code, which has no kernel
+    context to translate with; host code may use `rank`, `world_size` and
+    plain local `load`/`store`, and copies symmetric memory with `gpu.memcpy`.
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect",
                            "::mlir::vector::VectorDialect"];
