@@ -1,13 +1,14 @@
 //===- SymmToHost.cpp - Lower symm device ops for the CPU -------*- C++ -*-===//
 //
 // CPU decisions: one address space, system scope for everything (x86 and
-// AArch64 atomics are coherent across all threads), and a yield of the OS
-// thread in spin loops.
+// AArch64 atomics are coherent across all threads), and a call into the
+// runtime in spin loops, which switches to the threads the loop waits for.
 //
 //===----------------------------------------------------------------------===//
 
 #include "symm/Conversion/Passes.h"
 #include "symm/Conversion/SymmToLLVM.h"
+#include "symm/abi.h"
 
 namespace mlir::symm {
 #define GEN_PASS_DEF_CONVERTSYMMTOHOST
@@ -34,7 +35,8 @@ struct ConvertSymmToHost
           b.getInsertionBlock()->getParentOp());
       LLVM::CallOp::create(
           b, loc,
-          getRuntimeFunction(b, symbols, "sched_yield", {}, b.getI32Type()),
+          getRuntimeFunction(b, symbols, SYMM_HOST_YIELD_FN, {},
+                             LLVM::LLVMVoidType::get(b.getContext())),
           ValueRange{});
     };
     if (failed(lowerSymmProgram(module, target)))

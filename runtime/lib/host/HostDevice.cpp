@@ -1,154 +1,763 @@
-//===- HostDevice.cpp - Running kernels on CPU threads ----------*- C++ -*-===//
+//===- HostDevice.cpp - Running kernels on CPU fibers -----------*- C++ -*-===//
 //
-// One OS thread per GPU thread; the functions below are what kernels compiled
-// for the CPU target call for thread ids, gpu.barrier, workgroup memory and
-// gpu.shuffle.
+// A GPU runs a launch's blocks on its multiprocessors, a limited number at a
+// time, and switches between the warps of a resident block for free. Here a
+// fixed pool of worker OS threads plays the multiprocessors: a worker claims
+// blocks of a launch (at most `residentBlocks` of the launch at once, the rest
+// start as blocks finish) and runs every thread of its blocks as a fiber, a
+// user-level context on a stack of its own. Fibers switch only where a GPU
+// thread waits: gpu.barrier, gpu.shuffle and the back-off of spin loops
+// (symm.wait, symm.backoff). A block's fibers never leave its worker, so
+// thread-locals stay valid across switches and a block's own state needs no
+// locks.
+//
+// A launch that needs more co-resident blocks than it gets would hang on a GPU
+// too; a monitor thread reports it instead (see Impl::watch).
 //
 //===----------------------------------------------------------------------===//
 
 #include "HostDevice.h"
 #include "../core/Runtime.h"
 
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <climits>
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <memory>
 #include <mutex>
-#include <pthread.h>
-#include <vector>
+#include <sched.h>
+#include <string>
+#include <sys/mman.h>
+#include <thread>
+#include <time.h>
+#include <unistd.h>
+#if !defined(__x86_64__)
+#include <ucontext.h>
+#endif
 
 using namespace symm;
 
 namespace {
 
-class Barrier {
+/// What a GPU thread's private memory and allocas may use, like the 512 KiB
+/// the CPU target always gave a thread.
+constexpr size_t kFiberStackBytes = 512 * 1024;
+
+//===----------------------------------------------------------------------===//
+// Context switching
+//===----------------------------------------------------------------------===//
+
+#if defined(__x86_64__)
+// Saves the callee-saved registers, MXCSR and the x87 control word on the
+// current stack, stores the stack pointer in *save and resumes the context
+// whose stack pointer is `next`: a few nanoseconds, where swapcontext makes a
+// system call for the signal mask on every switch.
+extern "C" void symmHostSwitch(void **save, void *next);
+asm(R"(
+  .pushsection .text
+  .p2align 4
+  .globl symmHostSwitch
+  .hidden symmHostSwitch
+  .type symmHostSwitch,@function
+symmHostSwitch:
+  pushq %rbp
+  pushq %rbx
+  pushq %r12
+  pushq %r13
+  pushq %r14
+  pushq %r15
+  subq $8, %rsp
+  stmxcsr (%rsp)
+  fnstcw 4(%rsp)
+  movq %rsp, (%rdi)
+  movq %rsi, %rsp
+  ldmxcsr (%rsp)
+  fldcw 4(%rsp)
+  addq $8, %rsp
+  popq %r15
+  popq %r14
+  popq %r13
+  popq %r12
+  popq %rbx
+  popq %rbp
+  ret
+  .size symmHostSwitch, .-symmHostSwitch
+  .popsection
+)");
+
+struct Context {
+  void *sp = nullptr;
+};
+
+void switchContext(Context &from, Context &to) {
+  symmHostSwitch(&from.sp, to.sp);
+}
+
+/// A context that starts `start` on the stack below `top` (16-byte aligned).
+void makeContext(Context &context, char *top, void (*start)()) {
+  // Popped by symmHostSwitch: MXCSR and x87 control word (their defaults),
+  // six registers, then the return address; `start` begins with the stack
+  // pointer 8 bytes off 16-byte alignment, as after a call.
+  auto *sp = reinterpret_cast<uint64_t *>(top) - 9;
+  sp[0] = 0x1F80 | (uint64_t(0x037F) << 32);
+  for (int i = 1; i <= 6; ++i)
+    sp[i] = 0;
+  sp[7] = reinterpret_cast<uint64_t>(start);
+  sp[8] = 0;
+  context.sp = sp;
+}
+#else
+struct Context {
+  ucontext_t uc;
+};
+
+void switchContext(Context &from, Context &to) { swapcontext(&from.uc, &to.uc); }
+
+void makeContext(Context &context, char *top, void (*start)()) {
+  getcontext(&context.uc);
+  context.uc.uc_stack.ss_sp = top - kFiberStackBytes;
+  context.uc.uc_stack.ss_size = kFiberStackBytes;
+  context.uc.uc_link = nullptr;
+  makecontext(&context.uc, start, 0);
+}
+#endif
+
+//===----------------------------------------------------------------------===//
+// Stacks
+//===----------------------------------------------------------------------===//
+
+/// Fiber stacks are mapped once and reused by every later launch. Each has an
+/// inaccessible guard page below it, so an overflow faults instead of writing
+/// into its neighbour, while the kernel's limit on mappings allows it: each
+/// guarded stack costs two of vm.max_map_count's mappings.
+class Stacks {
 public:
-  explicit Barrier(int count) : count(count) {}
-  void wait() {
-    std::unique_lock<std::mutex> lock(mutex);
-    uint64_t generation = this->generation;
-    if (++waiting == count) {
-      waiting = 0;
-      ++this->generation;
-      arrived.notify_all();
-      return;
+  Stacks() {
+    page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    long maps = 65530;
+    if (FILE *f = fopen("/proc/sys/vm/max_map_count", "r")) {
+      if (fscanf(f, "%ld", &maps) != 1)
+        maps = 65530;
+      fclose(f);
     }
-    arrived.wait(lock, [&] { return this->generation != generation; });
+    // Leave room for everything else the process maps.
+    guardBudget = maps > 16384 ? static_cast<size_t>(maps - 16384) / 2 : 0;
+  }
+
+  /// The top of a free stack, or null when no memory is left.
+  char *take() {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!free.empty()) {
+      char *top = free.back();
+      free.pop_back();
+      return top;
+    }
+    bool guard = guarded < guardBudget;
+    size_t bytes = kFiberStackBytes + (guard ? page : 0);
+    void *base = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK,
+                      -1, 0);
+    if (base == MAP_FAILED)
+      return nullptr;
+    if (guard) {
+      mprotect(base, page, PROT_NONE);
+      ++guarded;
+    }
+    return static_cast<char *>(base) + bytes;
+  }
+
+  void give(const std::vector<char *> &tops) {
+    std::lock_guard<std::mutex> lock(mutex);
+    free.insert(free.end(), tops.begin(), tops.end());
   }
 
 private:
   std::mutex mutex;
-  std::condition_variable arrived;
-  int count, waiting = 0;
-  uint64_t generation = 0;
+  std::vector<char *> free;
+  size_t page, guarded = 0, guardBudget;
 };
 
-struct Block {
-  explicit Block(int threads, size_t sharedBytes)
-      : barrier(threads), shared(sharedBytes), slots(threads) {
-    for (int first = 0; first < threads; first += kHostSubgroupSize)
-      subgroups.push_back(std::make_unique<Barrier>(
-          std::min(kHostSubgroupSize, threads - first)));
-  }
-  Barrier barrier;
-  std::vector<char> shared;
-  std::vector<int64_t> slots;
-  std::vector<std::unique_ptr<Barrier>> subgroups;
-};
+//===----------------------------------------------------------------------===//
+// Launches, blocks, fibers and workers
+//===----------------------------------------------------------------------===//
 
-struct Thread {
-  const LaunchShape *shape;
-  unsigned tid[3], bid[3];
+enum class FiberState : uint8_t { Ready, AtBarrier, AtShuffle, Done };
+
+struct Block;
+
+struct Fiber {
+  Context context;
+  FiberState state;
+  unsigned tid[3];
   int linear;
+  /// The slot buffer of the shuffle this fiber waits in.
+  int shuffleParity;
   Block *block;
-  void (*entry)(void **);
-  void **params;
+  /// Where this fiber last backed off: a new place is progress.
+  const void *backoffSite;
 };
 
-thread_local Thread *current = nullptr;
+struct Launch {
+  const char *name;
+  void (*entry)(void **);
+  LaunchShape shape;
+  void **params;
+  unsigned blocks, threads;
+  /// Blocks one worker holds at once: the resident blocks spread evenly.
+  unsigned perWorker;
+  // Guarded by Impl::mutex.
+  unsigned next = 0, resident = 0;
+  bool failed = false;
+  std::string error;
+  std::condition_variable finished;
+  /// Read by workers without the lock.
+  std::atomic<bool> abandoned{false};
+};
 
-void *threadMain(void *arg) {
-  current = static_cast<Thread *>(arg);
-  current->entry(current->params);
-  return nullptr;
+struct Subgroup {
+  int live, arrived, parity;
+};
+
+/// A resident block: its fibers, workgroup memory and synchronisation state,
+/// touched only by the worker that runs it. Kept with its stacks for the
+/// worker's next block.
+struct Block {
+  Launch *launch;
+  unsigned bid[3];
+  std::vector<Fiber> fibers;
+  std::vector<char *> stacks;
+  std::vector<char> shared;
+  /// Two buffers of one value per thread: a shuffle writes one while lanes
+  /// that have not yet resumed from the previous one still read the other.
+  std::vector<int64_t> slots;
+  std::vector<Subgroup> subgroups;
+  int live, atBarrier;
+};
+
+struct Worker {
+  Context context;
+  Fiber *current = nullptr;
+  std::vector<Block *> blocks, spare;
+  std::thread thread;
+  // Written by this worker only; read by the monitor.
+  std::atomic<uint64_t> progress{0}, switches{0};
+  std::atomic<bool> inFiber{false};
+  // The monitor's previous reading.
+  uint64_t seenProgress = 0, seenSwitches = 0;
+};
+
+thread_local Worker *thisWorker = nullptr;
+
+void bump(std::atomic<uint64_t> &counter) {
+  counter.store(counter.load(std::memory_order_relaxed) + 1,
+                std::memory_order_relaxed);
 }
 
-Thread &self() {
-  if (!current) {
-    fprintf(stderr, "symm: a CPU-target device function was called outside a "
-                    "kernel launch\n");
-    abort();
+Fiber &self() {
+  if (!thisWorker || !thisWorker->current) {
+    fprintf(stderr, "symm: rank %d: a CPU-target device function was called "
+                    "outside a kernel launch\n",
+            currentRank());
+    exit(1);
   }
-  return *current;
+  return *thisWorker->current;
+}
+
+/// Leaves `fiber`, whose state says why, for the next ready fiber of its
+/// block or, after the last, for its worker; returns when resumed.
+void suspend(Fiber &fiber) {
+  Worker &worker = *thisWorker;
+  std::vector<Fiber> &fibers = fiber.block->fibers;
+  for (size_t i = fiber.linear + 1; i < fibers.size(); ++i) {
+    if (fibers[i].state == FiberState::Ready) {
+      worker.current = &fibers[i];
+      bump(worker.switches);
+      switchContext(fiber.context, fibers[i].context);
+      return;
+    }
+  }
+  worker.current = nullptr;
+  switchContext(fiber.context, worker.context);
+}
+
+void releaseBarrier(Block &block) {
+  block.atBarrier = 0;
+  for (Fiber &f : block.fibers)
+    if (f.state == FiberState::AtBarrier)
+      f.state = FiberState::Ready;
+}
+
+void releaseShuffle(Block &block, int subgroup) {
+  Subgroup &s = block.subgroups[subgroup];
+  s.arrived = 0;
+  s.parity ^= 1;
+  size_t first = size_t(subgroup) * kHostSubgroupSize;
+  size_t last = std::min(first + kHostSubgroupSize, block.fibers.size());
+  for (size_t i = first; i < last; ++i)
+    if (block.fibers[i].state == FiberState::AtShuffle)
+      block.fibers[i].state = FiberState::Ready;
+}
+
+/// A thread that returned no longer counts at barriers and shuffles.
+[[noreturn]] void finish(Fiber &fiber) {
+  Block &block = *fiber.block;
+  fiber.state = FiberState::Done;
+  bump(thisWorker->progress);
+  --block.live;
+  if (block.atBarrier && block.atBarrier == block.live)
+    releaseBarrier(block);
+  int subgroup = fiber.linear / kHostSubgroupSize;
+  Subgroup &s = block.subgroups[subgroup];
+  --s.live;
+  if (s.arrived && s.arrived == s.live)
+    releaseShuffle(block, subgroup);
+  suspend(fiber);
+  __builtin_unreachable();
+}
+
+void fiberMain() {
+  Fiber &fiber = *thisWorker->current;
+  Launch &launch = *fiber.block->launch;
+  launch.entry(launch.params);
+  finish(fiber);
+}
+
+double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                       start)
+      .count();
 }
 
 } // namespace
 
-symm_status symm::runKernel(const char *name, void (*entry)(void **),
-                            const LaunchShape &shape, void **params) {
-  unsigned perBlock = shape.block[0] * shape.block[1] * shape.block[2];
-  unsigned blocks = shape.grid[0] * shape.grid[1] * shape.grid[2];
-  std::vector<std::unique_ptr<Block>> blockStates;
-  for (unsigned b = 0; b < blocks; ++b)
-    blockStates.push_back(std::make_unique<Block>(
-        perBlock, kHostStaticSharedBytes + shape.dynamicShared));
-  std::vector<Thread> threads(size_t(blocks) * perBlock);
-  std::vector<pthread_t> handles(threads.size());
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  pthread_attr_setstacksize(&attr, 512 * 1024);
-  size_t started = 0;
-  symm_status status = SYMM_SUCCESS;
-  for (unsigned b = 0; b < blocks && status == SYMM_SUCCESS; ++b) {
-    for (unsigned t = 0; t < perBlock; ++t) {
-      Thread &th = threads[size_t(b) * perBlock + t];
-      th.shape = &shape;
-      th.tid[0] = t % shape.block[0];
-      th.tid[1] = (t / shape.block[0]) % shape.block[1];
-      th.tid[2] = t / (shape.block[0] * shape.block[1]);
-      th.bid[0] = b % shape.grid[0];
-      th.bid[1] = (b / shape.grid[0]) % shape.grid[1];
-      th.bid[2] = b / (shape.grid[0] * shape.grid[1]);
-      th.linear = static_cast<int>(t);
-      th.block = blockStates[b].get();
-      th.entry = entry;
-      th.params = params;
-      if (int err = pthread_create(&handles[started], &attr, threadMain, &th)) {
-        // Threads already started wait at barriers for the missing ones;
-        // this is unrecoverable for the process.
-        fprintf(stderr,
-                "symm: rank %d: cannot start thread %zu of kernel '%s': %s\n",
-                currentRank(), started, name, strerror(err));
-        exit(1);
-      }
-      ++started;
+//===----------------------------------------------------------------------===//
+// The device
+//===----------------------------------------------------------------------===//
+
+struct HostDevice::Impl {
+  explicit Impl(const HostConfig &config);
+  ~Impl();
+  symm_status run(const char *name, void (*entry)(void **),
+                  const LaunchShape &shape, void **params);
+
+  void work(Worker &worker);
+  bool claim(Worker &worker, Launch *&launch, unsigned &index);
+  Block *start(Worker &worker, Launch &launch, unsigned index);
+  void runBlock(Worker &worker, Block &block);
+  void retire(Worker &worker, Block *block);
+  void abandon(Launch &launch, std::string error);
+  void watch();
+
+  HostConfig config;
+  Stacks stacks;
+  std::vector<std::unique_ptr<Worker>> workers;
+  std::thread monitor;
+
+  std::mutex mutex;
+  std::condition_variable wake, monitorWake;
+  std::vector<Launch *> active;
+  /// Active launches with blocks not yet claimed, readable without the lock.
+  std::atomic<int> claimable{0};
+  bool stopping = false;
+
+  std::atomic<int> hostWaiting{0};
+  // Guarded by `mutex`.
+  std::vector<std::atomic<uint64_t> *> counters;
+  std::vector<uint64_t> seenCounters;
+  int self = -1;
+};
+
+HostDevice::Impl::Impl(const HostConfig &config) : config(config) {
+  unsigned count = config.workers;
+  if (!count)
+    count = std::max(1u, std::thread::hardware_concurrency());
+  for (unsigned i = 0; i < count; ++i)
+    workers.push_back(std::make_unique<Worker>());
+  for (auto &w : workers)
+    w->thread = std::thread([this, w = w.get()] { work(*w); });
+  monitor = std::thread([this] { watch(); });
+}
+
+HostDevice::Impl::~Impl() {
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    stopping = true;
+  }
+  wake.notify_all();
+  monitorWake.notify_all();
+  for (auto &w : workers) {
+    w->thread.join();
+    for (Block *b : w->spare) {
+      stacks.give(b->stacks);
+      delete b;
     }
   }
-  for (size_t i = 0; i < started; ++i)
-    pthread_join(handles[i], nullptr);
-  pthread_attr_destroy(&attr);
-  return status;
+  monitor.join();
 }
+
+/// Takes the next block of an active launch if this worker has room for it.
+bool HostDevice::Impl::claim(Worker &worker, Launch *&launch,
+                             unsigned &index) {
+  for (Launch *l : active) {
+    if (l->next == l->blocks || l->resident == config.residentBlocks)
+      continue;
+    unsigned mine = 0;
+    for (Block *b : worker.blocks)
+      mine += b->launch == l;
+    if (mine >= l->perWorker)
+      continue;
+    launch = l;
+    index = l->next++;
+    ++l->resident;
+    if (l->next == l->blocks)
+      claimable.fetch_sub(1);
+    return true;
+  }
+  return false;
+}
+
+Block *HostDevice::Impl::start(Worker &worker, Launch &launch,
+                               unsigned index) {
+  Block *block;
+  if (worker.spare.empty()) {
+    block = new Block;
+  } else {
+    block = worker.spare.back();
+    worker.spare.pop_back();
+  }
+  const LaunchShape &shape = launch.shape;
+  unsigned threads = launch.threads;
+  while (block->stacks.size() < threads) {
+    char *top = stacks.take();
+    if (!top) {
+      worker.spare.push_back(block);
+      return nullptr;
+    }
+    block->stacks.push_back(top);
+  }
+  block->launch = &launch;
+  block->bid[0] = index % shape.grid[0];
+  block->bid[1] = (index / shape.grid[0]) % shape.grid[1];
+  block->bid[2] = index / (shape.grid[0] * shape.grid[1]);
+  block->fibers.resize(threads);
+  for (unsigned t = 0; t < threads; ++t) {
+    Fiber &f = block->fibers[t];
+    f.state = FiberState::Ready;
+    f.tid[0] = t % shape.block[0];
+    f.tid[1] = (t / shape.block[0]) % shape.block[1];
+    f.tid[2] = t / (shape.block[0] * shape.block[1]);
+    f.linear = static_cast<int>(t);
+    f.shuffleParity = 0;
+    f.block = block;
+    f.backoffSite = nullptr;
+    makeContext(f.context, block->stacks[t], fiberMain);
+  }
+  block->shared.assign(kHostStaticSharedBytes + shape.dynamicShared, 0);
+  block->slots.resize(2 * size_t(threads));
+  block->subgroups.clear();
+  for (unsigned first = 0; first < threads; first += kHostSubgroupSize)
+    block->subgroups.push_back(
+        {static_cast<int>(std::min<unsigned>(kHostSubgroupSize,
+                                             threads - first)),
+         0, 0});
+  block->live = static_cast<int>(threads);
+  block->atBarrier = 0;
+  bump(worker.progress);
+  return block;
+}
+
+/// Runs the block's ready fibers once each, in order, until each waits,
+/// backs off or returns.
+void HostDevice::Impl::runBlock(Worker &worker, Block &block) {
+  for (Fiber &f : block.fibers) {
+    if (f.state != FiberState::Ready)
+      continue;
+    worker.current = &f;
+    bump(worker.switches);
+    worker.inFiber.store(true, std::memory_order_relaxed);
+    switchContext(worker.context, f.context);
+    worker.inFiber.store(false, std::memory_order_relaxed);
+    return;
+  }
+}
+
+void HostDevice::Impl::retire(Worker &worker, Block *block) {
+  Launch &launch = *block->launch;
+  worker.spare.push_back(block);
+  std::lock_guard<std::mutex> lock(mutex);
+  if (--launch.resident == 0 && launch.next == launch.blocks)
+    launch.finished.notify_all();
+}
+
+void HostDevice::Impl::work(Worker &worker) {
+  thisWorker = &worker;
+  unsigned fruitless = 0;
+  while (true) {
+    if (worker.blocks.empty() || claimable.load(std::memory_order_relaxed)) {
+      std::unique_lock<std::mutex> lock(mutex);
+      Launch *launch;
+      unsigned index;
+      while (true) {
+        if (!claim(worker, launch, index)) {
+          if (!worker.blocks.empty())
+            break;
+          if (stopping)
+            return;
+          wake.wait(lock);
+          continue;
+        }
+        lock.unlock();
+        Block *block = start(worker, *launch, index);
+        lock.lock();
+        if (!block) {
+          --launch->resident;
+          lock.unlock();
+          abandon(*launch, "cannot map a stack for a thread of block " +
+                               std::to_string(index) +
+                               "; lower SYMM_HOST_RESIDENT_BLOCKS");
+          lock.lock();
+          continue;
+        }
+        worker.blocks.push_back(block);
+      }
+    }
+
+    uint64_t before = worker.progress.load(std::memory_order_relaxed);
+    for (size_t i = 0; i < worker.blocks.size();) {
+      Block *block = worker.blocks[i];
+      bool abandoned =
+          block->launch->abandoned.load(std::memory_order_relaxed);
+      if (!abandoned)
+        runBlock(worker, *block);
+      if (abandoned || block->live == 0) {
+        worker.blocks[i] = worker.blocks.back();
+        worker.blocks.pop_back();
+        retire(worker, block);
+        continue;
+      }
+      ++i;
+    }
+    // Every fiber only backed off: give the CPU to other workers and ranks,
+    // and after a while sleep, so that spinning ranks do not starve the ones
+    // they wait for on a machine with fewer cores than threads.
+    if (worker.progress.load(std::memory_order_relaxed) != before) {
+      fruitless = 0;
+    } else if (++fruitless < 64) {
+      sched_yield();
+    } else {
+      long ns = std::min<long>(100000, 1000L * (fruitless - 63));
+      timespec pause = {0, ns};
+      nanosleep(&pause, nullptr);
+    }
+  }
+}
+
+void HostDevice::Impl::abandon(Launch &launch, std::string error) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (launch.failed)
+    return;
+  launch.failed = true;
+  launch.error = std::move(error);
+  if (launch.next != launch.blocks) {
+    launch.next = launch.blocks;
+    claimable.fetch_sub(1);
+  }
+  launch.abandoned.store(true);
+  if (launch.resident == 0)
+    launch.finished.notify_all();
+}
+
+symm_status HostDevice::Impl::run(const char *name, void (*entry)(void **),
+                                  const LaunchShape &shape, void **params) {
+  Launch launch;
+  launch.name = name;
+  launch.entry = entry;
+  launch.shape = shape;
+  launch.params = params;
+  launch.blocks = shape.grid[0] * shape.grid[1] * shape.grid[2];
+  launch.threads = shape.block[0] * shape.block[1] * shape.block[2];
+  if (!launch.blocks || !launch.threads)
+    return SYMM_SUCCESS;
+  unsigned resident = std::min(launch.blocks, config.residentBlocks);
+  unsigned count = static_cast<unsigned>(workers.size());
+  launch.perWorker = (resident + count - 1) / count;
+  std::unique_lock<std::mutex> lock(mutex);
+  active.push_back(&launch);
+  claimable.fetch_add(1);
+  wake.notify_all();
+  launch.finished.wait(lock, [&] {
+    return launch.resident == 0 && launch.next == launch.blocks;
+  });
+  active.erase(std::find(active.begin(), active.end(), &launch));
+  if (launch.failed)
+    return fail(SYMM_ERROR_INVALID_ARGUMENT, "kernel '%s': %s", name,
+                launch.error.c_str());
+  return SYMM_SUCCESS;
+}
+
+/// The deadlock monitor. A rank is stalled when its host thread waits for
+/// device work and, for a whole tick, no worker made progress (started or
+/// finished a block, passed a barrier or shuffle, backed off somewhere new)
+/// and none ran one fiber for the whole tick (a fiber that computes). Every
+/// rank publishes a counter that it advances on each tick it is not stalled.
+/// When this rank and every other rank have been stalled for
+/// `deadlockSeconds`, nothing can change the memory its fibers wait on: a
+/// launch with blocks that never started needs more co-resident blocks than
+/// it got, and fails. A rank that runs host code, computes, or waits
+/// elsewhere (a bootstrap barrier) keeps every other rank from reporting.
+void HostDevice::Impl::watch() {
+  using Clock = std::chrono::steady_clock;
+  const auto tick = std::chrono::milliseconds(50);
+  std::unique_lock<std::mutex> lock(mutex);
+  bool stalled = false;
+  Clock::time_point since;
+  while (!stopping) {
+    monitorWake.wait_for(lock, tick);
+    if (stopping)
+      break;
+    bool quiet = !active.empty() && hostWaiting.load() > 0;
+    for (auto &w : workers) {
+      uint64_t progress = w->progress.load(std::memory_order_relaxed);
+      uint64_t switches = w->switches.load(std::memory_order_relaxed);
+      if (progress != w->seenProgress ||
+          (w->inFiber.load(std::memory_order_relaxed) &&
+           switches == w->seenSwitches))
+        quiet = false;
+      w->seenProgress = progress;
+      w->seenSwitches = switches;
+    }
+    for (size_t r = 0; r < counters.size(); ++r) {
+      uint64_t value = counters[r]->load(std::memory_order_relaxed);
+      if (static_cast<int>(r) != self && value != seenCounters[r])
+        quiet = false;
+      seenCounters[r] = value;
+    }
+    if (!quiet) {
+      if (self >= 0)
+        counters[self]->fetch_add(1, std::memory_order_relaxed);
+      stalled = false;
+      continue;
+    }
+    if (!stalled) {
+      stalled = true;
+      since = Clock::now();
+      continue;
+    }
+    double waited = secondsSince(since);
+    if (waited < config.deadlockSeconds)
+      continue;
+    for (Launch *l : active) {
+      if (l->failed || l->next == l->blocks)
+        continue;
+      char message[512];
+      snprintf(message, sizeof(message),
+               "needs more than %u co-resident blocks: its %u resident "
+               "blocks have waited %.1f s without progress on any rank while "
+               "%u of its %u blocks could not start (a GPU would hang; "
+               "SYMM_HOST_RESIDENT_BLOCKS sets the limit)",
+               config.residentBlocks, l->resident, waited,
+               l->blocks - l->next, l->blocks);
+      lock.unlock();
+      abandon(*l, message);
+      lock.lock();
+    }
+    stalled = false;
+  }
+}
+
+HostDevice::HostDevice(const HostConfig &config)
+    : impl(std::make_unique<Impl>(config)) {}
+
+HostDevice::~HostDevice() = default;
+
+symm_status HostDevice::run(const char *name, void (*entry)(void **),
+                            const LaunchShape &shape, void **params) {
+  return impl->run(name, entry, shape, params);
+}
+
+HostDevice::Waiting::Waiting(HostDevice &device) : device(device) {
+  device.impl->hostWaiting.fetch_add(1);
+}
+
+HostDevice::Waiting::~Waiting() { device.impl->hostWaiting.fetch_sub(1); }
+
+void HostDevice::setProgressCounters(
+    std::vector<std::atomic<uint64_t> *> counters, int self) {
+  std::lock_guard<std::mutex> lock(impl->mutex);
+  impl->seenCounters.assign(counters.size(), 0);
+  impl->counters = std::move(counters);
+  impl->self = impl->counters.empty() ? -1 : self;
+}
+
+//===----------------------------------------------------------------------===//
+// The environment
+//===----------------------------------------------------------------------===//
+
+/// Reads `name` as an integer in [min, max] into `value` when it is set.
+static symm_status readUnsigned(const char *name, unsigned min, unsigned max,
+                                unsigned &value) {
+  const char *text = getenv(name);
+  if (!text)
+    return SYMM_SUCCESS;
+  char *end;
+  errno = 0;
+  long long parsed = strtoll(text, &end, 10);
+  if (end == text || *end || errno || parsed < min || parsed > max)
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "%s='%s' is not a whole number from %u to %u", name, text, min,
+                max);
+  value = static_cast<unsigned>(parsed);
+  return SYMM_SUCCESS;
+}
+
+symm_status HostConfig::readEnvironment() {
+  if (symm_status s = readUnsigned("SYMM_HOST_RESIDENT_BLOCKS", 1, 1u << 20,
+                                   residentBlocks))
+    return s;
+  if (symm_status s = readUnsigned("SYMM_HOST_MAX_THREADS", 1, 1u << 16,
+                                   maxBlockThreads))
+    return s;
+  if (symm_status s = readUnsigned("SYMM_HOST_WORKERS", 1, 1024, workers))
+    return s;
+  if (const char *text = getenv("SYMM_HOST_DEADLOCK_SECONDS")) {
+    char *end;
+    double parsed = strtod(text, &end);
+    if (end == text || *end || !(parsed >= 0.1 && parsed <= 86400))
+      return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                  "SYMM_HOST_DEADLOCK_SECONDS='%s' is not a number of seconds "
+                  "from 0.1 to 86400",
+                  text);
+    deadlockSeconds = parsed;
+  }
+  return SYMM_SUCCESS;
+}
+
+//===----------------------------------------------------------------------===//
+// What CPU-target kernels call
+//===----------------------------------------------------------------------===//
 
 extern "C" {
 
 /// `which` is a symm_host_id; `dim` 0..2.
 SYMM_EXPORT int64_t _symm_host_id(int32_t which, int32_t dim) {
-  Thread &t = self();
+  Fiber &f = self();
+  const LaunchShape &shape = f.block->launch->shape;
   switch (static_cast<symm_host_id>(which)) {
   case SYMM_HOST_ID_THREAD:
-    return t.tid[dim];
+    return f.tid[dim];
   case SYMM_HOST_ID_BLOCK:
-    return t.bid[dim];
+    return f.block->bid[dim];
   case SYMM_HOST_ID_BLOCK_DIM:
-    return t.shape->block[dim];
+    return shape.block[dim];
   case SYMM_HOST_ID_GRID_DIM:
-    return t.shape->grid[dim];
+    return shape.grid[dim];
   case SYMM_HOST_ID_LANE:
-    return t.linear % kHostSubgroupSize;
+    return f.linear % kHostSubgroupSize;
   case SYMM_HOST_ID_DYNAMIC_SHARED_BYTES:
-    return t.shape->dynamicShared;
+    return shape.dynamicShared;
   case SYMM_HOST_ID_COUNT:
     break;
   }
@@ -158,7 +767,18 @@ SYMM_EXPORT int64_t _symm_host_id(int32_t which, int32_t dim) {
   exit(1);
 }
 
-SYMM_EXPORT void _symm_host_barrier() { self().block->barrier.wait(); }
+/// Waits for every thread of the block that has not returned.
+SYMM_EXPORT void _symm_host_barrier() {
+  Fiber &f = self();
+  Block &block = *f.block;
+  bump(thisWorker->progress);
+  if (++block.atBarrier == block.live) {
+    releaseBarrier(block);
+    return;
+  }
+  f.state = FiberState::AtBarrier;
+  suspend(f);
+}
 
 /// The block's workgroup memory: `staticBytes` of static attributions, then
 /// the launch's dynamic shared memory.
@@ -175,17 +795,25 @@ SYMM_EXPORT void *_symm_host_shared_memory(int64_t staticBytes) {
 }
 
 /// gpu.shuffle over the subgroup (`mode` a symm_host_shuffle_mode). Every
-/// lane of the subgroup must call it, as on a GPU.
+/// lane of the subgroup that has not returned must call it, as on a GPU.
 SYMM_EXPORT int64_t _symm_host_shuffle(int64_t value, int32_t offset,
                                        int32_t width, int32_t mode,
                                        int8_t *valid) {
-  Thread &t = self();
-  Block &block = *t.block;
-  int lane = t.linear % kHostSubgroupSize;
-  int first = t.linear - lane;
-  Barrier &subgroup = *block.subgroups[t.linear / kHostSubgroupSize];
-  block.slots[t.linear] = value;
-  subgroup.wait();
+  Fiber &f = self();
+  Block &block = *f.block;
+  int lane = f.linear % kHostSubgroupSize;
+  int first = f.linear - lane;
+  int subgroup = f.linear / kHostSubgroupSize;
+  Subgroup &s = block.subgroups[subgroup];
+  int64_t *slots = block.slots.data() + s.parity * block.fibers.size();
+  slots[f.linear] = value;
+  bump(thisWorker->progress);
+  if (++s.arrived == s.live) {
+    releaseShuffle(block, subgroup);
+  } else {
+    f.state = FiberState::AtShuffle;
+    suspend(f);
+  }
   int source;
   switch (mode) {
   case SYMM_HOST_SHUFFLE_XOR:
@@ -201,12 +829,28 @@ SYMM_EXPORT int64_t _symm_host_shuffle(int64_t value, int32_t offset,
     source = offset;
     break;
   }
-  int size = static_cast<int>(block.slots.size()) - first;
+  int size = static_cast<int>(block.fibers.size()) - first;
   bool ok = source >= 0 && source < width && source < size;
-  int64_t result = ok ? block.slots[first + source] : value;
-  subgroup.wait();
   *valid = ok;
-  return result;
+  return ok ? slots[first + source] : value;
+}
+
+/// The back-off of a spin loop: lets the block's other threads, the worker's
+/// other blocks and then other workers and ranks run.
+SYMM_EXPORT void _symm_host_yield() {
+  Worker *worker = thisWorker;
+  if (!worker || !worker->current) {
+    // Host code spinning on device memory.
+    sched_yield();
+    return;
+  }
+  Fiber &f = *worker->current;
+  const void *site = __builtin_return_address(0);
+  if (site != f.backoffSite) {
+    f.backoffSite = site;
+    bump(worker->progress);
+  }
+  suspend(f);
 }
 
 } // extern "C"
