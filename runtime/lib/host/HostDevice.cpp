@@ -249,7 +249,10 @@ struct Worker {
   uint64_t seenProgress = 0, seenSwitches = 0;
 };
 
-thread_local Worker *thisWorker = nullptr;
+// Initial-exec: every runtime call of a kernel reads it, and a general-dynamic
+// access is a call of its own.
+__attribute__((tls_model("initial-exec"))) thread_local Worker *thisWorker =
+    nullptr;
 
 void bump(std::atomic<uint64_t> &counter) {
   counter.store(counter.load(std::memory_order_relaxed) + 1,
@@ -453,7 +456,10 @@ Block *HostDevice::Impl::start(Worker &worker, Launch &launch,
     f.shuffleParity = 0;
     f.block = block;
     f.backoffSite = nullptr;
-    makeContext(f.context, block->stacks[t], fiberMain);
+    // Stacks are a multiple of the page size apart: without an offset, the
+    // tops of all of a block's stacks would compete for the same cache sets.
+    size_t color = (t % 32) * 128;
+    makeContext(f.context, block->stacks[t] - color, fiberMain);
   }
   block->shared.assign(kHostStaticSharedBytes + shape.dynamicShared, 0);
   block->slots.resize(2 * size_t(threads));
@@ -515,7 +521,8 @@ void HostDevice::Impl::work(Worker &worker) {
         if (!block) {
           --launch->resident;
           lock.unlock();
-          abandon(*launch, "cannot map a stack for a thread of block " +
+          abandon(*launch, "kernel '" + std::string(launch->name) +
+                               "': cannot map a stack for a thread of block " +
                                std::to_string(index) +
                                "; lower SYMM_HOST_RESIDENT_BLOCKS");
           lock.lock();
@@ -593,8 +600,7 @@ symm_status HostDevice::Impl::run(const char *name, void (*entry)(void **),
   });
   active.erase(std::find(active.begin(), active.end(), &launch));
   if (launch.failed)
-    return fail(SYMM_ERROR_INVALID_ARGUMENT, "kernel '%s': %s", name,
-                launch.error.c_str());
+    return fail(SYMM_ERROR_INVALID_ARGUMENT, "%s", launch.error.c_str());
   return SYMM_SUCCESS;
 }
 
@@ -629,6 +635,10 @@ void HostDevice::Impl::watch() {
       w->seenProgress = progress;
       w->seenSwitches = switches;
     }
+    // Only this rank's own progress advances its counter: ranks that
+    // advanced theirs on seeing the others' would never all be stalled.
+    if (!quiet && self >= 0)
+      counters[self]->fetch_add(1, std::memory_order_relaxed);
     for (size_t r = 0; r < counters.size(); ++r) {
       uint64_t value = counters[r]->load(std::memory_order_relaxed);
       if (static_cast<int>(r) != self && value != seenCounters[r])
@@ -636,8 +646,6 @@ void HostDevice::Impl::watch() {
       seenCounters[r] = value;
     }
     if (!quiet) {
-      if (self >= 0)
-        counters[self]->fetch_add(1, std::memory_order_relaxed);
       stalled = false;
       continue;
     }
@@ -654,11 +662,12 @@ void HostDevice::Impl::watch() {
         continue;
       char message[512];
       snprintf(message, sizeof(message),
-               "needs more than %u co-resident blocks: its %u resident "
+               "kernel '%s' needs more than %u co-resident blocks: its %u "
+               "resident "
                "blocks have waited %.1f s without progress on any rank while "
                "%u of its %u blocks could not start (a GPU would hang; "
                "SYMM_HOST_RESIDENT_BLOCKS sets the limit)",
-               config.residentBlocks, l->resident, waited,
+               l->name, config.residentBlocks, l->resident, waited,
                l->blocks - l->next, l->blocks);
       lock.unlock();
       abandon(*l, message);
