@@ -51,10 +51,11 @@ constexpr size_t kFiberStackBytes = 512 * 1024;
 //===----------------------------------------------------------------------===//
 
 #if defined(__x86_64__)
-// Saves the callee-saved registers, MXCSR and the x87 control word on the
-// current stack, stores the stack pointer in *save and resumes the context
-// whose stack pointer is `next`: a few nanoseconds, where swapcontext makes a
-// system call for the signal mask on every switch.
+// Saves the callee-saved registers on the current stack, stores the stack
+// pointer in *save and resumes the context whose stack pointer is `next`: a
+// few nanoseconds, where swapcontext makes a system call for the signal mask
+// on every switch. The floating-point control state (MXCSR, x87 control word)
+// is not switched: a worker's fibers share it, as kernels never change it.
 extern "C" void symmHostSwitch(void **save, void *next);
 asm(R"(
   .pushsection .text
@@ -69,14 +70,8 @@ symmHostSwitch:
   pushq %r13
   pushq %r14
   pushq %r15
-  subq $8, %rsp
-  stmxcsr (%rsp)
-  fnstcw 4(%rsp)
   movq %rsp, (%rdi)
   movq %rsi, %rsp
-  ldmxcsr (%rsp)
-  fldcw 4(%rsp)
-  addq $8, %rsp
   popq %r15
   popq %r14
   popq %r13
@@ -98,15 +93,14 @@ void switchContext(Context &from, Context &to) {
 
 /// A context that starts `start` on the stack below `top` (16-byte aligned).
 void makeContext(Context &context, char *top, void (*start)()) {
-  // Popped by symmHostSwitch: MXCSR and x87 control word (their defaults),
-  // six registers, then the return address; `start` begins with the stack
-  // pointer 8 bytes off 16-byte alignment, as after a call.
-  auto *sp = reinterpret_cast<uint64_t *>(top) - 9;
-  sp[0] = 0x1F80 | (uint64_t(0x037F) << 32);
-  for (int i = 1; i <= 6; ++i)
+  // Popped by symmHostSwitch: six registers, then the return address;
+  // `start` begins with the stack pointer 8 bytes off 16-byte alignment, as
+  // after a call.
+  auto *sp = reinterpret_cast<uint64_t *>(top) - 8;
+  for (int i = 0; i < 6; ++i)
     sp[i] = 0;
-  sp[7] = reinterpret_cast<uint64_t>(start);
-  sp[8] = 0;
+  sp[6] = reinterpret_cast<uint64_t>(start);
+  sp[7] = 0;
   context.sp = sp;
 }
 #else
