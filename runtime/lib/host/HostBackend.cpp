@@ -200,12 +200,14 @@ public:
                   "compiled with --target=host?): %s",
                   why.c_str());
     }
+    HostDevice::addCode(m->library);
     *module = m;
     return SYMM_SUCCESS;
   }
 
   symm_status unloadModule(void *module) override {
     auto *m = static_cast<HostModule *>(module);
+    HostDevice::removeCode(m->library);
     dlclose(m->library);
     close(m->fd);
     delete m;

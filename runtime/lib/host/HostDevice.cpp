@@ -9,7 +9,9 @@
 // thread waits: gpu.barrier, gpu.shuffle and the back-off of spin loops
 // (symm.wait, symm.backoff). A block's fibers never leave its worker, so
 // thread-locals stay valid across switches and a block's own state needs no
-// locks.
+// locks. A fiber that runs kernel code for a whole monitor tick without
+// switching (a computation, or a spin loop without back-off) is preempted by
+// a signal, so the threads it may wait for get to run.
 //
 // A launch that needs more co-resident blocks than it gets would hang on a GPU
 // too; a monitor thread reports it instead (see Impl::watch).
@@ -22,9 +24,12 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <climits>
 #include <condition_variable>
 #include <cstdio>
+#include <dlfcn.h>
+#include <link.h>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -34,9 +39,7 @@
 #include <thread>
 #include <time.h>
 #include <unistd.h>
-#if !defined(__x86_64__)
 #include <ucontext.h>
-#endif
 
 using namespace symm;
 
@@ -263,6 +266,57 @@ Fiber &self() {
   return *thisWorker->current;
 }
 
+//===----------------------------------------------------------------------===//
+// Preemption
+//===----------------------------------------------------------------------===//
+
+/// The code of loaded kernel modules. A fiber is preempted only while it runs
+/// kernel code: there it holds no lock of the runtime or the C library.
+struct CodeRange {
+  std::atomic<uintptr_t> begin{0}, end{0};
+  void *library = nullptr; // Guarded by codeMutex.
+};
+constexpr int kMaxModules = 256;
+CodeRange codeRanges[kMaxModules];
+std::mutex codeMutex;
+
+bool inKernelCode(uintptr_t pc) {
+  for (CodeRange &r : codeRanges)
+    if (pc >= r.begin.load(std::memory_order_acquire) &&
+        pc < r.end.load(std::memory_order_acquire))
+      return true;
+  return false;
+}
+
+/// Sent by the monitor to a worker whose fiber has run for a whole tick.
+constexpr int kPreemptSignal = SIGURG;
+
+uintptr_t interruptedPc(void *context) {
+  auto *uc = static_cast<ucontext_t *>(context);
+#if defined(__x86_64__)
+  return static_cast<uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]);
+#elif defined(__aarch64__)
+  return static_cast<uintptr_t>(uc->uc_mcontext.pc);
+#else
+  (void)uc;
+  return 0;
+#endif
+}
+
+void suspend(Fiber &fiber);
+
+/// Switches away from the interrupted fiber, which stays ready; it resumes by
+/// returning from this handler. SA_NODEFER keeps the signal deliverable to
+/// the fibers that run meanwhile.
+void preempt(int, siginfo_t *, void *context) {
+  Worker *worker = thisWorker;
+  if (!worker || !worker->current || !inKernelCode(interruptedPc(context)))
+    return;
+  int saved = errno;
+  suspend(*worker->current);
+  errno = saved;
+}
+
 /// Leaves `fiber`, whose state says why, for the next ready fiber of its
 /// block or, after the last, for its worker; returns when resumed.
 void suspend(Fiber &fiber) {
@@ -368,6 +422,11 @@ struct HostDevice::Impl {
 };
 
 HostDevice::Impl::Impl(const HostConfig &config) : config(config) {
+  struct sigaction action = {};
+  action.sa_sigaction = preempt;
+  action.sa_flags = SA_SIGINFO | SA_NODEFER | SA_RESTART;
+  sigemptyset(&action.sa_mask);
+  sigaction(kPreemptSignal, &action, nullptr);
   unsigned count = config.workers;
   if (!count)
     count = std::max(1u, std::thread::hardware_concurrency());
@@ -601,7 +660,8 @@ symm_status HostDevice::Impl::run(const char *name, void (*entry)(void **),
 /// The deadlock monitor. A rank is stalled when its host thread waits for
 /// device work and, for a whole tick, no worker made progress (started or
 /// finished a block, passed a barrier or shuffle, backed off somewhere new)
-/// and none ran one fiber for the whole tick (a fiber that computes). Every
+/// and none ran one fiber for the whole tick (a fiber that computes, which is
+/// preempted). Every
 /// rank publishes a counter that it advances on each tick it is not stalled.
 /// When this rank and every other rank have been stalled for
 /// `deadlockSeconds`, nothing can change the memory its fibers wait on: a
@@ -610,7 +670,7 @@ symm_status HostDevice::Impl::run(const char *name, void (*entry)(void **),
 /// elsewhere (a bootstrap barrier) keeps every other rank from reporting.
 void HostDevice::Impl::watch() {
   using Clock = std::chrono::steady_clock;
-  const auto tick = std::chrono::milliseconds(50);
+  const auto tick = std::chrono::milliseconds(20);
   std::unique_lock<std::mutex> lock(mutex);
   bool stalled = false;
   Clock::time_point since;
@@ -622,10 +682,12 @@ void HostDevice::Impl::watch() {
     for (auto &w : workers) {
       uint64_t progress = w->progress.load(std::memory_order_relaxed);
       uint64_t switches = w->switches.load(std::memory_order_relaxed);
-      if (progress != w->seenProgress ||
-          (w->inFiber.load(std::memory_order_relaxed) &&
-           switches == w->seenSwitches))
+      bool computing = w->inFiber.load(std::memory_order_relaxed) &&
+                       switches == w->seenSwitches;
+      if (progress != w->seenProgress || computing)
         quiet = false;
+      if (computing)
+        pthread_kill(w->thread.native_handle(), kPreemptSignal);
       w->seenProgress = progress;
       w->seenSwitches = switches;
     }
@@ -679,6 +741,56 @@ HostDevice::~HostDevice() = default;
 symm_status HostDevice::run(const char *name, void (*entry)(void **),
                             const LaunchShape &shape, void **params) {
   return impl->run(name, entry, shape, params);
+}
+
+void HostDevice::addCode(void *library) {
+  // The executable segments of the object `library` was loaded from.
+  struct link_map *map = nullptr;
+  if (dlinfo(library, RTLD_DI_LINKMAP, &map) != 0 || !map)
+    return;
+  struct Search {
+    ElfW(Addr) base;
+    uintptr_t begin = 0, end = 0;
+  } search{map->l_addr};
+  dl_iterate_phdr(
+      [](dl_phdr_info *info, size_t, void *data) {
+        auto *search = static_cast<Search *>(data);
+        if (info->dlpi_addr != search->base)
+          return 0;
+        for (int i = 0; i < info->dlpi_phnum; ++i) {
+          const ElfW(Phdr) &ph = info->dlpi_phdr[i];
+          if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_X))
+            continue;
+          uintptr_t begin = info->dlpi_addr + ph.p_vaddr;
+          uintptr_t end = begin + ph.p_memsz;
+          search->begin = search->begin ? std::min(search->begin, begin) : begin;
+          search->end = std::max(search->end, end);
+        }
+        return 1;
+      },
+      &search);
+  if (!search.end)
+    return;
+  std::lock_guard<std::mutex> lock(codeMutex);
+  for (CodeRange &r : codeRanges) {
+    if (!r.library) {
+      r.library = library;
+      r.begin.store(search.begin);
+      r.end.store(search.end);
+      return;
+    }
+  }
+}
+
+void HostDevice::removeCode(void *library) {
+  std::lock_guard<std::mutex> lock(codeMutex);
+  for (CodeRange &r : codeRanges) {
+    if (r.library == library) {
+      r.end.store(0);
+      r.begin.store(0);
+      r.library = nullptr;
+    }
+  }
 }
 
 HostDevice::Waiting::Waiting(HostDevice &device) : device(device) {

@@ -62,6 +62,12 @@ public:
     HostDevice &device;
   };
 
+  /// Registers the code of a kernel module (a dlopen handle), where a fiber
+  /// that runs too long without switching may be preempted; and forgets it
+  /// before the module is unloaded.
+  static void addCode(void *library);
+  static void removeCode(void *library);
+
   /// Every rank's progress counter (this rank's at `self`), in memory all
   /// ranks map; empty when there is none.
   void setProgressCounters(std::vector<std::atomic<uint64_t> *> counters,
