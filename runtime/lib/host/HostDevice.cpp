@@ -240,10 +240,10 @@ struct Worker {
   std::vector<Block *> blocks, spare;
   std::thread thread;
   // Written by this worker only; read by the monitor.
-  std::atomic<uint64_t> progress{0}, switches{0};
+  std::atomic<uint64_t> progress{0}, switches{0}, preemptions{0};
   std::atomic<bool> inFiber{false};
   // The monitor's previous reading.
-  uint64_t seenProgress = 0, seenSwitches = 0;
+  uint64_t seenProgress = 0, seenSwitches = 0, seenPreemptions = 0;
 };
 
 // Initial-exec: every runtime call of a kernel reads it, and a general-dynamic
@@ -313,6 +313,7 @@ void preempt(int, siginfo_t *, void *context) {
   if (!worker || !worker->current || !inKernelCode(interruptedPc(context)))
     return;
   int saved = errno;
+  bump(worker->preemptions);
   suspend(*worker->current);
   errno = saved;
 }
@@ -415,6 +416,7 @@ struct HostDevice::Impl {
   bool stopping = false;
 
   std::atomic<int> hostWaiting{0};
+  struct sigaction previousAction;
   // Guarded by `mutex`.
   std::vector<std::atomic<uint64_t> *> counters;
   std::vector<uint64_t> seenCounters;
@@ -426,7 +428,7 @@ HostDevice::Impl::Impl(const HostConfig &config) : config(config) {
   action.sa_sigaction = preempt;
   action.sa_flags = SA_SIGINFO | SA_NODEFER | SA_RESTART;
   sigemptyset(&action.sa_mask);
-  sigaction(kPreemptSignal, &action, nullptr);
+  sigaction(kPreemptSignal, &action, &previousAction);
   unsigned count = config.workers;
   if (!count)
     count = std::max(1u, std::thread::hardware_concurrency());
@@ -444,6 +446,8 @@ HostDevice::Impl::~Impl() {
   }
   wake.notify_all();
   monitorWake.notify_all();
+  // The monitor signals workers: it stops first.
+  monitor.join();
   for (auto &w : workers) {
     w->thread.join();
     for (Block *b : w->spare) {
@@ -451,7 +455,7 @@ HostDevice::Impl::~Impl() {
       delete b;
     }
   }
-  monitor.join();
+  sigaction(kPreemptSignal, &previousAction, nullptr);
 }
 
 /// Takes the next block of an active launch if this worker has room for it.
@@ -657,13 +661,13 @@ symm_status HostDevice::Impl::run(const char *name, void (*entry)(void **),
   return SYMM_SUCCESS;
 }
 
-/// The deadlock monitor. A rank is stalled when its host thread waits for
-/// device work and, for a whole tick, no worker made progress (started or
-/// finished a block, passed a barrier or shuffle, backed off somewhere new)
-/// and none ran one fiber for the whole tick (a fiber that computes, which is
-/// preempted). Every
-/// rank publishes a counter that it advances on each tick it is not stalled.
-/// When this rank and every other rank have been stalled for
+/// The deadlock monitor, and the preemption of fibers that do not switch. A
+/// rank is stalled when its host thread waits for device work and, for a
+/// whole tick, no worker made progress (started or finished a block, passed a
+/// barrier or shuffle, backed off somewhere new), none ran one fiber for the
+/// whole tick (a fiber that computes, which is preempted) and none was
+/// preempted. Every rank publishes a counter that it advances on each tick it
+/// is not stalled. When this rank and every other rank have been stalled for
 /// `deadlockSeconds`, nothing can change the memory its fibers wait on: a
 /// launch with blocks that never started needs more co-resident blocks than
 /// it got, and fails. A rank that runs host code, computes, or waits
@@ -682,14 +686,19 @@ void HostDevice::Impl::watch() {
     for (auto &w : workers) {
       uint64_t progress = w->progress.load(std::memory_order_relaxed);
       uint64_t switches = w->switches.load(std::memory_order_relaxed);
+      uint64_t preemptions = w->preemptions.load(std::memory_order_relaxed);
       bool computing = w->inFiber.load(std::memory_order_relaxed) &&
                        switches == w->seenSwitches;
-      if (progress != w->seenProgress || computing)
+      // A preempted fiber computes or spins without back-off: which, the
+      // monitor cannot tell, so it never counts as stalled.
+      if (progress != w->seenProgress || computing ||
+          preemptions != w->seenPreemptions)
         quiet = false;
       if (computing)
         pthread_kill(w->thread.native_handle(), kPreemptSignal);
       w->seenProgress = progress;
       w->seenSwitches = switches;
+      w->seenPreemptions = preemptions;
     }
     // Only this rank's own progress advances its counter: ranks that
     // advanced theirs on seeing the others' would never all be stalled.
