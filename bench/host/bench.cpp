@@ -1,4 +1,4 @@
-//===- bench.cpp - The CPU target's launch and synchronisation costs -*- C++ -*-===//
+//===- bench.cpp - CPU-target launch and synchronisation costs -*- C++ -*-===//
 //
 //   symm-run -n 2 bench-host kernels.so [ITERS]
 //
@@ -80,8 +80,7 @@ int main(int argc, char **argv) {
   if (time("empty", 1, 128, 1) < 0)
     return 1;
   if (double s = time("empty", 1, 128, 1000); s >= 0)
-    printf("1000 launches of 1x128 empty: %.3f s (%.1f us each)\n", s,
-           s * 1e3);
+    printf("1000 launches of 1x128 empty: %.3f s (%.1f us each)\n", s, s * 1e3);
   const unsigned shapes[2][2] = {{64, 256}, {132, 128}};
   for (const unsigned *shape : shapes) {
     double first = time("empty", shape[0], shape[1], 1);

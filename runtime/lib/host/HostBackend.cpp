@@ -269,14 +269,13 @@ public:
     }
     shape.dynamicShared = sharedBytes;
     HostDevice *device = this->device;
-    toStream(stream)->enqueue(
-        [device, fn, shape, values = std::move(values)]() {
-          std::vector<void *> pointers;
-          for (auto &v : values)
-            pointers.push_back(const_cast<char *>(v.data()));
-          return device->run(fn->name.c_str(), fn->entry, shape,
-                             pointers.data());
-        });
+    toStream(stream)->enqueue([device, fn, shape,
+                               values = std::move(values)]() {
+      std::vector<void *> pointers;
+      for (auto &v : values)
+        pointers.push_back(const_cast<char *>(v.data()));
+      return device->run(fn->name.c_str(), fn->entry, shape, pointers.data());
+    });
     return SYMM_SUCCESS;
   }
 

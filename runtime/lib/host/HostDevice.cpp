@@ -24,22 +24,22 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
-#include <csignal>
 #include <climits>
 #include <condition_variable>
+#include <csignal>
 #include <cstdio>
-#include <dlfcn.h>
-#include <link.h>
 #include <cstdlib>
 #include <cstring>
+#include <dlfcn.h>
+#include <link.h>
 #include <mutex>
 #include <sched.h>
 #include <string>
 #include <sys/mman.h>
 #include <thread>
 #include <time.h>
-#include <unistd.h>
 #include <ucontext.h>
+#include <unistd.h>
 
 using namespace symm;
 
@@ -111,7 +111,9 @@ struct Context {
   ucontext_t uc;
 };
 
-void switchContext(Context &from, Context &to) { swapcontext(&from.uc, &to.uc); }
+void switchContext(Context &from, Context &to) {
+  swapcontext(&from.uc, &to.uc);
+}
 
 void makeContext(Context &context, char *top, void (*start)()) {
   getcontext(&context.uc);
@@ -154,9 +156,9 @@ public:
     }
     bool guard = guarded < guardBudget;
     size_t bytes = kFiberStackBytes + (guard ? page : 0);
-    void *base = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK,
-                      -1, 0);
+    void *base =
+        mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
     if (base == MAP_FAILED)
       return nullptr;
     if (guard) {
@@ -258,8 +260,9 @@ void bump(std::atomic<uint64_t> &counter) {
 
 Fiber &self() {
   if (!thisWorker || !thisWorker->current) {
-    fprintf(stderr, "symm: rank %d: a CPU-target device function was called "
-                    "outside a kernel launch\n",
+    fprintf(stderr,
+            "symm: rank %d: a CPU-target device function was called "
+            "outside a kernel launch\n",
             currentRank());
     exit(1);
   }
@@ -378,8 +381,7 @@ void fiberMain() {
 }
 
 double secondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                       start)
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
       .count();
 }
 
@@ -459,8 +461,7 @@ HostDevice::Impl::~Impl() {
 }
 
 /// Takes the next block of an active launch if this worker has room for it.
-bool HostDevice::Impl::claim(Worker &worker, Launch *&launch,
-                             unsigned &index) {
+bool HostDevice::Impl::claim(Worker &worker, Launch *&launch, unsigned &index) {
   for (Launch *l : active) {
     if (l->next == l->blocks || l->resident == config.residentBlocks)
       continue;
@@ -479,8 +480,7 @@ bool HostDevice::Impl::claim(Worker &worker, Launch *&launch,
   return false;
 }
 
-Block *HostDevice::Impl::start(Worker &worker, Launch &launch,
-                               unsigned index) {
+Block *HostDevice::Impl::start(Worker &worker, Launch &launch, unsigned index) {
   Block *block;
   if (worker.spare.empty()) {
     block = new Block;
@@ -522,10 +522,9 @@ Block *HostDevice::Impl::start(Worker &worker, Launch &launch,
   block->slots.resize(2 * size_t(threads));
   block->subgroups.clear();
   for (unsigned first = 0; first < threads; first += kHostSubgroupSize)
-    block->subgroups.push_back(
-        {static_cast<int>(std::min<unsigned>(kHostSubgroupSize,
-                                             threads - first)),
-         0, 0});
+    block->subgroups.push_back({static_cast<int>(std::min<unsigned>(
+                                    kHostSubgroupSize, threads - first)),
+                                0, 0});
   block->live = static_cast<int>(threads);
   block->atBarrier = 0;
   bump(worker.progress);
@@ -592,8 +591,7 @@ void HostDevice::Impl::work(Worker &worker) {
     uint64_t before = worker.progress.load(std::memory_order_relaxed);
     for (size_t i = 0; i < worker.blocks.size();) {
       Block *block = worker.blocks[i];
-      bool abandoned =
-          block->launch->abandoned.load(std::memory_order_relaxed);
+      bool abandoned = block->launch->abandoned.load(std::memory_order_relaxed);
       if (!abandoned)
         runBlock(worker, *block);
       if (abandoned || block->live == 0) {
@@ -772,7 +770,8 @@ void HostDevice::addCode(void *library) {
             continue;
           uintptr_t begin = info->dlpi_addr + ph.p_vaddr;
           uintptr_t end = begin + ph.p_memsz;
-          search->begin = search->begin ? std::min(search->begin, begin) : begin;
+          search->begin =
+              search->begin ? std::min(search->begin, begin) : begin;
           search->end = std::max(search->end, end);
         }
         return 1;
@@ -841,8 +840,8 @@ symm_status HostConfig::readEnvironment() {
   if (symm_status s = readUnsigned("SYMM_HOST_RESIDENT_BLOCKS", 1, 1u << 20,
                                    residentBlocks))
     return s;
-  if (symm_status s = readUnsigned("SYMM_HOST_MAX_THREADS", 1, 1u << 16,
-                                   maxBlockThreads))
+  if (symm_status s =
+          readUnsigned("SYMM_HOST_MAX_THREADS", 1, 1u << 16, maxBlockThreads))
     return s;
   if (symm_status s = readUnsigned("SYMM_HOST_WORKERS", 1, 1024, workers))
     return s;
@@ -885,8 +884,9 @@ SYMM_EXPORT int64_t _symm_host_id(int32_t which, int32_t dim) {
   case SYMM_HOST_ID_COUNT:
     break;
   }
-  fprintf(stderr, "symm: rank %d: a kernel asked for host id %d, which this "
-                  "runtime does not know (compiled by another Symm?)\n",
+  fprintf(stderr,
+          "symm: rank %d: a kernel asked for host id %d, which this "
+          "runtime does not know (compiled by another Symm?)\n",
           currentRank(), which);
   exit(1);
 }
