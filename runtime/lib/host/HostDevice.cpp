@@ -35,7 +35,6 @@
 #include <string>
 #include <sys/mman.h>
 #include <thread>
-#include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -554,7 +553,6 @@ void HostDevice::Impl::retire(Worker &worker, Block *block) {
 
 void HostDevice::Impl::work(Worker &worker) {
   thisWorker = &worker;
-  unsigned fruitless = 0;
   while (true) {
     if (worker.blocks.empty() || claimable.load(std::memory_order_relaxed)) {
       std::unique_lock<std::mutex> lock(mutex);
@@ -600,18 +598,13 @@ void HostDevice::Impl::work(Worker &worker) {
       }
       ++i;
     }
-    // Every fiber only backed off: give the CPU to other workers and ranks,
-    // and after a while sleep, so that spinning ranks do not starve the ones
-    // they wait for on a machine with fewer cores than threads.
-    if (worker.progress.load(std::memory_order_relaxed) != before) {
-      fruitless = 0;
-    } else if (++fruitless < 64) {
+    // Every fiber only backed off: give the core to the workers and ranks
+    // they may wait for, on a machine with fewer cores than threads. No
+    // sleep: the runtime cannot see the memory a fiber waits on, so a sleep
+    // would delay every flag that arrives (a ping-pong across ranks would
+    // pay it on every message).
+    if (worker.progress.load(std::memory_order_relaxed) == before)
       sched_yield();
-    } else {
-      long ns = std::min<long>(100000, 1000L * (fruitless - 63));
-      timespec pause = {0, ns};
-      nanosleep(&pause, nullptr);
-    }
   }
 }
 
