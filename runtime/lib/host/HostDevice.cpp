@@ -143,31 +143,35 @@ public:
     guardBudget = maps > 16384 ? static_cast<size_t>(maps - 16384) / 2 : 0;
   }
 
-  /// The top of a free stack, or null when no memory is left.
-  char *take() {
+  /// Appends the tops of `count` stacks to `tops`; false when no memory is
+  /// left.
+  bool take(size_t count, std::vector<char *> &tops) {
     std::lock_guard<std::mutex> lock(mutex);
-    if (!free.empty()) {
-      char *top = free.back();
+    for (; count && !free.empty(); --count) {
+      tops.push_back(free.back());
       free.pop_back();
-      return top;
     }
-    bool guard = guarded < guardBudget;
-    size_t bytes = kFiberStackBytes + (guard ? page : 0);
-    void *base =
-        mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
-             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
-    if (base == MAP_FAILED)
-      return nullptr;
-    if (guard) {
-      mprotect(base, page, PROT_NONE);
-      ++guarded;
+    for (; count; --count) {
+      bool guard = guarded < guardBudget;
+      size_t bytes = kFiberStackBytes + (guard ? page : 0);
+      void *base =
+          mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+      if (base == MAP_FAILED)
+        return false;
+      if (guard) {
+        mprotect(base, page, PROT_NONE);
+        ++guarded;
+      }
+      tops.push_back(static_cast<char *>(base) + bytes);
     }
-    return static_cast<char *>(base) + bytes;
+    return true;
   }
 
-  void give(const std::vector<char *> &tops) {
+  void give(std::vector<char *> &tops) {
     std::lock_guard<std::mutex> lock(mutex);
     free.insert(free.end(), tops.begin(), tops.end());
+    tops.clear();
   }
 
 private:
@@ -218,8 +222,8 @@ struct Subgroup {
 };
 
 /// A resident block: its fibers, workgroup memory and synchronisation state,
-/// touched only by the worker that runs it. Kept with its stacks for the
-/// worker's next block.
+/// touched only by the worker that runs it. Kept for the worker's next
+/// block; its stacks return to the pool, for blocks of any size.
 struct Block {
   Launch *launch;
   unsigned bid[3];
@@ -449,10 +453,8 @@ HostDevice::Impl::~Impl() {
   monitor.join();
   for (auto &w : workers) {
     w->thread.join();
-    for (Block *b : w->spare) {
-      stacks.give(b->stacks);
+    for (Block *b : w->spare)
       delete b;
-    }
   }
   sigaction(kPreemptSignal, &previousAction, nullptr);
 }
@@ -487,13 +489,10 @@ Block *HostDevice::Impl::start(Worker &worker, Launch &launch, unsigned index) {
   }
   const LaunchShape &shape = launch.shape;
   unsigned threads = launch.threads;
-  while (block->stacks.size() < threads) {
-    char *top = stacks.take();
-    if (!top) {
-      worker.spare.push_back(block);
-      return nullptr;
-    }
-    block->stacks.push_back(top);
+  if (!stacks.take(threads, block->stacks)) {
+    stacks.give(block->stacks);
+    worker.spare.push_back(block);
+    return nullptr;
   }
   block->launch = &launch;
   block->bid[0] = index % shape.grid[0];
@@ -545,6 +544,7 @@ void HostDevice::Impl::runBlock(Worker &worker, Block &block) {
 
 void HostDevice::Impl::retire(Worker &worker, Block *block) {
   Launch &launch = *block->launch;
+  stacks.give(block->stacks);
   worker.spare.push_back(block);
   std::lock_guard<std::mutex> lock(mutex);
   if (--launch.resident == 0 && launch.next == launch.blocks)
