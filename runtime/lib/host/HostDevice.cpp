@@ -640,7 +640,11 @@ symm_status HostDevice::Impl::run(const char *name, void (*entry)(void **),
   std::unique_lock<std::mutex> lock(mutex);
   active.push_back(&launch);
   claimable.fetch_add(1);
-  wake.notify_all();
+  // A one-block launch (the common small kernel) needs one worker awake.
+  if (launch.blocks == 1)
+    wake.notify_one();
+  else
+    wake.notify_all();
   launch.finished.wait(lock, [&] {
     return launch.resident == 0 && launch.next == launch.blocks;
   });
