@@ -35,6 +35,7 @@
 #include <string>
 #include <sys/mman.h>
 #include <thread>
+#include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -247,6 +248,9 @@ struct Worker {
   std::atomic<bool> inFiber{false};
   // The monitor's previous reading.
   uint64_t seenProgress = 0, seenSwitches = 0, seenPreemptions = 0;
+  /// The worker thread's CPU time, and what the monitor last read of it.
+  clockid_t cpuClock;
+  int64_t seenCpuNs = 0;
 };
 
 // Initial-exec: every runtime call of a kernel reads it, and a general-dynamic
@@ -439,6 +443,9 @@ HostDevice::Impl::Impl(const HostConfig &config) : config(config) {
     workers.push_back(std::make_unique<Worker>());
   for (auto &w : workers)
     w->thread = std::thread([this, w = w.get()] { work(*w); });
+  for (auto &w : workers)
+    if (pthread_getcpuclockid(w->thread.native_handle(), &w->cpuClock))
+      w->cpuClock = CLOCK_MONOTONIC;
   monitor = std::thread([this] { watch(); });
 }
 
@@ -680,8 +687,15 @@ void HostDevice::Impl::watch() {
       uint64_t progress = w->progress.load(std::memory_order_relaxed);
       uint64_t switches = w->switches.load(std::memory_order_relaxed);
       uint64_t preemptions = w->preemptions.load(std::memory_order_relaxed);
+      timespec cpu;
+      clock_gettime(w->cpuClock, &cpu);
+      int64_t cpuNs = cpu.tv_sec * 1000000000LL + cpu.tv_nsec;
+      // Ran one fiber for at least a millisecond of CPU time: a worker that
+      // the system did not schedule during the tick proves nothing.
       bool computing = w->inFiber.load(std::memory_order_relaxed) &&
-                       switches == w->seenSwitches;
+                       switches == w->seenSwitches &&
+                       cpuNs - w->seenCpuNs >= 1000000;
+      w->seenCpuNs = cpuNs;
       // A preempted fiber computes or spins without back-off: which, the
       // monitor cannot tell, so it never counts as stalled.
       if (progress != w->seenProgress || computing ||
