@@ -239,6 +239,7 @@ struct Block {
 };
 
 struct Worker {
+  HostDevice::Impl *device;
   Context context;
   Fiber *current = nullptr;
   std::vector<Block *> blocks, spare;
@@ -439,8 +440,10 @@ HostDevice::Impl::Impl(const HostConfig &config) : config(config) {
   unsigned count = config.workers;
   if (!count)
     count = std::max(1u, std::thread::hardware_concurrency());
-  for (unsigned i = 0; i < count; ++i)
+  for (unsigned i = 0; i < count; ++i) {
     workers.push_back(std::make_unique<Worker>());
+    workers.back()->device = this;
+  }
   for (auto &w : workers)
     w->thread = std::thread([this, w = w.get()] { work(*w); });
   for (auto &w : workers)
@@ -871,6 +874,20 @@ symm_status HostConfig::readEnvironment() {
 // What CPU-target kernels call
 //===----------------------------------------------------------------------===//
 
+/// Fails the launch of `fiber` with "kernel 'K' <what>" and leaves the fiber
+/// for good; its worker then drops the launch's blocks and the launch's
+/// stream reports the error. Exiting here instead would run the program's
+/// exit handlers, which wait for this very launch.
+[[noreturn]] static void failLaunch(Fiber &fiber, const std::string &what) {
+  Worker &worker = *thisWorker;
+  Launch &launch = *fiber.block->launch;
+  worker.device->abandon(launch,
+                         "kernel '" + std::string(launch.name) + "' " + what);
+  worker.current = nullptr;
+  switchContext(fiber.context, worker.context);
+  __builtin_unreachable();
+}
+
 extern "C" {
 
 /// `which` is a symm_host_id; `dim` 0..2.
@@ -893,11 +910,9 @@ SYMM_EXPORT int64_t _symm_host_id(int32_t which, int32_t dim) {
   case SYMM_HOST_ID_COUNT:
     break;
   }
-  fprintf(stderr,
-          "symm: rank %d: a kernel asked for host id %d, which this "
-          "runtime does not know (compiled by another Symm?)\n",
-          currentRank(), which);
-  exit(1);
+  failLaunch(f, "asked for host id " + std::to_string(which) +
+                    ", which this runtime does not know (compiled by another "
+                    "Symm?)");
 }
 
 /// Waits for every thread of the block that has not returned.
@@ -916,15 +931,13 @@ SYMM_EXPORT void _symm_host_barrier() {
 /// The block's workgroup memory: `staticBytes` of static attributions, then
 /// the launch's dynamic shared memory.
 SYMM_EXPORT void *_symm_host_shared_memory(int64_t staticBytes) {
-  if (static_cast<size_t>(staticBytes) > kHostStaticSharedBytes) {
-    fprintf(stderr,
-            "symm: rank %d: a kernel needs %lld bytes of static workgroup "
-            "memory; the CPU target provides %zu\n",
-            currentRank(), static_cast<long long>(staticBytes),
-            kHostStaticSharedBytes);
-    exit(1);
-  }
-  return self().block->shared.data();
+  Fiber &f = self();
+  if (static_cast<size_t>(staticBytes) > kHostStaticSharedBytes)
+    failLaunch(f, "needs " + std::to_string(staticBytes) +
+                      " bytes of static workgroup memory; the CPU target "
+                      "provides " +
+                      std::to_string(kHostStaticSharedBytes));
+  return f.block->shared.data();
 }
 
 /// gpu.shuffle over the subgroup (`mode` a symm_host_shuffle_mode). Every
