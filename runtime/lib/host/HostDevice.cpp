@@ -244,6 +244,8 @@ struct Worker {
   Fiber *current = nullptr;
   std::vector<Block *> blocks, spare;
   std::thread thread;
+  /// Where the SIGSEGV handler runs when a fiber's stack is exhausted.
+  std::unique_ptr<char[]> signalStack;
   // Written by this worker only; read by the monitor.
   std::atomic<uint64_t> progress{0}, switches{0}, preemptions{0};
   std::atomic<bool> inFiber{false};
@@ -325,6 +327,41 @@ void preempt(int, siginfo_t *, void *context) {
   bump(worker->preemptions);
   suspend(*worker->current);
   errno = saved;
+}
+
+//===----------------------------------------------------------------------===//
+// Stack overflows
+//===----------------------------------------------------------------------===//
+
+constexpr size_t kSignalStackBytes = 64 * 1024;
+struct sigaction previousSegvAction;
+
+/// A fault in the guard page below the running fiber's stack is a stack
+/// overflow: say whose, then let the fault end the process as any crash.
+/// Other faults go to the handler that was there before.
+void segv(int, siginfo_t *info, void *) {
+  Worker *worker = thisWorker;
+  if (worker && worker->current) {
+    Fiber &f = *worker->current;
+    char *bottom = f.block->stacks[f.linear] - kFiberStackBytes;
+    auto *at = static_cast<char *>(info->si_addr);
+    if (at < bottom && at >= bottom - sysconf(_SC_PAGESIZE)) {
+      const Launch &l = *f.block->launch;
+      char message[512];
+      int n = snprintf(message, sizeof(message),
+                       "symm: rank %d: thread (%u, %u, %u) of block (%u, %u, "
+                       "%u) of kernel '%s' overflowed its %zu KiB stack\n",
+                       currentRank(), f.tid[0], f.tid[1], f.tid[2],
+                       f.block->bid[0], f.block->bid[1], f.block->bid[2],
+                       l.name, kFiberStackBytes / 1024);
+      ssize_t written =
+          write(STDERR_FILENO, message, std::min<size_t>(n, sizeof(message)));
+      (void)written;
+      signal(SIGSEGV, SIG_DFL);
+      return;
+    }
+  }
+  sigaction(SIGSEGV, &previousSegvAction, nullptr);
 }
 
 /// Leaves `fiber`, whose state says why, for the next ready fiber of its
@@ -437,6 +474,11 @@ HostDevice::Impl::Impl(const HostConfig &config) : config(config) {
   action.sa_flags = SA_SIGINFO | SA_NODEFER | SA_RESTART;
   sigemptyset(&action.sa_mask);
   sigaction(kPreemptSignal, &action, &previousAction);
+  struct sigaction overflow = {};
+  overflow.sa_sigaction = segv;
+  overflow.sa_flags = SA_SIGINFO | SA_ONSTACK;
+  sigemptyset(&overflow.sa_mask);
+  sigaction(SIGSEGV, &overflow, &previousSegvAction);
   unsigned count = config.workers;
   if (!count)
     count = std::max(1u, std::thread::hardware_concurrency());
@@ -467,6 +509,7 @@ HostDevice::Impl::~Impl() {
       delete b;
   }
   sigaction(kPreemptSignal, &previousAction, nullptr);
+  sigaction(SIGSEGV, &previousSegvAction, nullptr);
 }
 
 /// Takes the next block of an active launch if this worker has room for it.
@@ -563,6 +606,11 @@ void HostDevice::Impl::retire(Worker &worker, Block *block) {
 
 void HostDevice::Impl::work(Worker &worker) {
   thisWorker = &worker;
+  worker.signalStack.reset(new char[kSignalStackBytes]);
+  stack_t signalStack = {};
+  signalStack.ss_sp = worker.signalStack.get();
+  signalStack.ss_size = kSignalStackBytes;
+  sigaltstack(&signalStack, nullptr);
   while (true) {
     if (worker.blocks.empty() || claimable.load(std::memory_order_relaxed)) {
       std::unique_lock<std::mutex> lock(mutex);
