@@ -81,9 +81,10 @@ int main() {
   check(runtime != nullptr, dlerror());
   for (const char *name :
        {SYMM_HOST_ID_FN, SYMM_HOST_BARRIER_FN, SYMM_HOST_SHARED_MEMORY_FN,
-        SYMM_HOST_SHUFFLE_FN, SYMM_HOST_PEER_OUT_OF_RANGE_FN,
-        SYMM_PROGRAM_ALLOC_FN, SYMM_PROGRAM_FREE_FN, SYMM_PROGRAM_BARRIER_FN,
-        SYMM_PROGRAM_RANK_FN, SYMM_PROGRAM_WORLD_SIZE_FN}) {
+        SYMM_HOST_SHUFFLE_FN, SYMM_HOST_YIELD_FN,
+        SYMM_HOST_PEER_OUT_OF_RANGE_FN, SYMM_PROGRAM_ALLOC_FN,
+        SYMM_PROGRAM_FREE_FN, SYMM_PROGRAM_BARRIER_FN, SYMM_PROGRAM_RANK_FN,
+        SYMM_PROGRAM_WORLD_SIZE_FN}) {
     bool found = runtime && dlsym(runtime, name);
     printf("runtime defines %s: %s\n", name, found ? "yes" : "no");
     check(found, name);

@@ -12,7 +12,7 @@
 // NAME: launch: invalid argument: rank 0: no kernel 'fil' in the module; it has: big, fill
 // COUNT: launch: invalid argument: rank 0: kernel 'fill' takes 6 parameters (arguments: memref<?xi32>, i32; a memref of rank r is 3 + 2r parameters), got 5
 // NOTSO: load: invalid argument: rank 0: cannot load the module as a host shared object
-// LIMIT: launch: invalid argument: rank 0: kernel 'big': 64 threads exceed the CPU target's limit of 16
+// LIMIT: launch: invalid argument: rank 0: kernel 'big': blocks of 64 threads exceed the CPU target's limit of 16 threads per block (SYMM_HOST_MAX_THREADS)
 gpu.module @kernels {
   gpu.func @fill(%buf: memref<?xi32>, %v: i32) kernel {
     gpu.return

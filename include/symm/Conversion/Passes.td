@@ -76,8 +76,8 @@ def ConvertSymmToHost : Pass<"convert-symm-to-host", "::mlir::ModuleOp"> {
     Runs after `symm-translate-to-heap-base`. Translation is the same as on
     GPUs, against the heaps the host runtime mapped; every scope is the system
     syncscope and `#symm.heap` is the default address space. `symm.backoff`
-    yields the OS thread, since every GPU thread is an OS thread and the one
-    being waited for needs a core.
+    calls the runtime's `_symm_host_yield`, which switches to the other GPU
+    threads (fibers) so that the one being waited for runs.
 
     Every translation checks its peer: one outside [0, world size) calls the
     runtime's `_symm_peer_out_of_range`, which prints the rank, the operation
@@ -106,12 +106,13 @@ def SymmConvertGpuToHost : Pass<"symm-convert-gpu-to-host", "::mlir::gpu::GPUMod
   let description = [{
     The CPU counterpart of `convert-gpu-to-nvvm`: thread and block ids and
     dimensions, `gpu.barrier`, `gpu.shuffle`, `gpu.lane_id` and workgroup
-    memory become calls into the Symm runtime's host backend (one OS thread
-    per GPU thread, 32-lane subgroups, 48 KiB of static workgroup memory per
-    block plus the launch's dynamic shared memory); `gpu.printf` calls
-    `printf`; kernels become LLVM functions with the GPU calling convention
-    (memrefs expanded) plus an entry `_symm_kernel_<name>(void **params)` and
-    a table `_symm_kernel_<name>_params` = {count, byte size of each} that the
+    memory become calls into the Symm runtime's host backend (GPU threads
+    are fibers on a pool of worker threads, 32-lane subgroups, 48 KiB of
+    static workgroup memory per block plus the launch's dynamic shared
+    memory); `gpu.printf` calls `printf`; kernels become LLVM functions with
+    the GPU calling convention (memrefs expanded) plus an entry
+    `_symm_kernel_<name>(void **params)` and a table
+    `_symm_kernel_<name>_params` = {count, byte size of each} that the
     runtime uses to copy arguments at launch. Arithmetic, memref, vector,
     math, index, control-flow and func operations lower as on any CPU.
   }];

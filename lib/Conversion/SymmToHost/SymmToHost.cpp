@@ -1,8 +1,9 @@
 //===- SymmToHost.cpp - Lower symm device ops for the CPU -------*- C++ -*-===//
 //
 // CPU decisions: one address space, system scope for everything (x86 and
-// AArch64 atomics are coherent across all threads), a yield of the OS thread
-// in spin loops, and a checked peer in every translation.
+// AArch64 atomics are coherent across all threads), a call into the
+// runtime in spin loops, which switches to the threads the loop waits for,
+// and a checked peer in every translation.
 //
 //===----------------------------------------------------------------------===//
 
@@ -58,7 +59,8 @@ struct ConvertSymmToHost
           b.getInsertionBlock()->getParentOp());
       LLVM::CallOp::create(
           b, loc,
-          getRuntimeFunction(b, symbols, "sched_yield", {}, b.getI32Type()),
+          getRuntimeFunction(b, symbols, SYMM_HOST_YIELD_FN, {},
+                             LLVM::LLVMVoidType::get(b.getContext())),
           ValueRange{});
     };
     target.reportPeerOutOfRange = [](OpBuilder &b, Location loc, StringRef what,

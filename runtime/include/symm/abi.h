@@ -47,6 +47,9 @@ typedef enum symm_host_id {
  * int32_t mode, int8_t *valid): gpu.shuffle, `mode` in gpu::ShuffleMode's
  * order (xor, down, up, idx). */
 #define SYMM_HOST_SHUFFLE_FN "_symm_host_shuffle"
+/* void SYMM_HOST_YIELD_FN(void): the back-off of a spin loop (symm.wait,
+ * symm.backoff); lets the threads the loop waits for run. */
+#define SYMM_HOST_YIELD_FN "_symm_host_yield"
 typedef enum symm_host_shuffle_mode {
   SYMM_HOST_SHUFFLE_XOR = 0,
   SYMM_HOST_SHUFFLE_DOWN = 1,

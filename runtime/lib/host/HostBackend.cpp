@@ -3,9 +3,8 @@
 // Heaps are memfd shared memory passed between ranks as file descriptors and
 // mapped by every peer at an address of its own choosing, so translation
 // between heaps is real. Modules are shared objects loaded from memory.
-// Kernels run one OS thread per GPU thread with every block of a launch
-// resident at once, so blocks and ranks that spin on each other's flags make
-// progress. Streams are worker threads that run their work in order.
+// Kernels run on the HostDevice's fibers (HostDevice.cpp). Streams are threads
+// that run their work in order, so launches on two streams run concurrently.
 //
 //===----------------------------------------------------------------------===//
 
@@ -119,13 +118,15 @@ public:
     for (HostStream *s : streams)
       delete s;
     delete defaultStream;
+    delete device;
   }
   const char *name() const override { return "host"; }
 
   symm_status init(int) override {
+    if (symm_status status = config.readEnvironment())
+      return status;
+    device = new HostDevice(config);
     defaultStream = new HostStream;
-    if (const char *max = getenv("SYMM_HOST_MAX_THREADS"))
-      maxThreads = std::max(1, atoi(max));
     return SYMM_SUCCESS;
   }
 
@@ -134,7 +135,10 @@ public:
     int fd = memfd_create("symm-heap", MFD_CLOEXEC);
     if (fd < 0)
       return fail(SYMM_ERROR_BACKEND, "memfd_create: %s", strerror(errno));
-    if (ftruncate(fd, static_cast<off_t>(bytes)) != 0) {
+    // A page past the heap holds this rank's progress counter, which every
+    // rank's deadlock monitor reads.
+    size_t mapBytes = bytes + static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    if (ftruncate(fd, static_cast<off_t>(mapBytes)) != 0) {
       close(fd);
       return fail(SYMM_ERROR_BACKEND, "cannot size the heap to %zu bytes: %s",
                   bytes, strerror(errno));
@@ -144,11 +148,11 @@ public:
     close(fd);
     if (status != SYMM_SUCCESS)
       return status;
-    heapBytes = bytes;
+    heapBytes = mapBytes;
     bases.assign(fds.size(), nullptr);
     for (size_t r = 0; r < fds.size(); ++r) {
-      void *p =
-          mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fds[r], 0);
+      void *p = mmap(nullptr, mapBytes, PROT_READ | PROT_WRITE, MAP_SHARED,
+                     fds[r], 0);
       close(fds[r]);
       if (p == MAP_FAILED) {
         status = fail(SYMM_ERROR_BACKEND, "cannot map rank %zu's heap: %s", r,
@@ -158,10 +162,18 @@ public:
       bases[r] = static_cast<char *>(p);
     }
     mapped = bases;
+    if (status == SYMM_SUCCESS) {
+      std::vector<std::atomic<uint64_t> *> counters;
+      for (char *base : bases)
+        counters.push_back(
+            reinterpret_cast<std::atomic<uint64_t> *>(base + bytes));
+      device->setProgressCounters(std::move(counters), bootstrap.rank());
+    }
     return status;
   }
 
   void destroyHeap() override {
+    device->setProgressCounters({}, -1);
     for (char *base : mapped)
       if (base)
         munmap(base, heapBytes);
@@ -188,12 +200,14 @@ public:
                   "compiled with --target=host?): %s",
                   why.c_str());
     }
+    HostDevice::addCode(m->library);
     *module = m;
     return SYMM_SUCCESS;
   }
 
   symm_status unloadModule(void *module) override {
     auto *m = static_cast<HostModule *>(module);
+    HostDevice::removeCode(m->library);
     dlclose(m->library);
     close(m->fd);
     delete m;
@@ -234,15 +248,14 @@ public:
                   "kernel '%s' takes %lld parameters, got %zu",
                   fn->name.c_str(), static_cast<long long>(fn->paramSizes[0]),
                   numParams);
-    uint64_t threads =
-        uint64_t(grid[0]) * grid[1] * grid[2] * block[0] * block[1] * block[2];
-    if (threads > static_cast<uint64_t>(maxThreads))
+    uint64_t threads = uint64_t(block[0]) * block[1] * block[2];
+    if (threads > config.maxBlockThreads)
       return fail(SYMM_ERROR_INVALID_ARGUMENT,
-                  "kernel '%s': %llu threads exceed the CPU target's limit of "
-                  "%d (every GPU thread is an OS thread and every block is "
-                  "resident; raise SYMM_HOST_MAX_THREADS)",
+                  "kernel '%s': blocks of %llu threads exceed the CPU "
+                  "target's limit of %u threads per block "
+                  "(SYMM_HOST_MAX_THREADS)",
                   fn->name.c_str(), static_cast<unsigned long long>(threads),
-                  maxThreads);
+                  config.maxBlockThreads);
     // The caller may reuse its argument storage once launch returns.
     std::vector<std::vector<char>> values(numParams);
     for (size_t i = 0; i < numParams; ++i) {
@@ -255,11 +268,13 @@ public:
       shape.block[d] = block[d];
     }
     shape.dynamicShared = sharedBytes;
-    toStream(stream)->enqueue([fn, shape, values = std::move(values)]() {
+    HostDevice *device = this->device;
+    toStream(stream)->enqueue([device, fn, shape,
+                               values = std::move(values)]() {
       std::vector<void *> pointers;
       for (auto &v : values)
         pointers.push_back(const_cast<char *>(v.data()));
-      return runKernel(fn->name.c_str(), fn->entry, shape, pointers.data());
+      return device->run(fn->name.c_str(), fn->entry, shape, pointers.data());
     });
     return SYMM_SUCCESS;
   }
@@ -283,9 +298,11 @@ public:
     return status;
   }
   symm_status streamSynchronize(void *stream) override {
+    HostDevice::Waiting waiting(*device);
     return toStream(stream)->synchronize();
   }
   symm_status synchronize() override {
+    HostDevice::Waiting waiting(*device);
     std::vector<HostStream *> all;
     {
       std::lock_guard<std::mutex> lock(mutex);
@@ -324,6 +341,7 @@ public:
   }
   symm_status eventSynchronize(void *event) override {
     auto *e = static_cast<HostEvent *>(event);
+    HostDevice::Waiting waiting(*device);
     std::unique_lock<std::mutex> lock(e->mutex);
     uint64_t target = e->recorded;
     e->done.wait(lock, [&] { return e->reached >= target; });
@@ -384,7 +402,8 @@ private:
   std::vector<HostStream *> streams;
   std::vector<char *> mapped;
   size_t heapBytes = 0;
-  int maxThreads = 4096;
+  HostConfig config;
+  HostDevice *device = nullptr;
 };
 
 } // namespace

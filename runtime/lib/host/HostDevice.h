@@ -1,10 +1,21 @@
-//===- HostDevice.h - Running kernels on CPU threads ------------*- C++ -*-===//
+//===- HostDevice.h - Running kernels on CPU fibers -------------*- C++ -*-===//
+//
+// The CPU target's execution model: a fixed pool of worker OS threads runs the
+// blocks of every launch, at most `residentBlocks` of a launch at a time, each
+// GPU thread a fiber pinned to its block's worker.
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef SYMM_RUNTIME_LIB_HOST_HOSTDEVICE_H
 #define SYMM_RUNTIME_LIB_HOST_HOSTDEVICE_H
 
 #include "symm/abi.h"
 #include "symm/runtime.h"
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <vector>
 
 namespace symm {
 
@@ -13,9 +24,60 @@ struct LaunchShape {
   unsigned dynamicShared;
 };
 
-/// Runs every thread of every block of a launch to completion.
-symm_status runKernel(const char *name, void (*entry)(void **),
-                      const LaunchShape &shape, void **params);
+/// The execution model's settings, from SYMM_HOST_* environment variables.
+struct HostConfig {
+  /// Blocks of one launch that run at once; the rest wait for a free slot.
+  unsigned residentBlocks = 132;
+  /// Threads one block may have.
+  unsigned maxBlockThreads = 1024;
+  /// Worker OS threads; 0 is one per online CPU.
+  unsigned workers = 0;
+  /// How long every resident block of a launch that still has blocks to
+  /// start must wait, with no rank making progress, before the launch is
+  /// reported as needing more co-resident blocks.
+  double deadlockSeconds = 10;
+
+  /// Reads the environment; a bad value is an error naming the variable.
+  symm_status readEnvironment();
+};
+
+class HostDevice {
+public:
+  explicit HostDevice(const HostConfig &config);
+  ~HostDevice();
+
+  /// Runs every block of a launch to completion (or until it is reported as
+  /// deadlocked); called on a stream's worker thread.
+  symm_status run(const char *name, void (*entry)(void **),
+                  const LaunchShape &shape, void **params);
+
+  /// Marks the host thread as blocked on device work while alive: a rank
+  /// whose host thread runs its own code may still release a waiting kernel.
+  class Waiting {
+  public:
+    explicit Waiting(HostDevice &device);
+    ~Waiting();
+
+  private:
+    HostDevice &device;
+  };
+
+  /// Registers the code of a kernel module (a dlopen handle), where a fiber
+  /// that runs too long without switching may be preempted; and forgets it
+  /// before the module is unloaded.
+  static void addCode(void *library);
+  static void removeCode(void *library);
+
+  /// Every rank's progress counter (this rank's at `self`), in memory all
+  /// ranks map; empty when there is none.
+  void setProgressCounters(std::vector<std::atomic<uint64_t> *> counters,
+                           int self);
+
+  struct Impl;
+
+private:
+  std::unique_ptr<Impl> impl;
+};
 
 constexpr size_t kHostStaticSharedBytes = SYMM_HOST_STATIC_SHARED_BYTES;
 constexpr int kHostSubgroupSize = SYMM_HOST_SUBGROUP_SIZE;

@@ -1,7 +1,7 @@
 // RUN: symm-opt %s -allow-unregistered-dialect -convert-symm-to-host | FileCheck %s
 
 // On the CPU every scope is the system scope, the heap and the context live in
-// the default address space, and back-off yields the thread.
+// the default address space, and back-off switches to other GPU threads.
 // CHECK: llvm.mlir.global external protected @__symm_context() {addr_space = 0 : i32, alignment = 8 : i64, dso_local} : !llvm.struct<(i32, i32, array<64 x i64>)>
 // CHECK-LABEL: gpu.func @k
 // CHECK-SAME: (%{{.*}}: memref<?xi32>,
@@ -12,7 +12,7 @@
 // CHECK: llvm.atomicrmw max %{{.*}} acq_rel {alignment = 4 : i64} : !llvm.ptr, i32
 // CHECK: llvm.cmpxchg %{{.*}} release monotonic
 // CHECK: llvm.fence seq_cst
-// CHECK: llvm.call @sched_yield() : () -> i32
+// CHECK: llvm.call @_symm_host_yield() : () -> ()
 gpu.module @m {
   gpu.func @k(%buf: memref<?xi32, #symm.heap>, %p: i32, %x: i32) kernel {
     %c0 = arith.constant 0 : index

@@ -244,8 +244,8 @@ def Symm_BackoffOp : Symm_Op<"backoff", [MemoryEffects<[MemRead, MemWrite]>]> {
     Produced by `symm-translate-to-heap-base` inside the spin loop of
     `symm.wait`. With `ns`, the thread sleeps about that many nanoseconds
     (`nanosleep` on NVIDIA, `s_sleep` on AMD); without it, GPU targets emit
-    nothing and the CPU target yields the OS thread so that the thread it waits
-    for can run.
+    nothing and the CPU target switches to other GPU threads so that the
+    thread it waits for can run.
 
     ```mlir
     symm.backoff 100
