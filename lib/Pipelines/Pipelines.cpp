@@ -91,7 +91,7 @@ std::string mlir::symm::getPipelineString(TargetKind kind,
       "convert-func-to-llvm,expand-strided-metadata,{3},lower-affine,"
       "convert-arith-to-llvm,convert-index-to-llvm,canonicalize,cse,"
       "gpu.module({4},canonicalize,cse,reconcile-unrealized-casts),"
-      "gpu-to-llvm,canonicalize,cse,{5},reconcile-unrealized-casts)",
+      "symm-gpu-memory-ops-to-async,gpu-to-llvm,canonicalize,cse,{5},reconcile-unrealized-casts)",
       o.kernelContext.getValue(), symmDevice, nvvmToLLVM, attach, gpuToTarget,
       toBinary);
 }

@@ -77,9 +77,34 @@ def ConvertSymmToLLVM : Pass<"convert-symm-to-llvm", "::mlir::ModuleOp"> {
     `symm.rank`/`symm.world_size` call `symm_rank`/`symm_world_size`. Host
     memrefs in `#symm.heap` get the default address space. The target passes
     (`convert-symm-to-nvvm`, ...) include this; use it alone for programs
-    without device code.
+    without device code. Synchronous GPU memory operations are left to
+    `symm-gpu-memory-ops-to-async`.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def SymmGpuMemoryOpsToAsync
+    : Pass<"symm-gpu-memory-ops-to-async", "::mlir::ModuleOp"> {
+  let summary = "Make synchronous host-side GPU memory operations waited "
+                "asynchronous ones";
+  let description = [{
+    `gpu-to-llvm` lowers `gpu.alloc`, `gpu.dealloc`, `gpu.memcpy` and
+    `gpu.memset` only in their asynchronous form with one dependency. Outside
+    `gpu.module`s, each synchronous one becomes that form on a fresh stream
+    that is waited for at once, which is what the synchronous form means:
+
+    ```mlir
+    %m = gpu.alloc (%n) : memref<?xf32>
+    // becomes
+    %s = gpu.wait async
+    %m, %t = gpu.alloc async [%s] (%n) : memref<?xf32>
+    gpu.wait [%t]
+    ```
+
+    `gpu.alloc host_shared` stays synchronous: `gpu-to-llvm` lowers it only
+    without dependencies.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
 def SymmConvertGpuToHost : Pass<"symm-convert-gpu-to-host", "::mlir::gpu::GPUModuleOp"> {
