@@ -63,9 +63,14 @@ def ConvertSymmToHost : Pass<"convert-symm-to-host", "::mlir::ModuleOp"> {
     GPUs, against the heaps the host runtime mapped; every scope is the system
     syncscope and `#symm.heap` is the default address space. `symm.backoff`
     yields the OS thread, since every GPU thread is an OS thread and the one
-    being waited for needs a core.
+    being waited for needs a core. A bf16 `fadd`, `fmax` or `fmin` is a
+    compare-and-swap loop whose arithmetic is `arith` on f32 (CPUs have no
+    bf16 arithmetic); the `symm-to-host` pipeline then expands the bf16
+    rounding into integer operations.
   }];
-  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 def ConvertSymmToLLVM : Pass<"convert-symm-to-llvm", "::mlir::ModuleOp"> {
