@@ -55,7 +55,7 @@ std::string mlir::symm::getPipelineString(TargetKind kind,
   std::string chip = o.chip.empty() ? getDefaultChip(kind) : o.chip.getValue();
   std::string features =
       o.features.empty() ? defaultFeatures(kind, chip) : o.features.getValue();
-  std::string symmDevice, attach, gpuToTarget, nvvmToLLVM;
+  std::string symmDevice, attach, gpuToTarget, nvvmToLLVM, floats;
   switch (kind) {
   case TargetKind::NVVM:
     symmDevice = o.checkRanks ? "convert-symm-to-nvvm{check-ranks=true}"
@@ -77,6 +77,12 @@ std::string mlir::symm::getPipelineString(TargetKind kind,
     attach =
         llvm::formatv("symm-host-attach-target{{O={0}}", o.optLevel.getValue());
     gpuToTarget = "symm-convert-gpu-to-host";
+    // CPUs have no bf16 arithmetic, and the x86 backend rounds f32 to bf16
+    // through __truncsfbf2, which libgcc before GCC 13 lacks: compute in f32
+    // and round with integer operations, to nearest even as GPUs do.
+    floats = "math-extend-to-supported-types{target-type=f32},"
+             "arith-emulate-unsupported-floats{source-types=bf16 "
+             "target-type=f32},arith-expand{include-bf16=true},";
     break;
   }
   std::string toBinary =
@@ -93,14 +99,14 @@ std::string mlir::symm::getPipelineString(TargetKind kind,
       "symm-translate-to-heap-base{{kernel-context={0}},convert-linalg-to-"
       "loops,"
       "canonicalize,cse,"
-      "{1},"
+      "{1},{6}"
       "convert-vector-to-scf,convert-scf-to-cf,{2}"
       "convert-func-to-llvm,expand-strided-metadata,{3},lower-affine,"
       "convert-arith-to-llvm,convert-index-to-llvm,canonicalize,cse,"
       "gpu.module({4},canonicalize,cse,reconcile-unrealized-casts),"
-      "gpu-to-llvm,canonicalize,cse,{5},reconcile-unrealized-casts)",
+      "symm-gpu-memory-ops-to-async,gpu-to-llvm,canonicalize,cse,{5},reconcile-unrealized-casts)",
       o.kernelContext.getValue(), symmDevice, nvvmToLLVM, attach, gpuToTarget,
-      toBinary);
+      toBinary, floats);
 }
 
 /// Rejects chips LLVM does not know, and NVIDIA chips without scoped atomics.

@@ -77,13 +77,17 @@ def ConvertSymmToHost : Pass<"convert-symm-to-host", "::mlir::ModuleOp"> {
     GPUs, against the heaps the host runtime mapped; every scope is the system
     syncscope and `#symm.heap` is the default address space. `symm.backoff`
     calls the runtime's `_symm_host_yield`, which switches to the other GPU
-    threads (fibers) so that the one being waited for runs.
+    threads (fibers) so that the one being waited for runs. A bf16 `fadd`,
+    `fmax` or `fmin` is a compare-and-swap loop whose arithmetic is `arith` on
+    f32 (CPUs have no bf16 arithmetic); the `symm-to-host` pipeline then
+    expands the bf16 rounding into integer operations.
 
     Every translation checks its peer: one outside [0, world size) calls the
     runtime's `_symm_peer_out_of_range`, which prints the rank, the operation
     with its location and the valid range, and ends the process with status 1.
   }];
-  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect",
                            "::mlir::scf::SCFDialect"];
 }
 
@@ -96,9 +100,34 @@ def ConvertSymmToLLVM : Pass<"convert-symm-to-llvm", "::mlir::ModuleOp"> {
     `symm.rank`/`symm.world_size` call `symm_rank`/`symm_world_size`. Host
     memrefs in `#symm.heap` get the default address space. The target passes
     (`convert-symm-to-nvvm`, ...) include this; use it alone for programs
-    without device code.
+    without device code. Synchronous GPU memory operations are left to
+    `symm-gpu-memory-ops-to-async`.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def SymmGpuMemoryOpsToAsync
+    : Pass<"symm-gpu-memory-ops-to-async", "::mlir::ModuleOp"> {
+  let summary = "Make synchronous host-side GPU memory operations waited "
+                "asynchronous ones";
+  let description = [{
+    `gpu-to-llvm` lowers `gpu.alloc`, `gpu.dealloc`, `gpu.memcpy` and
+    `gpu.memset` only in their asynchronous form with one dependency. Outside
+    `gpu.module`s, each synchronous one becomes that form on a fresh stream
+    that is waited for at once, which is what the synchronous form means:
+
+    ```mlir
+    %m = gpu.alloc (%n) : memref<?xf32>
+    // becomes
+    %s = gpu.wait async
+    %m, %t = gpu.alloc async [%s] (%n) : memref<?xf32>
+    gpu.wait [%t]
+    ```
+
+    `gpu.alloc host_shared` stays synchronous: `gpu-to-llvm` lowers it only
+    without dependencies.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
 def SymmConvertGpuToHost : Pass<"symm-convert-gpu-to-host", "::mlir::gpu::GPUModuleOp"> {

@@ -113,7 +113,10 @@ static_assert(static_cast<int>(gpu::ShuffleMode::XOR) == SYMM_HOST_SHUFFLE_XOR &
                   static_cast<int>(gpu::ShuffleMode::IDX) == SYMM_HOST_SHUFFLE_IDX,
               "gpu.shuffle modes are passed to the runtime as they are");
 
-/// Moves the value through an i64, whatever its 64-bit-or-narrower type.
+/// Moves the value through an i64, whatever its 64-bit-or-narrower type. The
+/// runtime writes the valid bit into a stack slot made once in the entry
+/// block: a slot made where the shuffle is would grow the stack on every
+/// iteration of a loop around it.
 struct ShuffleLowering : public ConvertOpToLLVMPattern<gpu::ShuffleOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult
@@ -130,8 +133,16 @@ struct ShuffleLowering : public ConvertOpToLLVMPattern<gpu::ShuffleOp> {
       asInt = LLVM::BitcastOp::create(rewriter, loc, intType, asInt);
     if (bits < 64)
       asInt = LLVM::ZExtOp::create(rewriter, loc, i64, asInt);
-    Value one = LLVM::ConstantOp::create(rewriter, loc, i64, 1);
-    Value validSlot = LLVM::AllocaOp::create(rewriter, loc, ptr, i8, one);
+    Value validSlot;
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      Block &entry = op->getParentOfType<FunctionOpInterface>()
+                         .getFunctionBody()
+                         .front();
+      rewriter.setInsertionPointToStart(&entry);
+      Value one = LLVM::ConstantOp::create(rewriter, loc, i64, 1);
+      validSlot = LLVM::AllocaOp::create(rewriter, loc, ptr, i8, one);
+    }
     auto fn = runtimeFunction(rewriter, op, SYMM_HOST_SHUFFLE_FN,
                               {i64, i32, i32, i32, ptr}, i64);
     Value mode = LLVM::ConstantOp::create(rewriter, loc, i32,

@@ -14,6 +14,9 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/xxhash.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 namespace mlir::symm {
 #define GEN_PASS_DEF_CONVERTSYMMTOHOST
 #include "symm/Conversion/Passes.h.inc"
@@ -44,6 +47,61 @@ Value stringConstant(OpBuilder &b, Location loc, Operation *symbols,
   return LLVM::AddressOfOp::create(b, loc, global);
 }
 
+/// CPUs have no bf16 arithmetic, and LLVM's expansion of a bf16 atomicrmw
+/// rounds through __truncsfbf2, which libgcc before GCC 13 lacks. A bf16
+/// fadd, fmax or fmin is therefore a compare-and-swap loop on the 16 bits
+/// whose arithmetic is arith on f32; the pipeline then rounds it to bf16 with
+/// integer operations (to nearest even, as GPUs do). Other atomics are plain
+/// LLVM atomicrmw.
+FailureOr<Value> lowerAtomicRMW(ConversionPatternRewriter &rewriter,
+                                AtomicRMWOp op, Value ptr, Value value) {
+  AtomicKind kind = op.getKind();
+  if (!value.getType().isBF16() ||
+      (kind != AtomicKind::fadd && kind != AtomicKind::fmax &&
+       kind != AtomicKind::fmin))
+    return Value();
+  Location loc = op.getLoc();
+  Type bf16 = value.getType(), f32 = rewriter.getF32Type();
+  Type i16 = rewriter.getI16Type();
+  Value operand = arith::ExtFOp::create(rewriter, loc, f32, value);
+  Value initial = LLVM::LoadOp::create(
+      rewriter, loc, i16, ptr, /*alignment=*/2, /*isVolatile=*/false,
+      /*isNonTemporal=*/false, /*isInvariant=*/false,
+      /*isInvariantGroup=*/false, LLVM::AtomicOrdering::monotonic,
+      /*syncscope=*/StringRef());
+  auto loop = scf::WhileOp::create(
+      rewriter, loc, TypeRange{i16}, ValueRange{initial},
+      [&](OpBuilder &b, Location, ValueRange args) {
+        Value current = args[0];
+        Value asBF16 = LLVM::BitcastOp::create(b, loc, bf16, current);
+        Value old = arith::ExtFOp::create(b, loc, f32, asBF16);
+        Value result;
+        if (kind == AtomicKind::fadd)
+          result = arith::AddFOp::create(b, loc, old, operand);
+        else if (kind == AtomicKind::fmax)
+          result = arith::MaxNumFOp::create(b, loc, old, operand);
+        else
+          result = arith::MinNumFOp::create(b, loc, old, operand);
+        Value rounded = arith::TruncFOp::create(b, loc, bf16, result);
+        Value updated = LLVM::BitcastOp::create(b, loc, i16, rounded);
+        auto cas = LLVM::AtomicCmpXchgOp::create(
+            b, loc, ptr, current, updated, toLLVMOrdering(op.getOrdering()),
+            failureOrdering(op.getOrdering()), /*syncscope=*/StringRef(),
+            /*alignment=*/2);
+        Value seen = LLVM::ExtractValueOp::create(b, loc, cas, 0);
+        Value swapped = LLVM::ExtractValueOp::create(b, loc, cas, 1);
+        Value retry = LLVM::XOrOp::create(
+            b, loc, swapped,
+            LLVM::ConstantOp::create(b, loc, b.getI1Type(), 1));
+        scf::ConditionOp::create(b, loc, retry, ValueRange{seen});
+      },
+      [&](OpBuilder &b, Location, ValueRange args) {
+        scf::YieldOp::create(b, loc, args);
+      });
+  return LLVM::BitcastOp::create(rewriter, loc, bf16, loop.getResult(0))
+      .getResult();
+}
+
 struct ConvertSymmToHost
     : public symm::impl::ConvertSymmToHostBase<ConvertSymmToHost> {
   void runOnOperation() override {
@@ -53,6 +111,7 @@ struct ConvertSymmToHost
     target.contextAddressSpace = 0;
     target.gpuAddressSpaces = {0, 0, 0};
     target.syncScopes = {"", "", ""};
+    target.lowerAtomicRMW = lowerAtomicRMW;
     target.emitBackoff = [](OpBuilder &b, Location loc,
                             std::optional<int64_t>) {
       Operation *symbols = SymbolTable::getNearestSymbolTable(

@@ -531,52 +531,7 @@ LogicalResult mlir::symm::lowerSymmDeviceCode(gpu::GPUModuleOp gpuModule,
   return success();
 }
 
-/// gpu-to-llvm lowers only the asynchronous forms of the memory operations;
-/// a synchronous one becomes the asynchronous form on a fresh stream that is
-/// waited for at once, which is what it means.
-static void makeMemoryOpsAsync(ModuleOp module) {
-  SmallVector<Operation *> ops;
-  module.walk([&](Operation *op) {
-    if (op->getParentOfType<gpu::GPUModuleOp>())
-      return;
-    auto async = dyn_cast<gpu::AsyncOpInterface>(op);
-    if (!async || async.getAsyncToken() ||
-        !isa<gpu::MemcpyOp, gpu::MemsetOp, gpu::AllocOp, gpu::DeallocOp>(op))
-      return;
-    if (auto alloc = dyn_cast<gpu::AllocOp>(op); alloc && alloc.getHostShared())
-      return;
-    ops.push_back(op);
-  });
-  auto tokenType = gpu::AsyncTokenType::get(module.getContext());
-  for (Operation *op : ops) {
-    OpBuilder b(op);
-    Value stream = gpu::WaitOp::create(b, op->getLoc(), tokenType, ValueRange())
-                       .getAsyncToken();
-    SmallVector<Type> results(op->getResultTypes());
-    results.push_back(tokenType);
-    OperationState state(op->getLoc(), op->getName());
-    SmallVector<Value> operands = {stream};
-    operands.append(op->operand_begin(), op->operand_end());
-    state.addOperands(operands);
-    state.addTypes(results);
-    state.addAttributes(op->getAttrs());
-    if (auto sizes =
-            op->getAttrOfType<DenseI32ArrayAttr>("operandSegmentSizes")) {
-      SmallVector<int32_t> segments(sizes.asArrayRef());
-      segments[0] = 1;
-      state.addAttribute("operandSegmentSizes",
-                         b.getDenseI32ArrayAttr(segments));
-    }
-    Operation *async = b.create(state);
-    gpu::WaitOp::create(b, op->getLoc(), Type(),
-                        ValueRange{async->getResults().back()});
-    op->replaceAllUsesWith(async->getResults().drop_back());
-    op->erase();
-  }
-}
-
 LogicalResult mlir::symm::lowerSymmHostCode(ModuleOp module) {
-  makeMemoryOpsAsync(module);
   MLIRContext *ctx = module.getContext();
   LLVMTypeConverter converter(ctx);
   converter.addTypeAttributeConversion(

@@ -141,6 +141,31 @@ SYMM_ENTRY void mgpuMemset16(void *dst, unsigned short value, size_t count,
                              void *stream) {
   check(program().memset(dst, value, 2, count, stream), "setting memory");
 }
+SYMM_ENTRY void mgpuMemHostRegister(void *ptr, uint64_t bytes) {
+  check(program().hostRegister(ptr, bytes), "registering host memory");
+}
+/// gpu.host_register of a memref: `descriptor` is a ranked descriptor of
+/// `rank` dimensions (pointers, offset, sizes, strides) whose memory, from
+/// the element at the offset, is registered.
+SYMM_ENTRY void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
+                                          int64_t elementBytes) {
+  struct Header {
+    char *allocated, *aligned;
+    int64_t offset, sizesAndStrides[];
+  };
+  auto *memref = static_cast<Header *>(descriptor);
+  const int64_t *sizes = memref->sizesAndStrides;
+  const int64_t *strides = sizes + rank;
+  // The extent of a strided memref: one past its last element.
+  int64_t elements = 1;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (sizes[d] == 0)
+      return;
+    elements += (sizes[d] - 1) * strides[d];
+  }
+  mgpuMemHostRegister(memref->aligned + memref->offset * elementBytes,
+                      static_cast<uint64_t>(elements * elementBytes));
+}
 SYMM_ENTRY void mgpuSetDefaultDevice(int32_t) {}
 
 SYMM_ENTRY void *_symm_program_alloc(int64_t bytes) {

@@ -95,6 +95,11 @@ public:
                              void *stream) = 0;
   virtual symm_status memset(void *dst, uint32_t value, size_t elementBytes,
                              size_t count, void *stream) = 0;
+  /// Makes `bytes` of host memory at `ptr` accessible to kernels
+  /// (gpu.host_register). Kernels of the CPU target already reach it.
+  virtual symm_status hostRegister(void *ptr, size_t bytes) {
+    return SYMM_SUCCESS;
+  }
 };
 
 Backend *createHostBackend();

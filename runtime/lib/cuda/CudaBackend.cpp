@@ -54,7 +54,8 @@ bool open(Driver &d) {
          load(lib, "cuStreamWaitEvent", d.streamWaitEvent) &&
          load(lib, "cuMemcpyAsync", d.memcpyAsync) &&
          load(lib, "cuMemsetD32Async", d.memsetD32Async) &&
-         load(lib, "cuMemsetD16Async", d.memsetD16Async);
+         load(lib, "cuMemsetD16Async", d.memsetD16Async) &&
+         load(lib, "cuMemHostRegister_v2", d.memHostRegister);
 }
 
 DevicePtr dptr(const void *p) { return reinterpret_cast<DevicePtr>(p); }
@@ -193,6 +194,9 @@ Backend *symm::createCudaBackend() {
   };
   api.memset16Async = [d](void *dst, uint16_t v, size_t n, void *s) {
     return int(d->memsetD16Async(dptr(dst), v, n, static_cast<Stream>(s)));
+  };
+  api.hostRegister = [d](void *p, size_t n) {
+    return int(d->memHostRegister(p, n, /*flags=*/0));
   };
   return createGpuBackend(std::move(api));
 }

@@ -73,6 +73,7 @@ struct Driver {
                            Stream stream);
   Result (*memsetD16Async)(DevicePtr dst, unsigned short value, size_t count,
                            Stream stream);
+  Result (*memHostRegister)(void *ptr, size_t bytes, unsigned flags);
   Context context = nullptr;
 };
 

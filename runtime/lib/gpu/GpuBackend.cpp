@@ -172,6 +172,10 @@ public:
                                        stream);
     return check(code, "memory set");
   }
+  symm_status hostRegister(void *ptr, size_t bytes) override {
+    api.makeCurrent();
+    return check(api.hostRegister(ptr, bytes), "host memory registration");
+  }
 
 private:
   GpuApi api;

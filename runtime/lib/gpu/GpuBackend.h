@@ -55,6 +55,7 @@ struct GpuApi {
   std::function<int(void *, const void *, size_t, void *)> memcpyAsync;
   std::function<int(void *, uint32_t, size_t, void *)> memset32Async;
   std::function<int(void *, uint16_t, size_t, void *)> memset16Async;
+  std::function<int(void *, size_t)> hostRegister;
 };
 
 Backend *createGpuBackend(GpuApi api);

@@ -54,6 +54,7 @@ struct Hip {
   decltype(&hipMemcpyAsync) memcpyAsync;
   decltype(&hipMemsetD32Async) memsetD32Async;
   decltype(&hipMemsetD16Async) memsetD16Async;
+  decltype(&hipHostRegister) hostRegister;
   int device = 0;
 };
 
@@ -88,7 +89,8 @@ bool open(Hip &h) {
          load(lib, "hipStreamWaitEvent", h.streamWaitEvent) &&
          load(lib, "hipMemcpyAsync", h.memcpyAsync) &&
          load(lib, "hipMemsetD32Async", h.memsetD32Async) &&
-         load(lib, "hipMemsetD16Async", h.memsetD16Async);
+         load(lib, "hipMemsetD16Async", h.memsetD16Async) &&
+         load(lib, "hipHostRegister", h.hostRegister);
 }
 
 hipDeviceptr_t dptr(const void *p) {
@@ -203,6 +205,9 @@ Backend *symm::createHipBackend() {
   };
   api.memset16Async = [h](void *dst, uint16_t v, size_t n, void *s) {
     return int(h->memsetD16Async(dptr(dst), v, n, static_cast<hipStream_t>(s)));
+  };
+  api.hostRegister = [h](void *p, size_t n) {
+    return int(h->hostRegister(p, n, hipHostRegisterDefault));
   };
   return createGpuBackend(std::move(api));
 }

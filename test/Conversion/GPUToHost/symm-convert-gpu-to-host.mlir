@@ -1,4 +1,4 @@
-// RUN: symm-opt %s -symm-convert-gpu-to-host | FileCheck %s
+// RUN: symm-opt %s -split-input-file -symm-convert-gpu-to-host | FileCheck %s
 
 // Kernels become LLVM functions with the GPU calling convention plus a packed
 // entry and a parameter-size table for the host backend; GPU operations call
@@ -31,6 +31,37 @@ gpu.module @m {
     %c0 = arith.constant 0 : index
     %x = memref.load %a[%c0] : memref<16xf32, #gpu.address_space<workgroup>>
     memref.store %x, %out[%t] : memref<?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// A shuffle's valid-bit slot is made once in the entry block, not on every
+// iteration of the loop around the shuffle.
+// CHECK-LABEL: llvm.func @shuffle_loop
+// CHECK: %[[SLOT:.*]] = llvm.alloca %{{.*}} x i8
+// CHECK: llvm.br ^[[LOOP:.*]](
+// CHECK: ^[[LOOP]](
+// CHECK-NOT: llvm.alloca
+// CHECK: llvm.call @_symm_host_shuffle(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[SLOT]])
+// CHECK-NOT: llvm.alloca
+// CHECK: llvm.return
+gpu.module @loop {
+  gpu.func @shuffle_loop(%v: i32, %n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %w = arith.constant 32 : i32
+    %o = arith.constant 1 : i32
+    cf.br ^loop(%c0, %v : index, i32)
+  ^loop(%i: index, %acc: i32):
+    %more = arith.cmpi slt, %i, %n : index
+    cf.cond_br %more, ^body, ^done
+  ^body:
+    %s, %ok = gpu.shuffle xor %acc, %o, %w : i32
+    %next = arith.addi %i, %c1 : index
+    cf.br ^loop(%next, %s : index, i32)
+  ^done:
     gpu.return
   }
 }

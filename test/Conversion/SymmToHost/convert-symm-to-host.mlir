@@ -29,3 +29,26 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// A bf16 float atomic is a compare-and-swap loop on the 16 bits whose
+// arithmetic is arith on f32; other types stay llvm.atomicrmw.
+// RUN: symm-opt %s -allow-unregistered-dialect -convert-symm-to-host | FileCheck %s --check-prefix=BF16
+// BF16-LABEL: gpu.func @bf16_atomics
+// BF16: %[[V:.*]] = arith.extf %{{.*}} : bf16 to f32
+// BF16: %[[INIT:.*]] = llvm.load %[[P:.*]] atomic monotonic {alignment = 2 : i64} : !llvm.ptr -> i16
+// BF16: scf.while (%[[CUR:.*]] = %[[INIT]]) : (i16) -> i16 {
+// BF16: %[[OLD:.*]] = arith.extf %{{.*}} : bf16 to f32
+// BF16: %[[SUM:.*]] = arith.addf %[[OLD]], %[[V]] : f32
+// BF16: arith.truncf %[[SUM]] : f32 to bf16
+// BF16: llvm.cmpxchg %[[P]], %[[CUR]], %{{.*}} acq_rel acquire {alignment = 2 : i64} : !llvm.ptr, i16
+// BF16: arith.maxnumf
+// BF16: llvm.atomicrmw fadd %{{.*}}, %{{.*}} monotonic {alignment = 2 : i64} : !llvm.ptr, f16
+gpu.module @bf16 {
+  gpu.func @bf16_atomics(%b: memref<4xbf16>, %h: memref<4xf16>, %x: bf16, %y: f16) kernel {
+    %c0 = arith.constant 0 : index
+    %0 = symm.atomic_rmw fadd %x, %b[%c0] ordering(acq_rel) scope(device) : bf16 -> memref<4xbf16>
+    %1 = symm.atomic_rmw fmax %x, %b[%c0] ordering(relaxed) scope(device) : bf16 -> memref<4xbf16>
+    %2 = symm.atomic_rmw fadd %y, %h[%c0] ordering(relaxed) scope(device) : f16 -> memref<4xf16>
+    gpu.return
+  }
+}

@@ -1,8 +1,8 @@
 // RUN: symm-opt %s -convert-symm-to-llvm | FileCheck %s
 
 // Host code: collective allocation, barrier and queries call the runtime; heap
-// memrefs lose their memory space; synchronous GPU memory operations become
-// asynchronous ones that are waited for at once.
+// memrefs lose their memory space; GPU memory operations are left to
+// symm-gpu-memory-ops-to-async and gpu-to-llvm.
 // CHECK-LABEL: func.func @host
 // CHECK-SAME: (%[[N:.*]]: index)
 // CHECK: %[[END:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, f32
@@ -11,9 +11,7 @@
 // CHECK: llvm.insertvalue %[[PTR]], %{{.*}}[0]
 // CHECK: llvm.insertvalue %[[PTR]], %{{.*}}[1]
 // CHECK: %[[BUF:.*]] = builtin.unrealized_conversion_cast %{{.*}} to memref<?xf32>
-// CHECK: %[[T0:.*]] = gpu.wait async
-// CHECK: %[[T1:.*]] = gpu.memcpy async [%[[T0]]] %{{.*}}, %[[BUF]] : memref<?xf32>, memref<?xf32>
-// CHECK: gpu.wait [%[[T1]]]
+// CHECK: gpu.memcpy %{{.*}}, %[[BUF]] : memref<?xf32>, memref<?xf32>
 // CHECK: llvm.call @_symm_program_barrier() : () -> ()
 // CHECK: llvm.call @_symm_program_rank() : () -> i32
 // CHECK: llvm.call @_symm_program_world_size() : () -> i32
