@@ -1,6 +1,7 @@
 //===- Launch.cpp - Launch one kernel of a compiled module ------*- C++ -*-===//
 //
 //   symm-launch MODULE KERNEL NUM_PARAMS [THREADS]
+//   symm-launch --version
 //
 // Loads MODULE (and its manifest) with the runtime and launches KERNEL with
 // NUM_PARAMS zero-valued 64-bit parameters on THREADS threads (1), printing the
@@ -9,9 +10,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "symm/runtime.h"
+#include "symm/version.h"
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 static int report(const char *what, symm_status status) {
@@ -22,6 +25,10 @@ static int report(const char *what, symm_status status) {
 }
 
 int main(int argc, char **argv) {
+  if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+    printf("symm-launch (Symm) %s\n", SYMM_VERSION);
+    return 0;
+  }
   if (argc != 4 && argc != 5) {
     fprintf(stderr, "usage: symm-launch MODULE KERNEL NUM_PARAMS [THREADS]\n");
     return 2;

@@ -1,4 +1,4 @@
-//===- RuntimeTest.cpp - Multi-process tests of the host backend -*- C++
+//===- RuntimeTest.cpp - Multi-process tests of the host backend --*- C++
 //-*-===//
 //
 // Each test forks its ranks as processes with the environment symm-run would
@@ -10,18 +10,37 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <dirent.h>
+#include <dlfcn.h>
+#include <filesystem>
+#include <fstream>
 #include <functional>
+#include <iterator>
+#include <malloc.h>
 #include <set>
 #include <string>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <thread>
+#include <tuple>
 #include <unistd.h>
 #include <vector>
+
+// The entry points compiled programs call (MLIR's gpu-to-llvm signatures).
+extern "C" {
+void *mgpuModuleLoad(void *data, size_t size);
+void *mgpuModuleGetFunction(void *module, const char *name);
+void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
+                      intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                      intptr_t blockZ, int32_t smem, void *stream,
+                      void **params, void **extra, size_t paramsCount);
+void mgpuStreamSynchronize(void *stream);
+}
 
 namespace {
 
@@ -78,10 +97,20 @@ runRanks(int size, const std::function<int(int)> &body,
             .count();
     results.push_back({status, seconds});
   }
-  std::string cleanup = std::string("rm -rf ") + dir;
-  EXPECT_EQ(system(cleanup.c_str()), 0);
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
+  EXPECT_FALSE(ec) << ec.message();
   return results;
 }
+
+/// The bytes of the host module with kernels k0 ... k255, or empty when the
+/// compiler was not built.
+std::string testKernels() {
+  std::ifstream in(SYMM_TEST_KERNELS, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)),
+                     std::istreambuf_iterator<char>());
+}
+constexpr int kTestKernelCount = 256;
 
 bool exitedWith(const RankResult &r, int code) {
   return WIFEXITED(r.status) && WEXITSTATUS(r.status) == code;
@@ -215,6 +244,22 @@ TEST(Runtime, BadInputIsAnError) {
     RANK_EXPECT(symm_malloc(8, &p) == SYMM_SUCCESS);
     RANK_EXPECT(symm_translate(p, 3, &remote) == SYMM_ERROR_INVALID_ARGUMENT);
     RANK_EXPECT(symm_free(&local) == SYMM_ERROR_NOT_IN_HEAP);
+    // The message gives the heap's bounds, as the docs say.
+    void *base;
+    RANK_EXPECT(symm_heap_base(0, &base) == SYMM_SUCCESS);
+    char bounds[64];
+    snprintf(bounds, sizeof(bounds), "[%p, %p)", base,
+             static_cast<void *>(static_cast<char *>(base) + (16 << 20)));
+    RANK_EXPECT(std::string(symm_last_error()).find(bounds) !=
+                std::string::npos);
+    RANK_EXPECT(std::string(symm_last_error()).rfind("rank 0: ", 0) == 0);
+    // Inside the heap but not where an allocation starts.
+    RANK_EXPECT(symm_free(static_cast<char *>(p) + 4) ==
+                SYMM_ERROR_INVALID_ARGUMENT);
+    RANK_EXPECT(std::string(symm_last_error())
+                    .find("not the start of a "
+                          "live allocation") != std::string::npos);
+    RANK_EXPECT(symm_module_unload(nullptr) == SYMM_ERROR_INVALID_ARGUMENT);
     symm_module *module;
     const char garbage[] = "not a shared object";
     RANK_EXPECT(symm_module_load_data(garbage, sizeof(garbage), &module) ==
@@ -246,6 +291,184 @@ TEST(Runtime, BadEnvironmentIsAnError) {
                },
                {{"SYMM_HEAP_SIZE", "lots"}});
   EXPECT_TRUE(exitedWith(size[0], 0));
+
+  // Each value is named; none silently becomes a default.
+  for (auto [name, value, expected] :
+       std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"SYMM_TIMEOUT", "abc",
+            "SYMM_TIMEOUT='abc' is not a number of seconds"},
+           {"SYMM_TIMEOUT", "-5", "SYMM_TIMEOUT='-5' is not a number"},
+           {"SYMM_HEAP_SIZE", "99999999999999999999",
+            "SYMM_HEAP_SIZE='99999999999999999999' is not a size"},
+           {"SYMM_WORLD_SIZE", "2x",
+            "SYMM_WORLD_SIZE='2x' is not an integer between 1 and 64"}}) {
+    auto results =
+        runRanks(1,
+                 [expected = expected](int) {
+                   RANK_EXPECT(symm_init() == SYMM_ERROR_INVALID_ARGUMENT);
+                   RANK_EXPECT(std::string(symm_last_error()).find(expected) !=
+                               std::string::npos);
+                   return 0;
+                 },
+                 {{name, value}});
+    EXPECT_TRUE(exitedWith(results[0], 0)) << name << "=" << value;
+  }
+}
+
+TEST(Runtime, MessagesBeforeInitialisationNameTheRank) {
+  auto results = runRanks(2, [](int rank) {
+    void *p;
+    RANK_EXPECT(symm_malloc(4, &p) == SYMM_ERROR_NOT_INITIALIZED);
+    std::string prefix = "rank " + std::to_string(rank) + ": ";
+    RANK_EXPECT(std::string(symm_last_error()).rfind(prefix, 0) == 0);
+    return 0;
+  });
+  for (auto &r : results)
+    EXPECT_TRUE(exitedWith(r, 0));
+}
+
+TEST(Runtime, MissingDriverSaysWhatDlopenSaid) {
+  if (void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL)) {
+    dlclose(driver);
+    GTEST_SKIP() << "this machine has the NVIDIA driver";
+  }
+  auto results = runRanks(
+      1,
+      [](int) {
+        RANK_EXPECT(symm_init() == SYMM_ERROR_UNAVAILABLE);
+        std::string message = symm_last_error();
+        RANK_EXPECT(message.find("libcuda.so.1: cannot open shared object "
+                                 "file") != std::string::npos);
+        RANK_EXPECT(message.find("(null)") == std::string::npos);
+        return 0;
+      },
+      {{"SYMM_BACKEND", "cuda"}});
+  EXPECT_TRUE(exitedWith(results[0], 0));
+}
+
+TEST(Runtime, MismatchedCollectivesFailOnEveryRank) {
+  // Rank 1 allocates while rank 0 waits in a barrier.
+  auto results = runRanks(2, [](int rank) {
+    RANK_EXPECT(symm_init() == SYMM_SUCCESS);
+    void *p;
+    symm_status s = rank == 0 ? symm_barrier() : symm_malloc(64, &p);
+    RANK_EXPECT(s == SYMM_ERROR_ASYMMETRIC);
+    std::string message = symm_last_error();
+    RANK_EXPECT(message.find("rank 0 called symm_barrier (collective call "
+                             "#0), rank 1 called symm_malloc") !=
+                std::string::npos);
+    return 0;
+  });
+  for (auto &r : results)
+    EXPECT_TRUE(exitedWith(r, 0));
+
+  // Rank 1 leaves while rank 0 still waits in a barrier: both fail.
+  results = runRanks(2, [](int rank) {
+    RANK_EXPECT(symm_init() == SYMM_SUCCESS);
+    symm_status s = rank == 0 ? symm_barrier() : symm_finalize();
+    RANK_EXPECT(s == SYMM_ERROR_ASYMMETRIC);
+    RANK_EXPECT(std::string(symm_last_error()).find("called symm_finalize") !=
+                std::string::npos);
+    return 0;
+  });
+  for (auto &r : results)
+    EXPECT_TRUE(exitedWith(r, 0));
+}
+
+TEST(Runtime, RendezvousFolderOfAnotherUserIsRefused) {
+  if (geteuid() != 0)
+    GTEST_SKIP() << "giving a folder to another user needs root";
+  std::string job = "symm-test-" + std::to_string(getpid());
+  std::string dir = "/tmp/symm-0-MASTER_PORT-" + job;
+  ASSERT_EQ(mkdir(dir.c_str(), 0700), 0) << strerror(errno);
+  ASSERT_EQ(chown(dir.c_str(), 65534, 65534), 0) << strerror(errno);
+  auto results = runRanks(
+      2,
+      [](int) {
+        RANK_EXPECT(symm_init() == SYMM_ERROR_INVALID_ARGUMENT);
+        RANK_EXPECT(
+            std::string(symm_last_error())
+                .find("belongs to uid 65534, not to this user (uid 0)") !=
+            std::string::npos);
+        return 0;
+      },
+      {{"SYMM_RENDEZVOUS", ""}, {"MASTER_PORT", job}}, /*started=*/1);
+  EXPECT_TRUE(exitedWith(results[0], 0));
+  // The folder was not this job's to remove.
+  EXPECT_EQ(rmdir(dir.c_str()), 0);
+}
+
+TEST(Runtime, KernelHandlesAreOwnedByTheModule) {
+  std::string image = testKernels();
+  if (image.empty())
+    GTEST_SKIP() << "no compiled test kernels";
+  auto results = runRanks(1, [&](int) {
+    void *module = mgpuModuleLoad(image.data(), image.size());
+    void *k0 = mgpuModuleGetFunction(module, "k0");
+    RANK_EXPECT(k0 && mgpuModuleGetFunction(module, "k0") == k0);
+    RANK_EXPECT(mgpuModuleGetFunction(module, "k1") != k0);
+    // Every launch looks its kernel up, as gpu-to-llvm's code does; memory
+    // in use must not grow with the number of launches.
+    auto launch = [&] {
+      mgpuLaunchKernel(mgpuModuleGetFunction(module, "k0"), 1, 1, 1, 1, 1, 1, 0,
+                       nullptr, nullptr, nullptr, 0);
+    };
+    for (int i = 0; i < 100; ++i)
+      launch();
+    mgpuStreamSynchronize(nullptr);
+    size_t before = mallinfo2().uordblks;
+    for (int i = 0; i < 5000; ++i)
+      launch();
+    mgpuStreamSynchronize(nullptr);
+    size_t after = mallinfo2().uordblks;
+    RANK_EXPECT(after < before + 32 * 1024);
+    return 0;
+  });
+  EXPECT_TRUE(exitedWith(results[0], 0));
+}
+
+TEST(Runtime, LaunchesFromTwoThreads) {
+  std::string image = testKernels();
+  if (image.empty())
+    GTEST_SKIP() << "no compiled test kernels";
+  auto results = runRanks(1, [&](int) {
+    RANK_EXPECT(symm_init() == SYMM_SUCCESS);
+    for (int round = 0; round < 300; ++round) {
+      symm_module *module;
+      RANK_EXPECT(symm_module_load_data(image.data(), image.size(), &module) ==
+                  SYMM_SUCCESS);
+      std::atomic<int> ready{0}, unexpected{0};
+      // Both threads look every kernel up for the first time, in opposite
+      // orders, through the C API and as compiled programs do. One parameter
+      // too many makes each launch fail right after the lookup, so that the
+      // threads meet in the kernel table rather than in starting threads.
+      auto body = [&](int thread) {
+        ++ready;
+        while (ready < 2)
+          std::this_thread::yield();
+        unsigned one[3] = {1, 1, 1};
+        uint64_t extra = 0;
+        void *params[] = {&extra};
+        for (int k = 0; k < kTestKernelCount; ++k) {
+          std::string name =
+              "k" + std::to_string(thread ? kTestKernelCount - 1 - k : k);
+          if (thread == 1 && !mgpuModuleGetFunction(module, name.c_str()))
+            ++unexpected;
+          if (symm_launch(module, name.c_str(), one, one, 0, nullptr, params,
+                          1) != SYMM_ERROR_INVALID_ARGUMENT ||
+              !strstr(symm_last_error(), "takes 0 parameters"))
+            ++unexpected;
+        }
+      };
+      std::thread a(body, 0), b(body, 1);
+      a.join();
+      b.join();
+      RANK_EXPECT(unexpected == 0);
+      RANK_EXPECT(symm_module_unload(module) == SYMM_SUCCESS);
+    }
+    return 0;
+  });
+  EXPECT_TRUE(exitedWith(results[0], 0));
 }
 
 /// Names in `dir` that look like Symm's.

@@ -6,10 +6,16 @@
 // Starts N ranks on this node with SYMM_RANK, SYMM_WORLD_SIZE,
 // SYMM_LOCAL_RANK and a private rendezvous folder in the environment,
 // prefixes every output line with "[rank k] ", and exits with the status of
-// the first rank that fails, after ending the others. A .mlir program is
-// compiled with symm-compile first (cached by content and target).
+// the rank that failed first, after ending the others. A .mlir program is
+// compiled with symm-compile first (cached by content and target). Processes
+// start without a shell; the ranks die with symm-run, and a watcher process
+// removes the rendezvous folder however symm-run ends.
 //
 //===----------------------------------------------------------------------===//
+
+#include "Environment.h"
+#include "symm/kernel_context.h"
+#include "symm/version.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -17,30 +23,70 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <optional>
 #include <poll.h>
-#include <sstream>
+#include <spawn.h>
 #include <string>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
+
+extern char **environ;
+
+namespace fs = std::filesystem;
+using namespace symm;
 
 namespace {
 
 volatile sig_atomic_t interrupted = 0;
 void onSignal(int sig) { interrupted = sig; }
 
-[[noreturn]] void usage(const char *message) {
-  if (message)
-    fprintf(stderr, "symm-run: %s\n", message);
-  fprintf(stderr,
-          "usage: symm-run -n N [--backend host|cuda|hip] [--heap-size S] "
-          "[--timeout SECONDS] [--target host|sm_90|gfx942] [--] "
-          "PROGRAM|FILE.mlir [ARGS...]\n");
+const char *kUsage =
+    "usage: symm-run -n N [--backend host|cuda|hip] [--heap-size S] "
+    "[--timeout SECONDS] [--target host|sm_90|gfx942] [--] "
+    "PROGRAM|FILE.mlir [ARGS...]\n";
+
+[[noreturn]] void usage(const std::string &message) {
+  fprintf(stderr, "symm-run: %s\n%s", message.c_str(), kUsage);
   exit(2);
+}
+
+[[noreturn]] void help() {
+  printf("%s\n", kUsage);
+  printf(
+      "Starts N ranks of PROGRAM on this node, prefixes every output line "
+      "with\n\"[rank k] \", and exits with the status of the rank that failed "
+      "first\n(128 + signal for a rank that was killed), after ending the "
+      "others.\nA FILE.mlir is compiled with symm-compile first, and cached.\n"
+      "\n"
+      "options:\n"
+      "  -n N, --np N     number of ranks, 1 to %d (default 1)\n"
+      "  --backend B      host, cuda or hip (default $SYMM_BACKEND, else "
+      "host)\n"
+      "  --heap-size S    symmetric heap of each rank: bytes, with an "
+      "optional\n"
+      "                   K, M, G or T suffix (default $SYMM_HEAP_SIZE, else "
+      "1G)\n"
+      "  --timeout T      seconds a rendezvous or barrier may wait (default\n"
+      "                   $SYMM_TIMEOUT, else 60)\n"
+      "  --target T       the target a FILE.mlir is compiled for (default: "
+      "the\n"
+      "                   backend's, host, sm_90 or gfx942)\n"
+      "  -h, --help       print this help and exit\n"
+      "  --version        print Symm's version and exit\n"
+      "\n"
+      "environment:\n"
+      "  SYMM_CACHE_DIR   where compiled programs are kept (default "
+      "~/.cache/symm)\n",
+      SYMM_MAX_RANKS);
+  exit(0);
 }
 
 std::string selfDir() {
@@ -53,10 +99,23 @@ std::string selfDir() {
   return path.substr(0, path.rfind('/'));
 }
 
-void removeTree(const std::string &dir) {
-  std::string command = "rm -rf '" + dir + "'";
-  if (system(command.c_str()) != 0)
-    fprintf(stderr, "symm-run: could not remove %s\n", dir.c_str());
+/// Runs `argv` (no shell) and returns its wait status, or -1 when it could
+/// not start.
+int runProcess(const std::vector<std::string> &argv) {
+  std::vector<char *> args;
+  for (const std::string &a : argv)
+    args.push_back(const_cast<char *>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid;
+  if (int err =
+          posix_spawn(&pid, args[0], nullptr, nullptr, args.data(), environ)) {
+    fprintf(stderr, "symm-run: cannot run %s: %s\n", args[0], strerror(err));
+    return -1;
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+    ;
+  return status;
 }
 
 /// Compiles `source` with symm-compile for `target`, reusing an executable
@@ -77,34 +136,98 @@ std::string compileProgram(const std::string &source,
   size_t hash = std::hash<std::string>()(
       bytes + "\n" + target + "\n" + compiler + "\n" +
       std::to_string(info.st_mtime) + "\n" + std::to_string(info.st_size));
-  std::string cache;
-  if (const char *c = getenv("SYMM_CACHE_DIR"))
+  fs::path cache;
+  if (const char *c = env::get("SYMM_CACHE_DIR"))
     cache = c;
-  else if (const char *home = getenv("HOME"))
-    cache = std::string(home) + "/.cache/symm";
+  else if (const char *home = env::get("HOME"))
+    cache = fs::path(home) / ".cache" / "symm";
   else
     cache = "/tmp/symm-cache-" + std::to_string(getuid());
-  std::string mkdirCommand = "mkdir -p '" + cache + "'";
-  if (system(mkdirCommand.c_str()) != 0) {
-    fprintf(stderr, "symm-run: cannot create the cache folder %s\n",
-            cache.c_str());
+  std::error_code ec;
+  fs::create_directories(cache, ec);
+  if (ec) {
+    fprintf(stderr, "symm-run: cannot create the cache folder %s: %s\n",
+            cache.c_str(), ec.message().c_str());
     exit(2);
   }
   char name[64];
-  snprintf(name, sizeof(name), "/%016zx-%s", hash, target.c_str());
-  std::string exe = cache + name;
+  snprintf(name, sizeof(name), "%016zx-%s", hash, target.c_str());
+  fs::path exe = cache / name;
   if (access(exe.c_str(), X_OK) == 0)
     return exe;
-  std::string tmp = exe + ".tmp." + std::to_string(getpid());
-  std::string command = "'" + compiler + "' --target=" + target +
-                        " --emit=exe '" + source + "' -o '" + tmp + "'";
-  if (system(command.c_str()) != 0) {
-    unlink(tmp.c_str());
+  fs::path tmp = exe.string() + ".tmp." + std::to_string(getpid());
+  // An absolute path: a file named like an option stays a file.
+  int status = runProcess({compiler, "--target=" + target, "--emit=exe",
+                           fs::absolute(source).string(), "-o", tmp.string()});
+  if (status < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    fs::remove(tmp, ec);
     fprintf(stderr, "symm-run: compiling %s failed\n", source.c_str());
     exit(1);
   }
-  rename(tmp.c_str(), exe.c_str());
+  fs::rename(tmp, exe, ec);
+  if (ec) {
+    fprintf(stderr, "symm-run: cannot move the compiled program to %s: %s\n",
+            exe.c_str(), ec.message().c_str());
+    exit(1);
+  }
   return exe;
+}
+
+/// Starts the watcher: a process of its own group that outlives symm-run
+/// and, once the returned pipe closes (symm-run ended, SIGKILL included),
+/// kills the process groups of the ranks symm-run told it about, unless
+/// symm-run said they are all gone, and removes `dir`.
+int startWatcher(const std::string &dir) {
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0) {
+    perror("symm-run: pipe");
+    exit(1);
+  }
+  pid_t pid = fork();
+  if (pid < 0) {
+    perror("symm-run: fork");
+    exit(1);
+  }
+  if (pid > 0) {
+    close(fds[0]);
+    return fds[1];
+  }
+  // Out of symm-run's group and the terminal's, so that what ends symm-run
+  // does not end the watcher first.
+  setsid();
+  signal(SIGINT, SIG_IGN);
+  signal(SIGHUP, SIG_IGN);
+  close(fds[1]);
+  int devNull = open("/dev/null", O_RDWR);
+  for (int fd : {STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO})
+    dup2(devNull, fd);
+  std::vector<pid_t> ranks;
+  bool finished = false;
+  pid_t message;
+  ssize_t n;
+  while ((n = read(fds[0], &message, sizeof(message))) != 0) {
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n != sizeof(message))
+      break;
+    if (message == 0)
+      finished = true;
+    else
+      ranks.push_back(message);
+  }
+  if (!finished)
+    for (pid_t rank : ranks)
+      kill(-rank, SIGKILL);
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+  _exit(0);
+}
+
+void tellWatcher(int watcher, pid_t message) {
+  ssize_t n;
+  do
+    n = write(watcher, &message, sizeof(message));
+  while (n < 0 && errno == EINTR);
 }
 
 struct Rank {
@@ -112,6 +235,11 @@ struct Rank {
   int out = -1;
   std::string pending;
   bool running = false;
+  int status = 0;
+  /// The signal symm-run had sent this rank when it ended (0: none), so that
+  /// a rank that crashed is told from a rank that was ended.
+  int sentSignal = 0;
+  int reapOrder = -1;
 };
 
 /// Writes every complete line of `rank`'s output with its prefix.
@@ -146,6 +274,41 @@ std::string describe(int status) {
   return "exited with status " + std::to_string(WEXITSTATUS(status));
 }
 
+bool failed(const Rank &rank) {
+  return !WIFEXITED(rank.status) || WEXITSTATUS(rank.status) != 0;
+}
+
+/// The rank to report: the first to die of a signal symm-run did not send
+/// (a crash makes its peers fail too, and they may be reaped first), else the
+/// first to fail. -1 when none failed.
+int culprit(const std::vector<Rank> &all) {
+  int crashed = -1, first = -1;
+  for (int r = 0; r < int(all.size()); ++r) {
+    const Rank &rank = all[r];
+    if (rank.reapOrder < 0 || !failed(rank))
+      continue;
+    auto earlier = [&](int other) {
+      return other < 0 || rank.reapOrder < all[other].reapOrder;
+    };
+    if (WIFSIGNALED(rank.status) && WTERMSIG(rank.status) != rank.sentSignal &&
+        earlier(crashed))
+      crashed = r;
+    if (earlier(first))
+      first = r;
+  }
+  return crashed >= 0 ? crashed : first;
+}
+
+/// The value of option `flag`, parsed by `parse`; a usage error naming the
+/// value when it is not one.
+template <typename T>
+T parseOption(const char *flag, const std::string &text,
+              std::optional<T> parsed, const std::string &what) {
+  if (!parsed)
+    usage(std::string(flag) + " '" + text + "' is not " + what);
+  return *parsed;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -159,39 +322,59 @@ int main(int argc, char **argv) {
       if (arg.rfind(f + "=", 0) == 0)
         return arg.substr(f.size() + 1);
       if (i + 1 >= argc)
-        usage(("missing value for " + f).c_str());
+        usage("missing value for " + f);
       return argv[++i];
+    };
+    auto is = [&](const char *flag) {
+      return arg == flag || arg.rfind(std::string(flag) + "=", 0) == 0;
     };
     if (arg == "--") {
       ++i;
       break;
     }
-    if (arg == "-n" || arg.rfind("-n=", 0) == 0 || arg == "--np" ||
-        arg.rfind("--np=", 0) == 0)
-      ranks = atoi(value(arg.rfind("--np", 0) == 0 ? "--np" : "-n").c_str());
-    else if (arg.rfind("--backend", 0) == 0)
+    if (is("-n") || is("--np")) {
+      const char *flag = is("-n") ? "-n" : "--np";
+      std::string text = value(flag);
+      ranks = parseOption(
+          flag, text, env::parseInt(text.c_str(), 1, SYMM_MAX_RANKS),
+          "a number of ranks between 1 and " + std::to_string(SYMM_MAX_RANKS));
+    } else if (is("--backend")) {
       backend = value("--backend");
-    else if (arg.rfind("--heap-size", 0) == 0)
+    } else if (is("--heap-size")) {
       heapSize = value("--heap-size");
-    else if (arg.rfind("--timeout", 0) == 0)
+      parseOption("--heap-size", heapSize, env::parseSize(heapSize.c_str()),
+                  "a size (bytes with an optional K, M, G or T suffix, at "
+                  "most 2^62)");
+    } else if (is("--timeout")) {
       timeout = value("--timeout");
-    else if (arg.rfind("--target", 0) == 0)
+      parseOption("--timeout", timeout, env::parseSeconds(timeout.c_str()),
+                  "a number of seconds (more than 0, at most 2147483)");
+    } else if (is("--target")) {
       target = value("--target");
-    else if (arg == "-h" || arg == "--help")
-      usage(nullptr);
-    else if (arg[0] == '-')
-      usage(("unknown option " + arg).c_str());
-    else
+    } else if (arg == "-h" || arg == "--help") {
+      help();
+    } else if (arg == "--version") {
+      printf("symm-run (Symm) %s\n", SYMM_VERSION);
+      return 0;
+    } else if (arg[0] == '-') {
+      usage("unknown option " + arg);
+    } else {
       break;
+    }
   }
   if (i >= argc)
     usage("no program given");
-  if (ranks < 1 || ranks > 64)
-    usage("-n must be between 1 and 64");
   if (backend.empty())
-    backend = getenv("SYMM_BACKEND") ? getenv("SYMM_BACKEND") : "host";
+    backend = env::get(env::kBackend) ? env::get(env::kBackend) : "host";
   if (backend != "host" && backend != "cuda" && backend != "hip")
     usage("--backend must be host, cuda or hip");
+  // What the ranks would inherit is checked as strictly as the options.
+  if (const char *h = env::get(env::kHeapSize);
+      heapSize.empty() && h && !env::parseSize(h))
+    usage(env::describeSize(env::kHeapSize, h));
+  if (const char *t = env::get(env::kTimeout);
+      timeout.empty() && t && !env::parseSeconds(t))
+    usage(env::describeSeconds(env::kTimeout, t));
 
   std::string program = argv[i];
   if (program.size() > 5 && program.substr(program.size() - 5) == ".mlir") {
@@ -208,6 +391,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   std::string dir = dirTemplate;
+  int watcher = startWatcher(dir);
 
   struct sigaction action {};
   action.sa_handler = onSignal;
@@ -215,41 +399,55 @@ int main(int argc, char **argv) {
   sigaction(SIGTERM, &action, nullptr);
   signal(SIGPIPE, SIG_IGN);
 
+  pid_t self = getpid();
   std::vector<Rank> all(ranks);
   for (int r = 0; r < ranks; ++r) {
     int pipefd[2];
-    if (pipe(pipefd) != 0) {
+    if (pipe2(pipefd, O_CLOEXEC) != 0) {
       perror("symm-run: pipe");
       return 1;
     }
     pid_t pid = fork();
     if (pid == 0) {
       setpgid(0, 0);
+      // A rank dies with symm-run, however symm-run ends.
+      prctl(PR_SET_PDEATHSIG, SIGKILL);
+      if (getppid() != self)
+        _exit(1);
       dup2(pipefd[1], STDOUT_FILENO);
       dup2(pipefd[1], STDERR_FILENO);
-      close(pipefd[0]);
-      close(pipefd[1]);
-      setenv("SYMM_RANK", std::to_string(r).c_str(), 1);
-      setenv("SYMM_WORLD_SIZE", std::to_string(ranks).c_str(), 1);
-      setenv("SYMM_LOCAL_RANK", std::to_string(r).c_str(), 1);
-      setenv("SYMM_RENDEZVOUS", dir.c_str(), 1);
-      setenv("SYMM_BACKEND", backend.c_str(), 1);
+      setenv(env::kRank, std::to_string(r).c_str(), 1);
+      setenv(env::kWorldSize, std::to_string(ranks).c_str(), 1);
+      setenv(env::kLocalRank, std::to_string(r).c_str(), 1);
+      setenv(env::kRendezvous, dir.c_str(), 1);
+      setenv(env::kBackend, backend.c_str(), 1);
       if (!heapSize.empty())
-        setenv("SYMM_HEAP_SIZE", heapSize.c_str(), 1);
+        setenv(env::kHeapSize, heapSize.c_str(), 1);
       if (!timeout.empty())
-        setenv("SYMM_TIMEOUT", timeout.c_str(), 1);
+        setenv(env::kTimeout, timeout.c_str(), 1);
       execvp(program.c_str(), argv + i);
       fprintf(stderr, "symm-run: cannot run %s: %s\n", program.c_str(),
               strerror(errno));
       _exit(127);
     }
     close(pipefd[1]);
+    if (pid < 0) {
+      perror("symm-run: fork");
+      close(pipefd[0]);
+      interrupted = SIGTERM;
+      break;
+    }
+    // Also set here: the rank may not have run yet when it is signalled.
+    setpgid(pid, pid);
+    tellWatcher(watcher, pid);
     all[r].pid = pid;
     all[r].out = pipefd[0];
     all[r].running = true;
   }
 
-  int result = 0, firstFailure = -1, running = ranks;
+  int running = std::count_if(all.begin(), all.end(),
+                              [](const Rank &r) { return r.running; });
+  int reaped = 0;
   bool killing = false;
   int graceMs = 0;
   while (running > 0 || std::any_of(all.begin(), all.end(),
@@ -271,39 +469,57 @@ int main(int argc, char **argv) {
     int status;
     pid_t pid;
     while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
-      for (int r = 0; r < ranks; ++r) {
-        if (all[r].pid != pid)
+      for (Rank &rank : all) {
+        if (rank.pid != pid)
           continue;
-        all[r].running = false;
+        rank.running = false;
+        rank.status = status;
+        rank.reapOrder = reaped++;
         --running;
-        bool failed = !WIFEXITED(status) || WEXITSTATUS(status) != 0;
-        if (failed && firstFailure < 0 && !killing) {
-          firstFailure = r;
-          result =
-              WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-          fprintf(stderr, "symm-run: rank %d %s; ending the other ranks\n", r,
-                  describe(status).c_str());
+        if (failed(rank))
           killing = true;
-        }
       }
     }
     if (interrupted && !killing) {
       fprintf(stderr, "symm-run: interrupted; ending all ranks\n");
-      result = 128 + interrupted;
       killing = true;
     }
     if (killing && running > 0) {
       int sig = graceMs >= 2000 ? SIGKILL : SIGTERM;
       if (graceMs == 0 || graceMs >= 2000)
         for (Rank &rank : all)
-          if (rank.running)
+          if (rank.running) {
             kill(-rank.pid, sig);
+            rank.sentSignal = sig;
+          }
       graceMs += 50;
     }
   }
   for (int r = 0; r < ranks; ++r)
     if (!all[r].pending.empty())
       printf("[rank %d] %s\n", r, all[r].pending.c_str());
-  removeTree(dir);
+  fflush(stdout);
+
+  int result = 0;
+  if (interrupted) {
+    result = 128 + interrupted;
+  } else if (int r = culprit(all); r >= 0) {
+    const Rank &rank = all[r];
+    bool ended = std::any_of(all.begin(), all.end(), [](const Rank &other) {
+      return other.sentSignal != 0;
+    });
+    fprintf(stderr, "symm-run: rank %d %s%s\n", r,
+            describe(rank.status).c_str(),
+            ended ? "; ended the other ranks" : "");
+    result = WIFEXITED(rank.status) ? WEXITSTATUS(rank.status)
+                                    : 128 + WTERMSIG(rank.status);
+  }
+  // Every rank is gone: the watcher only has to confirm the folder's removal.
+  tellWatcher(watcher, 0);
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+  if (ec)
+    fprintf(stderr, "symm-run: could not remove %s: %s\n", dir.c_str(),
+            ec.message().c_str());
   return result;
 }

@@ -12,36 +12,42 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <unistd.h>
 
 using namespace symm;
 
 void finishProgram();
 
 namespace {
-/// Set when the program is ending because of an error: the other ranks are
-/// not waited for.
-bool failing = false;
-
-/// The backend of a compiled program, initialising the runtime on first use.
-/// Finalisation is registered with atexit after the device driver's own exit
-/// handlers, so it runs before them.
-Backend &program() {
-  static bool registered = false;
-  Backend &backend = backendOrDie();
-  if (!registered) {
-    registered = true;
-    atexit(finishProgram);
-  }
-  return backend;
+/// Ends a compiled program that cannot go on. Exit handlers do not run: the
+/// failure may come from inside a module constructor, and the destructors
+/// would then unload a module that never loaded. Peers see this rank's
+/// connections close and fail at once.
+[[noreturn]] void die() {
+  fflush(nullptr);
+  _exit(1);
 }
 
 void check(symm_status status, const char *what) {
   if (status == SYMM_SUCCESS)
     return;
   fprintf(stderr, "symm: %s failed: %s\n", what, symm_last_error());
-  fflush(stderr);
-  failing = true;
-  exit(1);
+  die();
+}
+
+/// The backend of a compiled program, initialising the runtime on first use.
+/// Finalisation is registered with atexit after the device driver's own exit
+/// handlers, so it runs before them.
+Backend &program() {
+  static bool registered = false;
+  Backend *backend = initializedBackend();
+  if (!backend)
+    check(SYMM_ERROR_NOT_INITIALIZED, "initialising the runtime");
+  if (!registered) {
+    registered = true;
+    atexit(finishProgram);
+  }
+  return *backend;
 }
 } // namespace
 
@@ -67,14 +73,9 @@ SYMM_ENTRY void mgpuModuleUnload(void *module) {
   symm_module_unload(reinterpret_cast<symm_module *>(module));
 }
 
-/// A kernel is named by its module and name; the lookup happens at launch.
-struct KernelRef {
-  symm_module *module;
-  std::string name;
-};
-
+/// The module owns the Kernel: the same one for every launch of a name.
 SYMM_ENTRY void *mgpuModuleGetFunction(void *module, const char *name) {
-  return new KernelRef{reinterpret_cast<symm_module *>(module), name};
+  return moduleKernel(reinterpret_cast<symm_module *>(module), name);
 }
 
 SYMM_ENTRY void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
@@ -82,14 +83,15 @@ SYMM_ENTRY void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                                  intptr_t blockY, intptr_t blockZ, int32_t smem,
                                  void *stream, void **params, void **,
                                  size_t paramsCount) {
-  auto *kernel = static_cast<KernelRef *>(function);
+  auto *kernel = static_cast<Kernel *>(function);
   unsigned grid[3] = {unsigned(gridX), unsigned(gridY), unsigned(gridZ)};
   unsigned block[3] = {unsigned(blockX), unsigned(blockY), unsigned(blockZ)};
-  check(symm_launch(kernel->module, kernel->name.c_str(), grid, block,
-                    static_cast<size_t>(smem),
-                    reinterpret_cast<symm_stream *>(stream), params,
-                    paramsCount),
-        ("launching kernel '" + kernel->name + "'").c_str());
+  if (symm_status st = launchKernel(
+          kernel, grid, block, static_cast<size_t>(smem),
+          reinterpret_cast<symm_stream *>(stream), params, paramsCount))
+    check(
+        st,
+        ("launching kernel '" + std::string(kernelName(kernel)) + "'").c_str());
 }
 
 SYMM_ENTRY void *mgpuStreamCreate() {
@@ -175,6 +177,7 @@ SYMM_ENTRY void *_symm_program_alloc(int64_t bytes) {
   return ptr;
 }
 SYMM_ENTRY void _symm_program_free(void *ptr) {
+  program();
   check(symm_free(ptr), "symm.dealloc");
 }
 SYMM_ENTRY void _symm_program_barrier() {
@@ -191,13 +194,10 @@ SYMM_ENTRY int32_t _symm_program_world_size() {
 }
 
 /// Finishes the runtime when a compiled program returns from main, so that
-/// every rank leaves together and in-flight kernels complete.
-void finishProgram() {
-  if (failing)
-    return;
-  if (symm_status st = symm_finalize())
-    fprintf(stderr, "symm: finalize failed: %s\n", symm_last_error());
-}
+/// every rank leaves together and in-flight kernels complete. A rank that
+/// cannot leave cleanly (a peer still waits in a barrier, or is stuck) exits
+/// with status 1 whatever main returned.
+void finishProgram() { check(symm_finalize(), "finalize"); }
 
 // What vector.print lowers to (MLIR's C runner utilities), so that programs
 // print without linking anything else. Output is flushed per line: ranks run

@@ -20,11 +20,9 @@ namespace symm {
 symm_status fail(symm_status status, const char *format, ...)
     __attribute__((format(printf, 2, 3)));
 
-/// This process's rank, for messages (-1 before initialisation).
+/// This process's rank, for messages: before initialisation, the rank the
+/// launcher gave (-1 when that is not a rank).
 int currentRank();
-
-/// Parses sizes like 1048576, 64K, 256M, 1G; 0 on error.
-size_t parseSize(const char *text);
 
 /// The channel between ranks while they set up and synchronise: rank 0 is a
 /// hub every other rank connects to over a Unix socket in a private folder.
@@ -108,10 +106,22 @@ Backend *createCudaBackend();
 Backend *createHipBackend();
 
 /// The initialised runtime's backend, initialising it on first use (the
-/// MLIR entry points run before main). Never null: failures end the process.
-Backend &backendOrDie();
+/// MLIR entry points run before main); null, with the error recorded, when
+/// initialisation fails.
+Backend *initializedBackend();
 /// The context every loaded module receives.
 symm_kernel_context kernelContext();
+
+/// A kernel of a loaded module by name, resolved on its first launch.
+struct Kernel;
+/// The same Kernel for the same module and name, owned by the module and
+/// valid until it is unloaded; null for a null module or name.
+Kernel *moduleKernel(symm_module *module, const char *name);
+const char *kernelName(const Kernel *kernel); // non-null
+/// symm_launch of a Kernel: launches from several host threads may share it.
+symm_status launchKernel(Kernel *kernel, const unsigned grid[3],
+                         const unsigned block[3], size_t sharedBytes,
+                         symm_stream *stream, void **params, size_t numParams);
 
 } // namespace symm
 

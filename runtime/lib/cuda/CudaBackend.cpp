@@ -10,7 +10,6 @@
 #include "CudaDriver.h"
 
 #include <cstdlib>
-#include <dlfcn.h>
 #include <memory>
 
 using namespace symm;
@@ -18,44 +17,41 @@ using namespace symm::cuda;
 
 namespace {
 
-template <typename T> bool load(void *lib, const char *name, T &fn) {
-  fn = reinterpret_cast<T>(dlsym(lib, name));
-  return fn != nullptr;
-}
-
-bool open(Driver &d) {
-  void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-  return lib && load(lib, "cuInit", d.init) &&
-         load(lib, "cuDeviceGetCount", d.deviceGetCount) &&
-         load(lib, "cuDeviceGet", d.deviceGet) &&
-         load(lib, "cuDevicePrimaryCtxRetain", d.primaryCtxRetain) &&
-         load(lib, "cuCtxSetCurrent", d.ctxSetCurrent) &&
-         load(lib, "cuCtxSynchronize", d.ctxSynchronize) &&
-         load(lib, "cuGetErrorString", d.getErrorString) &&
-         load(lib, "cuMemAlloc_v2", d.memAlloc) &&
-         load(lib, "cuMemAllocManaged", d.memAllocManaged) &&
-         load(lib, "cuMemFree_v2", d.memFree) &&
-         load(lib, "cuIpcGetMemHandle", d.ipcGetMemHandle) &&
-         load(lib, "cuIpcOpenMemHandle_v2", d.ipcOpenMemHandle) &&
-         load(lib, "cuIpcCloseMemHandle", d.ipcCloseMemHandle) &&
-         load(lib, "cuModuleLoadData", d.moduleLoadData) &&
-         load(lib, "cuModuleUnload", d.moduleUnload) &&
-         load(lib, "cuModuleGetFunction", d.moduleGetFunction) &&
-         load(lib, "cuModuleGetGlobal_v2", d.moduleGetGlobal) &&
-         load(lib, "cuMemcpyHtoD_v2", d.memcpyHtoD) &&
-         load(lib, "cuLaunchKernel", d.launchKernel) &&
-         load(lib, "cuStreamCreate", d.streamCreate) &&
-         load(lib, "cuStreamDestroy_v2", d.streamDestroy) &&
-         load(lib, "cuStreamSynchronize", d.streamSynchronize) &&
-         load(lib, "cuEventCreate", d.eventCreate) &&
-         load(lib, "cuEventDestroy_v2", d.eventDestroy) &&
-         load(lib, "cuEventRecord", d.eventRecord) &&
-         load(lib, "cuEventSynchronize", d.eventSynchronize) &&
-         load(lib, "cuStreamWaitEvent", d.streamWaitEvent) &&
-         load(lib, "cuMemcpyAsync", d.memcpyAsync) &&
-         load(lib, "cuMemsetD32Async", d.memsetD32Async) &&
-         load(lib, "cuMemsetD16Async", d.memsetD16Async) &&
-         load(lib, "cuMemHostRegister_v2", d.memHostRegister);
+bool open(DriverLibrary &lib, Driver &d) {
+  auto load = [&](const char *symbol, auto &fn) {
+    return lib.load(symbol, fn);
+  };
+  return lib.open({"libcuda.so.1"}) && load("cuInit", d.init) &&
+         load("cuDeviceGetCount", d.deviceGetCount) &&
+         load("cuDeviceGet", d.deviceGet) &&
+         load("cuDevicePrimaryCtxRetain", d.primaryCtxRetain) &&
+         load("cuCtxSetCurrent", d.ctxSetCurrent) &&
+         load("cuCtxSynchronize", d.ctxSynchronize) &&
+         load("cuGetErrorString", d.getErrorString) &&
+         load("cuMemAlloc_v2", d.memAlloc) &&
+         load("cuMemAllocManaged", d.memAllocManaged) &&
+         load("cuMemFree_v2", d.memFree) &&
+         load("cuIpcGetMemHandle", d.ipcGetMemHandle) &&
+         load("cuIpcOpenMemHandle_v2", d.ipcOpenMemHandle) &&
+         load("cuIpcCloseMemHandle", d.ipcCloseMemHandle) &&
+         load("cuModuleLoadData", d.moduleLoadData) &&
+         load("cuModuleUnload", d.moduleUnload) &&
+         load("cuModuleGetFunction", d.moduleGetFunction) &&
+         load("cuModuleGetGlobal_v2", d.moduleGetGlobal) &&
+         load("cuMemcpyHtoD_v2", d.memcpyHtoD) &&
+         load("cuLaunchKernel", d.launchKernel) &&
+         load("cuStreamCreate", d.streamCreate) &&
+         load("cuStreamDestroy_v2", d.streamDestroy) &&
+         load("cuStreamSynchronize", d.streamSynchronize) &&
+         load("cuEventCreate", d.eventCreate) &&
+         load("cuEventDestroy_v2", d.eventDestroy) &&
+         load("cuEventRecord", d.eventRecord) &&
+         load("cuEventSynchronize", d.eventSynchronize) &&
+         load("cuStreamWaitEvent", d.streamWaitEvent) &&
+         load("cuMemcpyAsync", d.memcpyAsync) &&
+         load("cuMemsetD32Async", d.memsetD32Async) &&
+         load("cuMemsetD16Async", d.memsetD16Async) &&
+         load("cuMemHostRegister_v2", d.memHostRegister);
 }
 
 DevicePtr dptr(const void *p) { return reinterpret_cast<DevicePtr>(p); }
@@ -64,10 +60,11 @@ DevicePtr dptr(const void *p) { return reinterpret_cast<DevicePtr>(p); }
 
 Backend *symm::createCudaBackend() {
   auto d = std::make_shared<Driver>();
-  if (!open(*d)) {
+  DriverLibrary lib;
+  if (!open(lib, *d)) {
     fail(SYMM_ERROR_UNAVAILABLE,
          "the cuda backend needs the NVIDIA driver (libcuda.so.1): %s",
-         dlerror() ? dlerror() : "missing entry point");
+         lib.why().c_str());
     return nullptr;
   }
   GpuApi api;

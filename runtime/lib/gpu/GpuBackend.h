@@ -11,10 +11,41 @@
 
 #include "../core/Runtime.h"
 
+#include <dlfcn.h>
 #include <functional>
+#include <initializer_list>
 #include <string>
 
 namespace symm {
+
+/// A driver library opened with dlopen, and what went wrong opening it: the
+/// message dlopen gave, or the entry point the library lacks.
+class DriverLibrary {
+public:
+  /// Opens the first of `names` that loads; on failure, error() says why
+  /// the first could not be opened.
+  bool open(std::initializer_list<const char *> names) {
+    for (const char *name : names) {
+      if ((lib = dlopen(name, RTLD_NOW | RTLD_LOCAL)))
+        return true;
+      // dlerror() clears the message: read it once.
+      if (error.empty())
+        error = dlerror();
+    }
+    return false;
+  }
+  template <typename T> bool load(const char *symbol, T &fn) {
+    fn = reinterpret_cast<T>(dlsym(lib, symbol));
+    if (!fn)
+      error = std::string("the library has no ") + symbol;
+    return fn != nullptr;
+  }
+  const std::string &why() const { return error; }
+
+private:
+  void *lib = nullptr;
+  std::string error;
+};
 
 /// Opaque handles are pointers; every call returns 0 on success or the API's
 /// error code.

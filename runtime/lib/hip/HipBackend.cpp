@@ -13,17 +13,11 @@
 #endif
 #include <hip/hip_runtime_api.h>
 
-#include <dlfcn.h>
 #include <memory>
 
 using namespace symm;
 
 namespace {
-
-template <typename T> bool load(void *lib, const char *name, T &fn) {
-  fn = reinterpret_cast<T>(dlsym(lib, name));
-  return fn != nullptr;
-}
 
 struct Hip {
   decltype(&hipGetDeviceCount) getDeviceCount;
@@ -58,39 +52,39 @@ struct Hip {
   int device = 0;
 };
 
-bool open(Hip &h) {
-  void *lib = dlopen("libamdhip64.so", RTLD_NOW | RTLD_LOCAL);
-  if (!lib)
-    lib = dlopen("libamdhip64.so.5", RTLD_NOW | RTLD_LOCAL);
-  return lib && load(lib, "hipGetDeviceCount", h.getDeviceCount) &&
-         load(lib, "hipSetDevice", h.setDevice) &&
-         load(lib, "hipDeviceSynchronize", h.deviceSynchronize) &&
-         load(lib, "hipGetErrorString", h.getErrorString) &&
-         load(lib, "hipExtMallocWithFlags", h.extMallocWithFlags) &&
-         load(lib, "hipMalloc", h.malloc) &&
-         load(lib, "hipMallocManaged", h.mallocManaged) &&
-         load(lib, "hipFree", h.free) &&
-         load(lib, "hipIpcGetMemHandle", h.ipcGetMemHandle) &&
-         load(lib, "hipIpcOpenMemHandle", h.ipcOpenMemHandle) &&
-         load(lib, "hipIpcCloseMemHandle", h.ipcCloseMemHandle) &&
-         load(lib, "hipModuleLoadData", h.moduleLoadData) &&
-         load(lib, "hipModuleUnload", h.moduleUnload) &&
-         load(lib, "hipModuleGetFunction", h.moduleGetFunction) &&
-         load(lib, "hipModuleGetGlobal", h.moduleGetGlobal) &&
-         load(lib, "hipMemcpyHtoD", h.memcpyHtoD) &&
-         load(lib, "hipModuleLaunchKernel", h.moduleLaunchKernel) &&
-         load(lib, "hipStreamCreateWithFlags", h.streamCreateWithFlags) &&
-         load(lib, "hipStreamDestroy", h.streamDestroy) &&
-         load(lib, "hipStreamSynchronize", h.streamSynchronize) &&
-         load(lib, "hipEventCreateWithFlags", h.eventCreateWithFlags) &&
-         load(lib, "hipEventDestroy", h.eventDestroy) &&
-         load(lib, "hipEventRecord", h.eventRecord) &&
-         load(lib, "hipEventSynchronize", h.eventSynchronize) &&
-         load(lib, "hipStreamWaitEvent", h.streamWaitEvent) &&
-         load(lib, "hipMemcpyAsync", h.memcpyAsync) &&
-         load(lib, "hipMemsetD32Async", h.memsetD32Async) &&
-         load(lib, "hipMemsetD16Async", h.memsetD16Async) &&
-         load(lib, "hipHostRegister", h.hostRegister);
+bool open(DriverLibrary &lib, Hip &h) {
+  auto load = [&](const char *symbol, auto &fn) {
+    return lib.load(symbol, fn);
+  };
+  return lib.open({"libamdhip64.so", "libamdhip64.so.5"}) &&
+         load("hipGetDeviceCount", h.getDeviceCount) &&
+         load("hipSetDevice", h.setDevice) &&
+         load("hipDeviceSynchronize", h.deviceSynchronize) &&
+         load("hipGetErrorString", h.getErrorString) &&
+         load("hipExtMallocWithFlags", h.extMallocWithFlags) &&
+         load("hipMalloc", h.malloc) &&
+         load("hipMallocManaged", h.mallocManaged) && load("hipFree", h.free) &&
+         load("hipIpcGetMemHandle", h.ipcGetMemHandle) &&
+         load("hipIpcOpenMemHandle", h.ipcOpenMemHandle) &&
+         load("hipIpcCloseMemHandle", h.ipcCloseMemHandle) &&
+         load("hipModuleLoadData", h.moduleLoadData) &&
+         load("hipModuleUnload", h.moduleUnload) &&
+         load("hipModuleGetFunction", h.moduleGetFunction) &&
+         load("hipModuleGetGlobal", h.moduleGetGlobal) &&
+         load("hipMemcpyHtoD", h.memcpyHtoD) &&
+         load("hipModuleLaunchKernel", h.moduleLaunchKernel) &&
+         load("hipStreamCreateWithFlags", h.streamCreateWithFlags) &&
+         load("hipStreamDestroy", h.streamDestroy) &&
+         load("hipStreamSynchronize", h.streamSynchronize) &&
+         load("hipEventCreateWithFlags", h.eventCreateWithFlags) &&
+         load("hipEventDestroy", h.eventDestroy) &&
+         load("hipEventRecord", h.eventRecord) &&
+         load("hipEventSynchronize", h.eventSynchronize) &&
+         load("hipStreamWaitEvent", h.streamWaitEvent) &&
+         load("hipMemcpyAsync", h.memcpyAsync) &&
+         load("hipMemsetD32Async", h.memsetD32Async) &&
+         load("hipMemsetD16Async", h.memsetD16Async) &&
+         load("hipHostRegister", h.hostRegister);
 }
 
 hipDeviceptr_t dptr(const void *p) {
@@ -101,10 +95,11 @@ hipDeviceptr_t dptr(const void *p) {
 
 Backend *symm::createHipBackend() {
   auto h = std::make_shared<Hip>();
-  if (!open(*h)) {
+  DriverLibrary lib;
+  if (!open(lib, *h)) {
     fail(SYMM_ERROR_UNAVAILABLE,
          "the hip backend needs the ROCm runtime (libamdhip64.so): %s",
-         dlerror() ? dlerror() : "missing entry point");
+         lib.why().c_str());
     return nullptr;
   }
   GpuApi api;

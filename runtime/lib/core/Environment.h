@@ -1,0 +1,51 @@
+//===- Environment.h - Variables the runtime reads --------------*- C++ -*-===//
+//
+// The variables symm-run sets for its ranks and the runtime reads, and the
+// parsers of their values. symm-run links this too, so that it rejects a bad
+// option while parsing, with the same rules the runtime applies.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SYMM_RUNTIME_LIB_CORE_ENVIRONMENT_H
+#define SYMM_RUNTIME_LIB_CORE_ENVIRONMENT_H
+
+#include <cstddef>
+#include <optional>
+#include <string>
+
+namespace symm {
+namespace env {
+
+constexpr const char *kRank = "SYMM_RANK";
+constexpr const char *kWorldSize = "SYMM_WORLD_SIZE";
+constexpr const char *kLocalRank = "SYMM_LOCAL_RANK";
+constexpr const char *kRendezvous = "SYMM_RENDEZVOUS";
+constexpr const char *kBackend = "SYMM_BACKEND";
+constexpr const char *kHeapSize = "SYMM_HEAP_SIZE";
+constexpr const char *kTimeout = "SYMM_TIMEOUT";
+
+/// The value of `name`, or null when it is unset or empty.
+const char *get(const char *name);
+
+/// A size like 1048576, 64K, 256M or 1.5G (an optional B after the suffix),
+/// at least one byte and at most kMaxSize bytes.
+std::optional<size_t> parseSize(const char *text);
+constexpr size_t kMaxSize = size_t(1) << 62;
+
+/// A positive number of seconds, at most kMaxSeconds (what one poll() may
+/// wait, in milliseconds, is an int).
+std::optional<double> parseSeconds(const char *text);
+constexpr double kMaxSeconds = 2147483;
+
+/// A decimal integer with nothing after it, within [min, max].
+std::optional<int> parseInt(const char *text, int min, int max);
+
+/// Why `text` is not a valid value of `name`, for messages:
+/// "SYMM_TIMEOUT='abc' is not a number of seconds (...)".
+std::string describeSize(const char *name, const char *text);
+std::string describeSeconds(const char *name, const char *text);
+
+} // namespace env
+} // namespace symm
+
+#endif // SYMM_RUNTIME_LIB_CORE_ENVIRONMENT_H

@@ -1,0 +1,45 @@
+// A program whose runtime cannot start or whose module cannot load prints
+// why on every rank and exits with status 1: the exit handlers do not crash
+// unloading a module that never loaded.
+// RUN: rm -rf %t.cache
+// RUN: symm-compile --target=host %s -o %t.exe
+
+// A module compiled for another target than the backend's.
+// RUN: env SYMM_CACHE_DIR=%t.cache symm-run -n 2 --target sm_90 %s > %t.sm90 2>&1; echo "status $?" >> %t.sm90
+// RUN: FileCheck %s --check-prefix=SM90 --implicit-check-not=signal < %t.sm90
+// SM90-DAG: [rank 0] symm: loading a GPU module failed: rank 0: cannot load the module as a host shared object (was it compiled with --target=host?)
+// SM90-DAG: [rank 1] symm: loading a GPU module failed: rank 1: cannot load the module as a host shared object
+// SM90: status 1
+
+// A backend that cannot start (no AMD driver or GPU here).
+// RUN: env SYMM_CACHE_DIR=%t.cache symm-run -n 2 --backend hip %t.exe > %t.hip 2>&1; echo "status $?" >> %t.hip
+// RUN: FileCheck %s --check-prefix=HIP --implicit-check-not=signal < %t.hip
+// HIP-DAG: [rank 0] symm: initialising the runtime failed: rank 0: {{.*}}hip
+// HIP-DAG: [rank 1] symm: initialising the runtime failed: rank 1: {{.*}}hip
+// HIP: status 1
+
+// A heap size that does not fit in 64 bits, given to the program directly.
+// RUN: env SYMM_HEAP_SIZE=99999999999999999999 %t.exe > %t.heap 2>&1; echo "status $?" >> %t.heap
+// RUN: FileCheck %s --check-prefix=HEAP < %t.heap
+// HEAP: symm: initialising the runtime failed: rank 0: SYMM_HEAP_SIZE='99999999999999999999' is not a size
+// HEAP-NEXT: status 1
+
+// A module with a symbol nothing defines.
+// RUN: symm-compile --target=host %S/Inputs/missing-symbol.mlir -o %t.missing.exe
+// RUN: symm-run -n 2 %t.missing.exe > %t.missing 2>&1; echo "status $?" >> %t.missing
+// RUN: FileCheck %s --check-prefix=MISSING --implicit-check-not=signal < %t.missing
+// MISSING-DAG: [rank 0] symm: loading a GPU module failed: rank 0: {{.*}}undefined symbol: symm_test_undefined
+// MISSING-DAG: [rank 1] symm: loading a GPU module failed: rank 1: {{.*}}undefined symbol: symm_test_undefined
+// MISSING: status 1
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k() kernel {
+      gpu.return
+    }
+  }
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+    return
+  }
+}
