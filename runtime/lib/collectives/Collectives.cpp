@@ -11,6 +11,7 @@
 
 #include "symm/collectives.h"
 
+#include "../core/Environment.h"
 #include "../core/Runtime.h"
 #include "Embedded.h"
 
@@ -19,6 +20,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -92,13 +94,13 @@ symm_status configure(State &s) {
   bool gpu = backend != "host";
   // CPU ranks run every GPU thread on the processor: few small workgroups.
   const char *scratch = envOr("SYMM_COLLECTIVES_SCRATCH", gpu ? "64M" : "1M");
-  s.scratchBytes = parseSize(scratch);
+  s.scratchBytes = env::parseSize(scratch).value_or(0);
   if (s.scratchBytes < 65536)
     return fail(SYMM_ERROR_INVALID_ARGUMENT,
                 "SYMM_COLLECTIVES_SCRATCH='%s' is not a size of at least 64K",
                 scratch);
   const char *direct = envOr("SYMM_COLLECTIVES_DIRECT_MIN", "256K");
-  s.directMin = parseSize(direct);
+  s.directMin = env::parseSize(direct).value_or(0);
   if (!s.directMin)
     return fail(SYMM_ERROR_INVALID_ARGUMENT,
                 "SYMM_COLLECTIVES_DIRECT_MIN='%s' is not a size", direct);
@@ -411,8 +413,12 @@ symm_status allReduceAlgorithm(size_t bytes, int world, bool *twoShot) {
                 "SYMM_ALL_REDUCE_ALGO='%s' is not one of one_shot, two_shot",
                 forced);
   }
-  size_t limit = parseSize(envOr("SYMM_ALL_REDUCE_ONE_SHOT_MAX", "64K"));
-  *twoShot = world > 1 && bytes > limit;
+  const char *oneShotMax = envOr("SYMM_ALL_REDUCE_ONE_SHOT_MAX", "64K");
+  std::optional<size_t> limit = env::parseSize(oneShotMax);
+  if (!limit)
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "SYMM_ALL_REDUCE_ONE_SHOT_MAX='%s' is not a size", oneShotMax);
+  *twoShot = world > 1 && bytes > *limit;
   return SYMM_SUCCESS;
 }
 

@@ -173,7 +173,9 @@ public:
   }
 
   void destroyHeap() override {
-    device->setProgressCounters({}, -1);
+    // A backend whose init failed has no device.
+    if (device)
+      device->setProgressCounters({}, -1);
     for (char *base : mapped)
       if (base)
         munmap(base, heapBytes);

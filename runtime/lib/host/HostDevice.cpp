@@ -339,7 +339,7 @@ struct sigaction previousSegvAction;
 /// A fault in the guard page below the running fiber's stack is a stack
 /// overflow: say whose, then let the fault end the process as any crash.
 /// Other faults go to the handler that was there before.
-void segv(int, siginfo_t *info, void *) {
+void segv(int signal, siginfo_t *info, void *) {
   Worker *worker = thisWorker;
   if (worker && worker->current) {
     Fiber &f = *worker->current;
@@ -357,11 +357,16 @@ void segv(int, siginfo_t *info, void *) {
       ssize_t written =
           write(STDERR_FILENO, message, std::min<size_t>(n, sizeof(message)));
       (void)written;
-      signal(SIGSEGV, SIG_DFL);
+      ::signal(SIGSEGV, SIG_DFL);
       return;
     }
   }
   sigaction(SIGSEGV, &previousSegvAction, nullptr);
+  // A fault happens again when the instruction is retried; a SIGSEGV sent by
+  // kill() or raise() (si_code <= 0) would be lost, so send it once more: it
+  // is delivered with the previous action when this handler returns.
+  if (info->si_code <= 0)
+    raise(signal);
 }
 
 /// Leaves `fiber`, whose state says why, for the next ready fiber of its
