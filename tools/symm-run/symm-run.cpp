@@ -343,12 +343,11 @@ int main(int argc, char **argv) {
     } else if (is("--heap-size")) {
       heapSize = value("--heap-size");
       parseOption("--heap-size", heapSize, env::parseSize(heapSize.c_str()),
-                  "a size (bytes with an optional K, M, G or T suffix, at "
-                  "most 2^62)");
+                  env::kSizeForm);
     } else if (is("--timeout")) {
       timeout = value("--timeout");
       parseOption("--timeout", timeout, env::parseSeconds(timeout.c_str()),
-                  "a number of seconds (more than 0, at most 2147483)");
+                  env::kSecondsForm);
     } else if (is("--target")) {
       target = value("--target");
     } else if (arg == "-h" || arg == "--help") {
@@ -400,6 +399,7 @@ int main(int argc, char **argv) {
   signal(SIGPIPE, SIG_IGN);
 
   pid_t self = getpid();
+  bool startFailed = false;
   std::vector<Rank> all(ranks);
   for (int r = 0; r < ranks; ++r) {
     int pipefd[2];
@@ -432,9 +432,9 @@ int main(int argc, char **argv) {
     }
     close(pipefd[1]);
     if (pid < 0) {
-      perror("symm-run: fork");
+      perror("symm-run: cannot start a rank");
       close(pipefd[0]);
-      interrupted = SIGTERM;
+      startFailed = true;
       break;
     }
     // Also set here: the rank may not have run yet when it is signalled.
@@ -448,7 +448,7 @@ int main(int argc, char **argv) {
   int running = std::count_if(all.begin(), all.end(),
                               [](const Rank &r) { return r.running; });
   int reaped = 0;
-  bool killing = false;
+  bool killing = startFailed;
   int graceMs = 0;
   while (running > 0 || std::any_of(all.begin(), all.end(),
                                     [](const Rank &r) { return r.out >= 0; })) {
@@ -503,6 +503,8 @@ int main(int argc, char **argv) {
   int result = 0;
   if (interrupted) {
     result = 128 + interrupted;
+  } else if (startFailed) {
+    result = 1;
   } else if (int r = culprit(all); r >= 0) {
     const Rank &rank = all[r];
     bool ended = std::any_of(all.begin(), all.end(), [](const Rank &other) {

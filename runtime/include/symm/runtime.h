@@ -1,5 +1,4 @@
-/*===- runtime.h - The Symm runtime C API --------------------------*- C
--*-===*\
+/*===- runtime.h - The Symm runtime C API -------------------------*- C -*-===*\
 |*                                                                            *|
 |* Sets up a symmetric heap on every rank (process), maps every peer's heap,  *|
 |* loads compiled modules (writing their kernel context) and launches         *|
@@ -47,9 +46,12 @@ typedef struct symm_stream symm_stream;
    environment (SYMM_RANK/SYMM_WORLD_SIZE set by symm-run, torchrun's
    RANK/WORLD_SIZE, Open MPI's OMPI_COMM_WORLD_*; one rank when none is set),
    meets the other ranks and maps every heap. Environment: SYMM_BACKEND
-   (host|cuda|hip, default host), SYMM_HEAP_SIZE (bytes, K/M/G suffixes,
-   default 1G), SYMM_TIMEOUT (seconds, default 60). */
+   (host|cuda|hip, default host), SYMM_HEAP_SIZE (bytes, K/M/G/T suffixes,
+   default 1G), SYMM_TIMEOUT (seconds, default 60); a value that is not one
+   is SYMM_ERROR_INVALID_ARGUMENT, naming it. */
 SYMM_EXPORT symm_status symm_init(void);
+/* Collective, like symm_barrier: fails when a peer is still in another
+   collective call or does not arrive within SYMM_TIMEOUT. */
 SYMM_EXPORT symm_status symm_finalize(void);
 SYMM_EXPORT const char *symm_last_error(void);
 SYMM_EXPORT const char *symm_status_string(symm_status status);
@@ -58,8 +60,9 @@ SYMM_EXPORT int symm_rank(void);
 SYMM_EXPORT int symm_world_size(void);
 SYMM_EXPORT const char *symm_backend_name(void);
 
-/* Collective: every rank makes the same calls in the same order with the same
-   sizes; a mismatch fails on every rank with SYMM_ERROR_ASYMMETRIC. */
+/* Collective (as are symm_barrier and symm_finalize): every rank makes the
+   same calls in the same order with the same sizes; a mismatch fails on every
+   rank with SYMM_ERROR_ASYMMETRIC. */
 SYMM_EXPORT symm_status symm_malloc(size_t bytes, void **ptr);
 SYMM_EXPORT symm_status symm_free(void *ptr);
 /* Completes this rank's outstanding device work, then waits for every rank. */
@@ -91,7 +94,8 @@ SYMM_EXPORT symm_status symm_module_unload(symm_module *module);
 
 /* Launches `kernel`; params[i] points at the i-th parameter (memref arguments
    expand into allocated pointer, aligned pointer, offset, sizes, strides). A
-   null stream is the default stream. */
+   null stream is the default stream. Several host threads may launch from
+   one module at once. */
 SYMM_EXPORT symm_status symm_launch(symm_module *module, const char *kernel,
                                     const unsigned grid[3],
                                     const unsigned block[3],

@@ -1,14 +1,17 @@
 //===- Bootstrap.cpp - Rendezvous and collectives between ranks -*- C++ -*-===//
 //
-// Rank 0 listens on a Unix socket in a private folder; the others connect to
-// it. Collectives go through rank 0. Sockets carry file descriptors
-// (SCM_RIGHTS) for the host backend's heaps. Every wait is bounded by the
-// timeout, and end-of-file on a connection means the peer is gone.
+// Rank 0 listens on a Unix socket in a private folder (symm-run's, or one
+// named after the launcher's job); the others connect to it. Collectives go
+// through rank 0. Sockets carry file descriptors (SCM_RIGHTS) for the host
+// backend's heaps. Every wait is bounded by the timeout, and end-of-file on a
+// connection means the peer is gone.
 //
 //===----------------------------------------------------------------------===//
 
+#include "Environment.h"
 #include "Runtime.h"
 
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -35,7 +38,59 @@ int remainingMs(Clock::time_point deadline) {
 std::string socketPath(const std::string &dir) { return dir + "/rank0.sock"; }
 
 constexpr uint32_t kHello = 0x53594d4d; // "SYMM"
+
+/// A folder only this user can write into: created (0700) when missing,
+/// checked when it exists, since whoever can write into it can take the
+/// rendezvous socket's place.
+symm_status privateFolder(const std::string &dir, bool create) {
+  if (create && mkdir(dir.c_str(), 0700) == 0)
+    return SYMM_SUCCESS;
+  if (create && errno != EEXIST)
+    return fail(SYMM_ERROR_BACKEND,
+                "cannot create the rendezvous folder %s: %s", dir.c_str(),
+                strerror(errno));
+  struct stat info {};
+  if (lstat(dir.c_str(), &info) != 0)
+    return fail(SYMM_ERROR_INVALID_ARGUMENT, "the rendezvous folder %s: %s",
+                dir.c_str(), strerror(errno));
+  if (!S_ISDIR(info.st_mode))
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "the rendezvous folder %s is not a folder", dir.c_str());
+  if (info.st_uid != geteuid())
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "the rendezvous folder %s belongs to uid %u, not to this user "
+                "(uid %u); remove it or give the job another id",
+                dir.c_str(), static_cast<unsigned>(info.st_uid),
+                static_cast<unsigned>(geteuid()));
+  if (info.st_mode & (S_IWGRP | S_IWOTH))
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "the rendezvous folder %s is writable by other users (mode "
+                "%03o); it must be private to this user (0700)",
+                dir.c_str(), static_cast<unsigned>(info.st_mode & 0777));
+  return SYMM_SUCCESS;
+}
 } // namespace
+
+symm_status Bootstrap::rendezvousFolder(std::string &dir, bool &derived) {
+  derived = false;
+  if (const char *given = env::get(env::kRendezvous)) {
+    dir = given;
+    return privateFolder(dir, /*create=*/false);
+  }
+  std::string job;
+  for (const char *n : {"TORCHELASTIC_RUN_ID", "PMIX_NAMESPACE",
+                        "OMPI_MCA_orte_ess_jobid", "MASTER_PORT"})
+    if (const char *v = env::get(n)) {
+      job = std::string(n) + "-" + v;
+      break;
+    }
+  for (char &c : job)
+    if (!isalnum(static_cast<unsigned char>(c)) && c != '-')
+      c = '_';
+  dir = "/tmp/symm-" + std::to_string(getuid()) + "-" + job;
+  derived = true;
+  return privateFolder(dir, /*create=*/true);
+}
 
 symm_status Bootstrap::connect(int rank, int size, const std::string &dir,
                                double timeoutSeconds) {

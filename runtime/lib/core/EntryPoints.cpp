@@ -88,10 +88,12 @@ SYMM_ENTRY void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
   unsigned block[3] = {unsigned(blockX), unsigned(blockY), unsigned(blockZ)};
   if (symm_status st = launchKernel(
           kernel, grid, block, static_cast<size_t>(smem),
-          reinterpret_cast<symm_stream *>(stream), params, paramsCount))
-    check(
-        st,
-        ("launching kernel '" + std::string(kernelName(kernel)) + "'").c_str());
+          reinterpret_cast<symm_stream *>(stream), params, paramsCount)) {
+    std::string what =
+        kernel ? "launching kernel '" + std::string(kernelName(kernel)) + "'"
+               : "launching a kernel";
+    check(st, what.c_str());
+  }
 }
 
 SYMM_ENTRY void *mgpuStreamCreate() {

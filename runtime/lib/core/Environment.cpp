@@ -71,12 +71,9 @@ std::optional<int> env::parseInt(const char *text, int min, int max) {
 }
 
 std::string env::describeSize(const char *name, const char *text) {
-  return std::string(name) + "='" + text +
-         "' is not a size (bytes with an optional K, M, G or T suffix, e.g. "
-         "268435456, 256M, 1G; at most 2^62 bytes)";
+  return std::string(name) + "='" + text + "' is not " + kSizeForm;
 }
 
 std::string env::describeSeconds(const char *name, const char *text) {
-  return std::string(name) + "='" + text +
-         "' is not a number of seconds (more than 0, at most 2147483)";
+  return std::string(name) + "='" + text + "' is not " + kSecondsForm;
 }

@@ -40,6 +40,13 @@ constexpr double kMaxSeconds = 2147483;
 /// A decimal integer with nothing after it, within [min, max].
 std::optional<int> parseInt(const char *text, int min, int max);
 
+/// What parseSize and parseSeconds accept, for messages.
+constexpr const char *kSizeForm =
+    "a size (bytes with an optional K, M, G or T suffix, e.g. 268435456, 256M, "
+    "1G; at most 2^62 bytes)";
+constexpr const char *kSecondsForm =
+    "a number of seconds (more than 0, at most 2147483)";
+
 /// Why `text` is not a valid value of `name`, for messages:
 /// "SYMM_TIMEOUT='abc' is not a number of seconds (...)".
 std::string describeSize(const char *name, const char *text);

@@ -31,6 +31,10 @@ int currentRank();
 class Bootstrap {
 public:
   ~Bootstrap() { close(); }
+  /// The folder the ranks meet in: symm-run's (SYMM_RENDEZVOUS), or one
+  /// derived from the launcher's job identity so that every rank of the job
+  /// finds the same one (`derived`). Only this user may write into it.
+  static symm_status rendezvousFolder(std::string &dir, bool &derived);
   symm_status connect(int rank, int size, const std::string &dir,
                       double timeoutSeconds);
   /// Every rank contributes `bytes` bytes; `all` receives size * bytes.

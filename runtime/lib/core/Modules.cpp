@@ -1,0 +1,197 @@
+//===- Modules.cpp - Loaded modules and kernel launches ---------*- C++ -*-===//
+//
+// A module is loaded by the backend and its kernel context written; launches
+// are checked against the manifest symm-compile wrote beside it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Manifest.h"
+#include "RuntimeState.h"
+
+#include <fstream>
+#include <iterator>
+#include <map>
+
+using namespace symm;
+
+namespace {
+struct ModuleRecord;
+} // namespace
+
+/// A kernel of a loaded module, resolved on its first launch.
+struct symm::Kernel {
+  ModuleRecord *module;
+  std::string name;
+  void *function = nullptr;
+};
+
+namespace {
+
+/// One loaded module, what its manifest says, and its kernels by name. Host
+/// threads may launch from one module at once: `mutex` guards `kernels`.
+struct ModuleRecord {
+  void *handle = nullptr;
+  Manifest manifest;
+  std::mutex mutex;
+  /// A map, so that a Kernel's address is stable while the module lives.
+  std::map<std::string, Kernel> kernels;
+};
+
+symm_status loadModule(const void *data, size_t size,
+                       const std::string &manifestPath, symm_module **module) {
+  if (symm_status st = requireInit())
+    return st;
+  if (!data || size == 0 || !module)
+    return fail(SYMM_ERROR_INVALID_ARGUMENT, "empty module");
+  auto record = std::make_unique<ModuleRecord>();
+  if (!manifestPath.empty()) {
+    std::string error;
+    if (!readManifest(manifestPath, record->manifest, error) && !error.empty())
+      return fail(SYMM_ERROR_INVALID_ARGUMENT, "%s", error.c_str());
+  }
+  Backend &b = *state().backend;
+  if (symm_status st = b.loadModule(data, size, &record->handle))
+    return st;
+  if (!record->manifest.contextArgument)
+    if (symm_status st = b.writeContext(record->handle, kernelContext())) {
+      b.unloadModule(record->handle);
+      return st;
+    }
+  *module = reinterpret_cast<symm_module *>(record.release());
+  return SYMM_SUCCESS;
+}
+
+/// Checks a launch of `name` against the module's manifest, when it has one.
+symm_status checkManifest(const ModuleRecord &record, const char *name,
+                          size_t numParams) {
+  if (!record.manifest.loaded)
+    return SYMM_SUCCESS;
+  auto it = record.manifest.kernels.find(name);
+  if (it == record.manifest.kernels.end()) {
+    std::string known;
+    for (auto &k : record.manifest.kernels)
+      known += (known.empty() ? "" : ", ") + k.first;
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "no kernel '%s' in the module; it has: %s", name,
+                known.c_str());
+  }
+  if (it->second.params != numParams) {
+    std::string args;
+    for (auto &a : it->second.arguments)
+      args += (args.empty() ? "" : ", ") + a;
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "kernel '%s' takes %zu parameters (arguments: %s; a memref "
+                "of rank r is 3 + 2r parameters), got %zu",
+                name, it->second.params, args.c_str(), numParams);
+  }
+  return SYMM_SUCCESS;
+}
+
+} // namespace
+
+Kernel *symm::moduleKernel(symm_module *module, const char *name) {
+  if (!module || !name)
+    return nullptr;
+  auto *record = reinterpret_cast<ModuleRecord *>(module);
+  std::lock_guard<std::mutex> lock(record->mutex);
+  auto it = record->kernels.try_emplace(name, Kernel{record, name}).first;
+  return &it->second;
+}
+
+const char *symm::kernelName(const Kernel *kernel) {
+  return kernel->name.c_str();
+}
+
+symm_status symm::launchKernel(Kernel *kernel, const unsigned grid[3],
+                               const unsigned block[3], size_t sharedBytes,
+                               symm_stream *stream, void **params,
+                               size_t numParams) {
+  if (symm_status st = requireInit())
+    return st;
+  if (!kernel)
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "symm_launch: null module or name");
+  const char *name = kernel->name.c_str();
+  ModuleRecord &record = *kernel->module;
+  if (symm_status st = checkManifest(record, name, numParams))
+    return st;
+  for (int d = 0; d < 3; ++d)
+    if (grid[d] == 0 || block[d] == 0)
+      return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                  "kernel '%s': grid and block dimensions must be positive",
+                  name);
+  Backend &b = *state().backend;
+  void *function;
+  {
+    std::lock_guard<std::mutex> lock(record.mutex);
+    if (!kernel->function)
+      if (symm_status st =
+              b.getFunction(record.handle, name, &kernel->function))
+        return st;
+    function = kernel->function;
+  }
+  return b.launch(function, grid, block, static_cast<unsigned>(sharedBytes),
+                  stream, params, numParams);
+}
+
+extern "C" {
+
+symm_status symm_module_load_data(const void *data, size_t size,
+                                  symm_module **module) {
+  return loadModule(data, size, "", module);
+}
+
+symm_status symm_module_load_file(const char *path, symm_module **module) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return fail(SYMM_ERROR_INVALID_ARGUMENT, "cannot open module '%s'", path);
+  std::string bytes((std::istreambuf_iterator<char>(in)),
+                    std::istreambuf_iterator<char>());
+  return loadModule(bytes.data(), bytes.size(), std::string(path) + ".json",
+                    module);
+}
+
+symm_status symm_module_unload(symm_module *module) {
+  if (symm_status st = requireInit())
+    return st;
+  if (!module)
+    return fail(SYMM_ERROR_INVALID_ARGUMENT, "symm_module_unload: null module");
+  auto *record = reinterpret_cast<ModuleRecord *>(module);
+  symm_status st = state().backend->unloadModule(record->handle);
+  delete record;
+  return st;
+}
+
+symm_status symm_launch(symm_module *module, const char *kernel,
+                        const unsigned grid[3], const unsigned block[3],
+                        size_t sharedBytes, symm_stream *stream, void **params,
+                        size_t numParams) {
+  if (symm_status st = requireInit())
+    return st;
+  if (!module || !kernel)
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "symm_launch: null module or name");
+  auto *record = reinterpret_cast<ModuleRecord *>(module);
+  if (symm_status st = checkManifest(*record, kernel, numParams))
+    return st;
+  // Only kernels the module has get an entry: a caller trying names one
+  // after another does not grow the table.
+  Kernel *entry;
+  {
+    std::lock_guard<std::mutex> lock(record->mutex);
+    auto it = record->kernels.find(kernel);
+    if (it == record->kernels.end()) {
+      void *function = nullptr;
+      if (symm_status st =
+              state().backend->getFunction(record->handle, kernel, &function))
+        return st;
+      it = record->kernels.emplace(kernel, Kernel{record, kernel, function})
+               .first;
+    }
+    entry = &it->second;
+  }
+  return launchKernel(entry, grid, block, sharedBytes, stream, params,
+                      numParams);
+}
+
+} // extern "C"

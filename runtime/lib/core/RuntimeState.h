@@ -1,0 +1,57 @@
+//===- RuntimeState.h - The state behind the C API --------------*- C++ -*-===//
+//
+// The C API is implemented in three parts that share this state: Runtime.cpp
+// (initialisation, collectives, streams), Heap.cpp (the symmetric heap) and
+// Modules.cpp (modules and launches).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SYMM_RUNTIME_LIB_CORE_RUNTIMESTATE_H
+#define SYMM_RUNTIME_LIB_CORE_RUNTIMESTATE_H
+
+#include "Runtime.h"
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace symm {
+
+struct Allocation {
+  size_t offset, bytes;
+};
+
+struct State {
+  bool initialized = false;
+  int rank = 0, size = 1, localRank = 0;
+  double timeout = 60;
+  std::unique_ptr<Backend> backend;
+  Bootstrap bootstrap;
+  std::vector<char *> bases;
+  size_t heapBytes = 0;
+  /// The rendezvous folder derived from the job's identity (not symm-run's),
+  /// while this rank may have to remove it.
+  std::string ownedDir;
+  std::vector<Allocation> allocations; // live, sorted by offset
+  uint64_t collectiveSeq = 0;
+};
+
+/// The runtime's state; never destroyed, since compiled programs use the
+/// runtime from static destructors.
+State &state();
+/// Serialises the calls that change the state.
+std::mutex &apiMutex();
+/// An error unless symm_init has succeeded.
+symm_status requireInit();
+
+/// The collective calls, as ranks compare them.
+enum class Collective : uint64_t { Malloc = 1, Free, Barrier, Finalize };
+/// Every rank's collective call meets the others'. It fails on every rank when
+/// a rank made another call (a barrier against a finalize, a malloc against a
+/// free) or passed another `value` (a size, an offset).
+symm_status collective(Collective kind, const char *what, uint64_t value);
+
+} // namespace symm
+
+#endif // SYMM_RUNTIME_LIB_CORE_RUNTIMESTATE_H
