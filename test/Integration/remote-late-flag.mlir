@@ -3,7 +3,7 @@
 // wait for rank 1, which first computes for a while (far longer than the
 // deadlock timeout) in a kernel of its own, then raises the flag.
 // REQUIRES: backend-host
-// RUN: env SYMM_HOST_RESIDENT_BLOCKS=2 SYMM_HOST_DEADLOCK_SECONDS=0.2 %symm_run -n 2 %s | FileCheck %s
+// RUN: env SYMM_HOST_RESIDENT_BLOCKS=2 SYMM_HOST_DEADLOCK_SECONDS=0.1 %symm_run -n 2 %s | FileCheck %s
 // CHECK-DAG: [rank 0] late flag ok
 // CHECK-DAG: [rank 1] late flag ok
 module attributes {gpu.container_module} {
@@ -45,7 +45,7 @@ module attributes {gpu.container_module} {
     scf.if %root {
       gpu.launch_func @kernels::@waiter blocks in (%c3, %c1, %c1) threads in (%c32, %c1, %c1) args(%flag : memref<1xi32, #symm.heap>)
     } else {
-      %iters = arith.constant 100000000 : i64
+      %iters = arith.constant 40000000 : i64
       %out = gpu.alloc host_shared () : memref<1xi64>
       gpu.launch_func @kernels::@late blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%flag : memref<1xi32, #symm.heap>, %iters : i64, %out : memref<1xi64>)
     }

@@ -164,6 +164,7 @@ public:
         mprotect(base, page, PROT_NONE);
         ++guarded;
       }
+      mappings.push_back({base, bytes});
       tops.push_back(static_cast<char *>(base) + bytes);
     }
     return true;
@@ -175,9 +176,16 @@ public:
     tops.clear();
   }
 
+  /// Every stack is free again once the workers are gone.
+  ~Stacks() {
+    for (auto [base, bytes] : mappings)
+      munmap(base, bytes);
+  }
+
 private:
   std::mutex mutex;
   std::vector<char *> free;
+  std::vector<std::pair<void *, size_t>> mappings;
   size_t page, guarded = 0, guardBudget;
 };
 
