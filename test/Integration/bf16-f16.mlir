@@ -15,8 +15,8 @@
 // CHECK-DAG: [rank 0] atomic f16 ok
 // CHECK-DAG: [rank 1] kernel bf16 ok
 // CHECK-DAG: [rank 1] host f16 ok
-// GPU: gpu.binary @kernels
-// GPU: llvm.func @main
+// GPU-DAG: gpu.binary @kernels
+// GPU-DAG: llvm.func @main
 module attributes {gpu.container_module} {
   memref.global "private" constant @inputs : memref<5xf32> = dense<[1.00390625, 1.01171875, 1.00048828125, 1.00146484375, 3.14159274]>
   // The inputs and their squares in bf16 and in f16, widened back to f32.
