@@ -93,6 +93,10 @@ std::string mlir::symm::getPipelineString(TargetKind kind,
       "loops,"
       "canonicalize,cse,"
       "{1},{6}"
+      // async.execute regions (with GPU work inside) as coroutines over
+      // MLIR's async runtime, before func-to-llvm converts their signatures.
+      "async-to-async-runtime,async-runtime-ref-counting,"
+      "async-runtime-ref-counting-opt,convert-async-to-llvm,"
       "convert-vector-to-scf,convert-scf-to-cf,{2}"
       "convert-func-to-llvm,expand-strided-metadata,{3},lower-affine,"
       "convert-arith-to-llvm,convert-index-to-llvm,canonicalize,cse,"

@@ -14,6 +14,7 @@
 #include "symm/abi.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -248,6 +249,11 @@ LogicalResult linkExecutable(ModuleOp module, StringRef output) {
       triple, "generic", "", options, llvm::Reloc::PIC_));
   llvmModule->setTargetTriple(triple);
   llvmModule->setDataLayout(machine->createDataLayout());
+  // LLVM's O0 pipeline: it lowers the coroutines that async.execute becomes.
+  if (llvm::Error err =
+          makeOptimizingTransformer(0, 0, machine.get())(llvmModule.get()))
+    return error("optimising the host program failed: " +
+                 llvm::toString(std::move(err)));
 
   SmallString<128> object;
   int fd;
