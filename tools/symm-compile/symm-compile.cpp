@@ -14,9 +14,9 @@
 #include "symm/abi.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
