@@ -7,6 +7,11 @@
 // RUN: FileCheck %s --check-prefix=GPU < %t.nvvm.mlir
 // RUN: symm-compile --target=gfx942 --emit=mlir %s -o %t.rocdl.mlir
 // RUN: FileCheck %s --check-prefix=GPU < %t.rocdl.mlir
+// Host code is CPU code on every target, and kernels keep GPU bf16:
+// RUN: symm-compile --target=sm_90 %s -o %t.sm90.exe
+// RUN: symm-compile --target=sm_90 --emit=ptx %s -o %t.ptx
+// RUN: FileCheck %s --check-prefix=PTX < %t.ptx
+// PTX: cvt.rn.bf16.f32
 // CHECK-DAG: [rank 0] kernel bf16 ok
 // CHECK-DAG: [rank 0] kernel f16 ok
 // CHECK-DAG: [rank 0] host bf16 ok
