@@ -55,7 +55,16 @@ std::string mlir::symm::getPipelineString(TargetKind kind,
   std::string chip = o.chip.empty() ? getDefaultChip(kind) : o.chip.getValue();
   std::string features =
       o.features.empty() ? defaultFeatures(kind, chip) : o.features.getValue();
-  std::string symmDevice, attach, gpuToTarget, nvvmToLLVM, floats;
+  std::string symmDevice, attach, gpuToTarget, nvvmToLLVM;
+  // CPUs have no bf16 arithmetic, and the x86 backend rounds f32 to bf16
+  // through __truncsfbf2, which libgcc before GCC 13 lacks: CPU code computes
+  // bf16 in f32 and rounds with integer operations, to nearest even as GPUs
+  // do. That is host code on every target (the func.funcs outside
+  // gpu.modules), and the kernels too on the CPU target.
+  std::string bf16OnCPU = "math-extend-to-supported-types{target-type=f32},"
+                          "arith-emulate-unsupported-floats{source-types=bf16 "
+                          "target-type=f32},arith-expand{include-bf16=true}";
+  std::string floats = "func.func(" + bf16OnCPU + "),";
   switch (kind) {
   case TargetKind::NVVM:
     symmDevice = o.checkRanks ? "convert-symm-to-nvvm{check-ranks=true}"
@@ -77,12 +86,7 @@ std::string mlir::symm::getPipelineString(TargetKind kind,
     attach =
         llvm::formatv("symm-host-attach-target{{O={0}}", o.optLevel.getValue());
     gpuToTarget = "symm-convert-gpu-to-host";
-    // CPUs have no bf16 arithmetic, and the x86 backend rounds f32 to bf16
-    // through __truncsfbf2, which libgcc before GCC 13 lacks: compute in f32
-    // and round with integer operations, to nearest even as GPUs do.
-    floats = "math-extend-to-supported-types{target-type=f32},"
-             "arith-emulate-unsupported-floats{source-types=bf16 "
-             "target-type=f32},arith-expand{include-bf16=true},";
+    floats = bf16OnCPU + ",";
     break;
   }
   std::string toBinary =
@@ -100,6 +104,10 @@ std::string mlir::symm::getPipelineString(TargetKind kind,
       "loops,"
       "canonicalize,cse,"
       "{1},{6}"
+      // async.execute regions (with GPU work inside) as coroutines over
+      // MLIR's async runtime, before func-to-llvm converts their signatures.
+      "async-to-async-runtime,async-runtime-ref-counting,"
+      "async-runtime-ref-counting-opt,convert-async-to-llvm,"
       "convert-vector-to-scf,convert-scf-to-cf,{2}"
       "convert-func-to-llvm,expand-strided-metadata,{3},lower-affine,"
       "convert-arith-to-llvm,convert-index-to-llvm,canonicalize,cse,"

@@ -7,6 +7,11 @@
 // RUN: FileCheck %s --check-prefix=GPU < %t.nvvm.mlir
 // RUN: symm-compile --target=gfx942 --emit=mlir %s -o %t.rocdl.mlir
 // RUN: FileCheck %s --check-prefix=GPU < %t.rocdl.mlir
+// Host code is CPU code on every target, and kernels keep GPU bf16:
+// RUN: symm-compile --target=sm_90 %s -o %t.sm90.exe
+// RUN: symm-compile --target=sm_90 --emit=ptx %s -o %t.ptx
+// RUN: FileCheck %s --check-prefix=PTX < %t.ptx
+// PTX: cvt.rn.bf16.f32
 // CHECK-DAG: [rank 0] kernel bf16 ok
 // CHECK-DAG: [rank 0] kernel f16 ok
 // CHECK-DAG: [rank 0] host bf16 ok
@@ -15,8 +20,8 @@
 // CHECK-DAG: [rank 0] atomic f16 ok
 // CHECK-DAG: [rank 1] kernel bf16 ok
 // CHECK-DAG: [rank 1] host f16 ok
-// GPU: gpu.binary @kernels
-// GPU: llvm.func @main
+// GPU-DAG: gpu.binary @kernels
+// GPU-DAG: llvm.func @main
 module attributes {gpu.container_module} {
   memref.global "private" constant @inputs : memref<5xf32> = dense<[1.00390625, 1.01171875, 1.00048828125, 1.00146484375, 3.14159274]>
   // The inputs and their squares in bf16 and in f16, widened back to f32.

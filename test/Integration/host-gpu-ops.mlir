@@ -10,8 +10,8 @@
 // RUN: FileCheck %s --check-prefix=GPU < %t.rocdl.mlir
 // CHECK-DAG: [rank 0] host gpu ops ok
 // CHECK-DAG: [rank 1] host gpu ops ok
-// GPU: gpu.binary @kernels
-// GPU: llvm.func @main
+// GPU-DAG: gpu.binary @kernels
+// GPU-DAG: llvm.func @main
 // GPU-DAG: llvm.call @mgpuMemHostRegisterMemRef
 // GPU-DAG: llvm.call @mgpuMemAlloc
 // GPU-DAG: llvm.call @mgpuMemset32

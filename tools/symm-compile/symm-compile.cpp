@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
@@ -212,6 +213,11 @@ LogicalResult linkExecutable(ModuleOp module, StringRef output) {
       triple, "generic", "", options, llvm::Reloc::PIC_));
   llvmModule->setTargetTriple(triple);
   llvmModule->setDataLayout(machine->createDataLayout());
+  // LLVM's O0 pipeline: it lowers the coroutines that async.execute becomes.
+  if (llvm::Error err =
+          makeOptimizingTransformer(0, 0, machine.get())(llvmModule.get()))
+    return error("optimising the host program failed: " +
+                 llvm::toString(std::move(err)));
 
   SmallString<128> object;
   int fd;
@@ -239,9 +245,25 @@ LogicalResult linkExecutable(ModuleOp module, StringRef output) {
   llvm::sys::path::remove_dots(libDir, /*remove_dot_dot=*/true);
   std::string rpath = ("-Wl,-rpath," + libDir).str();
   std::string libFlag = ("-L" + libDir).str();
-  SmallVector<StringRef> args = {
-      linker,  object.str(),     "-o",  output,
-      libFlag, "-lsymm_runtime", rpath, "-Wl,--no-as-needed"};
+  // MLIR's runner utilities (printMemrefF32, ...) and async runtime, which
+  // programs written like MLIR's GPU tests call; as-needed, so a program
+  // that calls neither does not need LLVM where it runs.
+  std::string mlirLibFlag = "-L" SYMM_MLIR_LIBRARY_DIR;
+  std::string mlirRpath = "-Wl,-rpath," SYMM_MLIR_LIBRARY_DIR;
+  SmallVector<StringRef> args = {linker,
+                                 object.str(),
+                                 "-o",
+                                 output,
+                                 libFlag,
+                                 "-lsymm_runtime",
+                                 rpath,
+                                 mlirLibFlag,
+                                 "-Wl,--as-needed",
+                                 "-lmlir_runner_utils",
+                                 "-lmlir_c_runner_utils",
+                                 "-lmlir_async_runtime",
+                                 mlirRpath,
+                                 "-Wl,--no-as-needed"};
   std::string errorMessage;
   int rc = llvm::sys::ExecuteAndWait(linker, args, std::nullopt, {}, 0, 0,
                                      &errorMessage);

@@ -55,7 +55,8 @@ def ConvertSymmToAMDGPU : Pass<"convert-symm-to-amdgpu", "::mlir::ModuleOp"> {
     hardware instruction would not be). `symm.backoff N` is `s_sleep`.
     `gpu.block_dim` inside kernels is read from the HSA dispatch packet
     rather than through `__ockl_get_local_size`, so that HSACO builds without
-    the ROCm device libraries.
+    the ROCm device libraries; for the same reason `gpu.all_reduce` is
+    rewritten into shuffles here, before `convert-gpu-to-rocdl`.
   }];
   let options = [
     Option<"checkRanks", "check-ranks", "bool", /*default=*/"false",
@@ -64,6 +65,7 @@ def ConvertSymmToAMDGPU : Pass<"convert-symm-to-amdgpu", "::mlir::ModuleOp"> {
            "past the context's and faults or corrupts memory)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::cf::ControlFlowDialect",
                            "::mlir::LLVM::LLVMDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::ROCDL::ROCDLDialect",
@@ -142,10 +144,16 @@ def SymmConvertGpuToHost : Pass<"symm-convert-gpu-to-host", "::mlir::gpu::GPUMod
     the GPU calling convention (memrefs expanded) plus an entry
     `_symm_kernel_<name>(void **params)` and a table
     `_symm_kernel_<name>_params` = {count, byte size of each} that the
-    runtime uses to copy arguments at launch. Arithmetic, memref, vector,
+    runtime uses to copy arguments at launch. `gpu.all_reduce` (`uniform`,
+    op and region forms) reduces each subgroup with xor shuffles that every
+    lane takes part in, then combines the subgroups' values through
+    workgroup memory between two barriers. Arithmetic, memref, vector,
     math, index, control-flow and func operations lower as on any CPU.
   }];
-  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 def SymmHostAttachTarget : Pass<"symm-host-attach-target", "::mlir::ModuleOp"> {

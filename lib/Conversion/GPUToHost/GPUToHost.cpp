@@ -19,9 +19,13 @@
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
 #include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 
 namespace mlir::symm {
@@ -106,12 +110,12 @@ struct BarrierLowering : public ConvertOpToLLVMPattern<gpu::BarrierOp> {
   }
 };
 
-static_assert(static_cast<int>(gpu::ShuffleMode::XOR) == SYMM_HOST_SHUFFLE_XOR &&
-                  static_cast<int>(gpu::ShuffleMode::DOWN) ==
-                      SYMM_HOST_SHUFFLE_DOWN &&
-                  static_cast<int>(gpu::ShuffleMode::UP) == SYMM_HOST_SHUFFLE_UP &&
-                  static_cast<int>(gpu::ShuffleMode::IDX) == SYMM_HOST_SHUFFLE_IDX,
-              "gpu.shuffle modes are passed to the runtime as they are");
+static_assert(
+    static_cast<int>(gpu::ShuffleMode::XOR) == SYMM_HOST_SHUFFLE_XOR &&
+        static_cast<int>(gpu::ShuffleMode::DOWN) == SYMM_HOST_SHUFFLE_DOWN &&
+        static_cast<int>(gpu::ShuffleMode::UP) == SYMM_HOST_SHUFFLE_UP &&
+        static_cast<int>(gpu::ShuffleMode::IDX) == SYMM_HOST_SHUFFLE_IDX,
+    "gpu.shuffle modes are passed to the runtime as they are");
 
 /// Moves the value through an i64, whatever its 64-bit-or-narrower type. The
 /// runtime writes the valid bit into a stack slot made once in the entry
@@ -136,9 +140,8 @@ struct ShuffleLowering : public ConvertOpToLLVMPattern<gpu::ShuffleOp> {
     Value validSlot;
     {
       OpBuilder::InsertionGuard guard(rewriter);
-      Block &entry = op->getParentOfType<FunctionOpInterface>()
-                         .getFunctionBody()
-                         .front();
+      Block &entry =
+          op->getParentOfType<FunctionOpInterface>().getFunctionBody().front();
       rewriter.setInsertionPointToStart(&entry);
       Value one = LLVM::ConstantOp::create(rewriter, loc, i64, 1);
       validSlot = LLVM::AllocaOp::create(rewriter, loc, ptr, i8, one);
@@ -332,6 +335,145 @@ LogicalResult lowerMemory(gpu::GPUFuncOp func,
   return success();
 }
 
+/// The combining kind of an all_reduce operation.
+vector::CombiningKind combiningKind(gpu::AllReduceOperation op) {
+  switch (op) {
+  case gpu::AllReduceOperation::ADD:
+    return vector::CombiningKind::ADD;
+  case gpu::AllReduceOperation::MUL:
+    return vector::CombiningKind::MUL;
+  case gpu::AllReduceOperation::MINUI:
+    return vector::CombiningKind::MINUI;
+  case gpu::AllReduceOperation::MINSI:
+    return vector::CombiningKind::MINSI;
+  case gpu::AllReduceOperation::MINNUMF:
+    return vector::CombiningKind::MINNUMF;
+  case gpu::AllReduceOperation::MAXUI:
+    return vector::CombiningKind::MAXUI;
+  case gpu::AllReduceOperation::MAXSI:
+    return vector::CombiningKind::MAXSI;
+  case gpu::AllReduceOperation::MAXNUMF:
+    return vector::CombiningKind::MAXNUMF;
+  case gpu::AllReduceOperation::AND:
+    return vector::CombiningKind::AND;
+  case gpu::AllReduceOperation::OR:
+    return vector::CombiningKind::OR;
+  case gpu::AllReduceOperation::XOR:
+    return vector::CombiningKind::XOR;
+  case gpu::AllReduceOperation::MINIMUMF:
+    return vector::CombiningKind::MINIMUMF;
+  case gpu::AllReduceOperation::MAXIMUMF:
+    return vector::CombiningKind::MAXIMUMF;
+  }
+  llvm_unreachable("unknown all_reduce operation");
+}
+
+/// gpu.all_reduce over the block. Upstream's rewrite (what
+/// convert-gpu-to-nvvm uses) lets only some lanes of a subgroup shuffle, which
+/// GPUs allow and the CPU target, whose shuffles every lane of the subgroup
+/// takes part in, does not. Here every lane shuffles: each subgroup reduces
+/// its active lanes with xor shuffles (a lane whose partner is outside the
+/// block keeps its value), lane 0 writes the subgroup's value to workgroup
+/// memory, and after a barrier every thread combines the subgroups' values
+/// itself; a second barrier lets the next all_reduce reuse the memory.
+LogicalResult lowerAllReduce(gpu::GPUFuncOp func, gpu::AllReduceOp op) {
+  if (!op.getUniform())
+    return op.emitOpError("needs `uniform` on the CPU target (and on GPUs): "
+                          "every thread of the block must reach it");
+  Region &body = op.getBody();
+  if (!body.empty() && !body.hasOneBlock())
+    return op.emitOpError("with a region of several blocks has no lowering "
+                          "for the CPU target; keep the combining region to "
+                          "one block");
+  Location loc = op.getLoc();
+  Type type = op.getType();
+  MLIRContext *ctx = op.getContext();
+  auto workgroup = gpu::AddressSpaceAttr::get(
+      ctx, gpu::GPUDialect::getWorkgroupAddressSpace());
+  Value buffer = func.addWorkgroupAttribution(
+      MemRefType::get({SYMM_HOST_ALL_REDUCE_MAX_SUBGROUPS}, type,
+                      MemRefLayoutAttrInterface(), workgroup),
+      loc);
+
+  OpBuilder b(op);
+  auto combine = [&](OpBuilder &b, Value lhs, Value rhs) -> Value {
+    if (std::optional<gpu::AllReduceOperation> kind = op.getOp())
+      return vector::makeArithReduction(b, loc, combiningKind(*kind), lhs, rhs);
+    IRMapping map;
+    map.map(body.getArgument(0), lhs);
+    map.map(body.getArgument(1), rhs);
+    for (Operation &inner : body.front().without_terminator())
+      b.clone(inner, map);
+    return map.lookup(body.front().getTerminator()->getOperand(0));
+  };
+
+  auto dim = [&](auto opType, gpu::Dimension d) -> Value {
+    return decltype(opType)::create(b, loc, d);
+  };
+  Value tx = dim(gpu::ThreadIdOp(), gpu::Dimension::x);
+  Value ty = dim(gpu::ThreadIdOp(), gpu::Dimension::y);
+  Value tz = dim(gpu::ThreadIdOp(), gpu::Dimension::z);
+  Value bx = dim(gpu::BlockDimOp(), gpu::Dimension::x);
+  Value by = dim(gpu::BlockDimOp(), gpu::Dimension::y);
+  Value bz = dim(gpu::BlockDimOp(), gpu::Dimension::z);
+  // Linear thread id and block size, as the runtime numbers lanes.
+  Value tid = arith::AddIOp::create(
+      b, loc, tx,
+      arith::MulIOp::create(
+          b, loc, bx,
+          arith::AddIOp::create(b, loc, ty,
+                                arith::MulIOp::create(b, loc, by, tz))));
+  Value size =
+      arith::MulIOp::create(b, loc, arith::MulIOp::create(b, loc, bx, by), bz);
+  Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+  Value c1 = arith::ConstantIndexOp::create(b, loc, 1);
+  Value lanes = arith::ConstantIndexOp::create(b, loc, SYMM_HOST_SUBGROUP_SIZE);
+  Value lane = arith::RemUIOp::create(b, loc, tid, lanes);
+  Value subgroup = arith::DivUIOp::create(b, loc, tid, lanes);
+  Value subgroups = arith::CeilDivUIOp::create(b, loc, size, lanes);
+  Value first = arith::SubIOp::create(b, loc, tid, lane);
+  Value active = arith::MinUIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, size, first), lanes);
+  Value width = arith::IndexCastOp::create(b, loc, b.getI32Type(), active);
+
+  Value value = op.getValue();
+  for (int offset = 1; offset < SYMM_HOST_SUBGROUP_SIZE; offset <<= 1) {
+    Value o = arith::ConstantIntOp::create(b, loc, offset, 32);
+    auto shuffle =
+        gpu::ShuffleOp::create(b, loc, value, o, width, gpu::ShuffleMode::XOR);
+    Value combined = combine(b, value, shuffle.getShuffleResult());
+    value =
+        arith::SelectOp::create(b, loc, shuffle.getValid(), combined, value);
+  }
+  Value isFirstLane =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, c0);
+  scf::IfOp::create(b, loc, isFirstLane, [&](OpBuilder &b, Location loc) {
+    memref::StoreOp::create(b, loc, value, buffer, subgroup);
+    scf::YieldOp::create(b, loc);
+  });
+  gpu::BarrierOp::create(b, loc);
+  Value initial = memref::LoadOp::create(b, loc, buffer, c0);
+  auto loop = scf::ForOp::create(
+      b, loc, c1, subgroups, c1, ValueRange{initial},
+      [&](OpBuilder &b, Location loc, Value i, ValueRange acc) {
+        Value next = memref::LoadOp::create(b, loc, buffer, i);
+        scf::YieldOp::create(b, loc, combine(b, acc[0], next));
+      });
+  gpu::BarrierOp::create(b, loc);
+  op.replaceAllUsesWith(loop.getResult(0));
+  op.erase();
+  return success();
+}
+
+LogicalResult lowerAllReduces(gpu::GPUFuncOp func) {
+  SmallVector<gpu::AllReduceOp> ops;
+  func.walk([&](gpu::AllReduceOp op) { ops.push_back(op); });
+  for (gpu::AllReduceOp op : ops)
+    if (failed(lowerAllReduce(func, op)))
+      return failure();
+  return success();
+}
+
 /// `_symm_kernel_<name>(void **params)` calls the kernel with each parameter
 /// loaded from params[i]; `_symm_kernel_<name>_params` holds the count and
 /// each parameter's size, so the runtime can copy arguments at launch.
@@ -341,8 +483,7 @@ void addEntry(gpu::GPUModuleOp module, LLVM::LLVMFuncOp kernel) {
   MLIRContext *ctx = module.getContext();
   Type ptr = LLVM::LLVMPointerType::get(ctx);
   Type i64 = IntegerType::get(ctx, 64);
-  std::string entryName =
-      (SYMM_HOST_KERNEL_PREFIX + kernel.getName()).str();
+  std::string entryName = (SYMM_HOST_KERNEL_PREFIX + kernel.getName()).str();
   ArrayRef<Type> params = kernel.getFunctionType().getParams();
 
   DataLayout layout = DataLayout::closest(module);
@@ -386,7 +527,7 @@ struct SymmConvertGpuToHost
     for (auto func : module.getOps<gpu::GPUFuncOp>()) {
       if (func.isKernel())
         kernels.push_back(func.getName().str());
-      if (failed(lowerMemory(func, converter)))
+      if (failed(lowerAllReduces(func)) || failed(lowerMemory(func, converter)))
         return signalPassFailure();
     }
 
@@ -406,6 +547,8 @@ struct SymmConvertGpuToHost
     index::populateIndexToLLVMConversionPatterns(converter, patterns);
     populateFuncToLLVMConversionPatterns(converter, patterns);
     ub::populateUBToLLVMConversionPatterns(converter, patterns);
+    // What lowerAllReduces builds.
+    populateSCFToControlFlowConversionPatterns(patterns);
 
     LLVMConversionTarget target(*ctx);
     target.addLegalOp<UnrealizedConversionCastOp>();

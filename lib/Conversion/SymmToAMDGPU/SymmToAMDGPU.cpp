@@ -11,6 +11,8 @@
 #include "symm/Conversion/SymmToLLVM.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::symm {
 #define GEN_PASS_DEF_CONVERTSYMMTOAMDGPU
@@ -80,6 +82,12 @@ struct ConvertSymmToAMDGPU
       target.reportPeerOutOfRange = [](OpBuilder &b, Location loc, StringRef,
                                        Value, Value,
                                        Value) { LLVM::Trap::create(b, loc); };
+    // convert-gpu-to-rocdl would rewrite gpu.all_reduce too, but after
+    // lowerBlockDims: its gpu.block_dim would need the ROCm device libraries.
+    RewritePatternSet allReduce(&getContext());
+    populateGpuAllReducePatterns(allReduce);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(allReduce))))
+      return signalPassFailure();
     lowerBlockDims(getOperation());
     if (failed(lowerSymmProgram(getOperation(), target)))
       signalPassFailure();

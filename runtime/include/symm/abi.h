@@ -65,6 +65,9 @@ typedef enum symm_host_shuffle_mode {
 
 /* Lanes of a subgroup (gpu.subgroup_size, gpu.lane_id, gpu.shuffle). */
 #define SYMM_HOST_SUBGROUP_SIZE 32
+/* Subgroups of a block whose values gpu.all_reduce combines through
+ * workgroup memory on the CPU target: blocks of up to 4096 threads. */
+#define SYMM_HOST_ALL_REDUCE_MAX_SUBGROUPS 128
 /* Static workgroup memory a CPU-target kernel may use, like NVIDIA's 48 KiB. */
 #define SYMM_HOST_STATIC_SHARED_BYTES (48 * 1024)
 

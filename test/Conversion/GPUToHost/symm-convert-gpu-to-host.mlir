@@ -65,3 +65,25 @@ gpu.module @loop {
     gpu.return
   }
 }
+
+// -----
+
+// gpu.all_reduce: every lane of each subgroup shuffles, lane 0 writes the
+// subgroup's value to workgroup memory, and after a barrier each thread
+// combines the subgroups' values; a second barrier protects the memory.
+// CHECK-LABEL: llvm.func @reduce
+// CHECK: llvm.call @_symm_host_shared_memory
+// CHECK-COUNT-5: llvm.call @_symm_host_shuffle
+// CHECK: llvm.store
+// CHECK: llvm.call @_symm_host_barrier()
+// CHECK: llvm.load
+// CHECK: llvm.add
+// CHECK: llvm.call @_symm_host_barrier()
+gpu.module @all_reduce {
+  gpu.func @reduce(%v: i32, %out: memref<1xi32>) kernel {
+    %r = gpu.all_reduce add %v uniform {} : (i32) -> (i32)
+    %c0 = arith.constant 0 : index
+    memref.store %r, %out[%c0] : memref<1xi32>
+    gpu.return
+  }
+}
