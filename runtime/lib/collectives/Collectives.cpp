@@ -102,14 +102,14 @@ symm_status configure(State &s) {
   if (!s.directMin)
     return fail(SYMM_ERROR_INVALID_ARGUMENT,
                 "SYMM_COLLECTIVES_DIRECT_MIN='%s' is not a size", direct);
-  const char *blocks = envOr("SYMM_COLLECTIVES_BLOCKS", gpu ? "64" : "2");
+  const char *blocks = envOr("SYMM_COLLECTIVES_BLOCKS", gpu ? "128" : "2");
   const char *threads = envOr("SYMM_COLLECTIVES_THREADS", gpu ? "512" : "16");
   int b = atoi(blocks), t = atoi(threads);
-  if (b < 1 || b > int(kMaxBlocks) || t < 1 || t > 1024)
+  if (b < 1 || b > int(kMaxBlocks) || t < 1 || t > SYMM_COLL_MAX_THREADS)
     return fail(SYMM_ERROR_INVALID_ARGUMENT,
                 "SYMM_COLLECTIVES_BLOCKS='%s' must be 1..%u and "
-                "SYMM_COLLECTIVES_THREADS='%s' 1..1024",
-                blocks, kMaxBlocks, threads);
+                "SYMM_COLLECTIVES_THREADS='%s' 1..%d",
+                blocks, kMaxBlocks, threads, SYMM_COLL_MAX_THREADS);
   s.blocks = unsigned(b);
   s.threads = unsigned(t);
   // Configured: later calls skip the checks above.
