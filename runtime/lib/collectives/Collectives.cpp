@@ -33,6 +33,13 @@ const size_t kDtypeSizes[kNumDtypes] = {1, 4, 8, 2, 2, 4, 8};
 
 /// Workgroups per launch are at most this many: each uses one flag slot.
 constexpr unsigned kMaxBlocks = 128;
+/// A launch gets a workgroup per this many bytes, up to
+/// SYMM_COLLECTIVES_BLOCKS: a small call waits on flag round trips, not on
+/// bandwidth, and each workgroup adds fences and flags (on 2 H200s an 8 KB
+/// all-reduce took 12.7 us on 128 workgroups and 10.2 us on 8).
+constexpr size_t kBytesPerBlock = size_t(32) << 10;
+constexpr size_t kMinScratch = size_t(64) << 10;
+constexpr size_t kMaxDefaultScratch = size_t(256) << 20;
 constexpr size_t kFlagBytes =
     size_t(kMaxBlocks) * SYMM_COLL_FLAGS_PER_SLOT * sizeof(int32_t);
 /// What each rank publishes per workgroup for zero-copy exchanges: one
@@ -91,12 +98,22 @@ symm_status configure(State &s) {
   std::string backend = symm_backend_name();
   bool gpu = backend != "host";
   // CPU ranks run every GPU thread on the processor: few small workgroups.
-  const char *scratch = envOr("SYMM_COLLECTIVES_SCRATCH", gpu ? "64M" : "1M");
-  s.scratchBytes = parseSize(scratch);
-  if (s.scratchBytes < 65536)
-    return fail(SYMM_ERROR_INVALID_ARGUMENT,
-                "SYMM_COLLECTIVES_SCRATCH='%s' is not a size of at least 64K",
-                scratch);
+  // On GPUs a sixteenth of the heap, at most 256M: data beyond the scratch
+  // goes in chunks, and each chunk costs a launch and a flag round trip
+  // with the link idle (about 10% of a 256 MB call with 64M, measured).
+  if (const char *scratch = getenv("SYMM_COLLECTIVES_SCRATCH");
+      scratch && *scratch) {
+    s.scratchBytes = parseSize(scratch);
+    if (s.scratchBytes < kMinScratch)
+      return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                  "SYMM_COLLECTIVES_SCRATCH='%s' is not a size of at least 64K",
+                  scratch);
+  } else {
+    s.scratchBytes = gpu ? std::min(kMaxDefaultScratch, symm_heap_size() / 16)
+                         : size_t(1) << 20;
+    s.scratchBytes =
+        std::max(kMinScratch, s.scratchBytes / kMinScratch * kMinScratch);
+  }
   const char *direct = envOr("SYMM_COLLECTIVES_DIRECT_MIN", "256K");
   s.directMin = parseSize(direct);
   if (!s.directMin)
@@ -195,9 +212,14 @@ public:
     memcpy(&slot, &v, sizeof(v));
     scalar(slot);
   }
+  /// Launches `kernel` on `grid` workgroups. Every kernel but `send_recv`
+  /// (`slots` false) also takes the channel's number of flag slots, the most
+  /// workgroups any launch uses, which each launch acknowledges in full.
   symm_status launch(State &s, symm_module *m, const char *kernel,
-                     symm_stream *stream) {
-    scalar(s.blocks);
+                     symm_stream *stream, unsigned grid, bool slots = true) {
+    scalar(grid);
+    if (slots)
+      scalar(s.blocks);
     if (count_ > kMax)
       return fail(SYMM_ERROR_INVALID_ARGUMENT,
                   "collective kernel '%s' takes %zu parameters, more than %zu",
@@ -205,8 +227,8 @@ public:
     void *params[kMax];
     for (size_t i = 0; i < count_; ++i)
       params[i] = &values_[i];
-    unsigned grid[3] = {s.blocks, 1, 1}, block[3] = {s.threads, 1, 1};
-    return symm_launch(m, kernel, grid, block, 0, stream, params, count_);
+    unsigned grid3[3] = {grid, 1, 1}, block[3] = {s.threads, 1, 1};
+    return symm_launch(m, kernel, grid3, block, 0, stream, params, count_);
   }
 
 private:
@@ -236,6 +258,11 @@ struct Call {
   /// Elements in each of `slots` slots per rank.
   size_t slotCap(size_t slots) const {
     return roundDown(scratchElems() / (slots * world));
+  }
+  /// Workgroups for a launch that moves `elems` elements per rank.
+  unsigned grid(size_t elems) const {
+    size_t g = (elems * esize + kBytesPerBlock - 1) / kBytesPerBlock;
+    return unsigned(std::clamp<size_t>(g, 1, s->blocks));
   }
 };
 
@@ -392,8 +419,9 @@ symm_status exchange(Call &call, const void *send, void *recv, size_t count,
     if (direct)
       p.scalar(uint64_t(published));
     p.i32(++call.c->epoch);
-    if (symm_status st = p.launch(
-            *call.s, call.m, direct ? "exchange_direct" : "exchange", stream))
+    if (symm_status st =
+            p.launch(*call.s, call.m, direct ? "exchange_direct" : "exchange",
+                     stream, call.grid(total)))
       return st;
   }
   return SYMM_SUCCESS;
@@ -411,7 +439,11 @@ symm_status allReduceAlgorithm(size_t bytes, int world, bool *twoShot) {
                 "SYMM_ALL_REDUCE_ALGO='%s' is not one of one_shot, two_shot",
                 forced);
   }
-  size_t limit = parseSize(envOr("SYMM_ALL_REDUCE_ONE_SHOT_MAX", "64K"));
+  // On 2 H200s one-shot is faster up to 1M (15 us against 24 at 1 MB): it
+  // has one flag round trip less, and NVLink has bandwidth to spare there.
+  bool gpu = strcmp(symm_backend_name(), "host") != 0;
+  size_t limit =
+      parseSize(envOr("SYMM_ALL_REDUCE_ONE_SHOT_MAX", gpu ? "1M" : "64K"));
   *twoShot = world > 1 && bytes > limit;
   return SYMM_SUCCESS;
 }
@@ -574,7 +606,8 @@ symm_status symm_all_reduce(const void *send, void *recv, size_t count,
     if (direct)
       p.scalar(uint64_t(published));
     p.i32(++call.c->epoch);
-    if (symm_status st = p.launch(*call.s, call.m, kernel, stream))
+    if (symm_status st =
+            p.launch(*call.s, call.m, kernel, stream, call.grid(total)))
       return st;
   }
   return SYMM_SUCCESS;
@@ -625,7 +658,8 @@ symm_status symm_reduce_scatter(const void *send, void *recv, size_t recv_count,
     p.scalar(recv_count);
     p.i32(op);
     p.i32(++call.c->epoch);
-    if (symm_status st = p.launch(*call.s, call.m, "reduce_scatter", stream))
+    if (symm_status st = p.launch(*call.s, call.m, "reduce_scatter", stream,
+                                  call.grid(total * call.world)))
       return st;
   }
   return SYMM_SUCCESS;
@@ -696,7 +730,9 @@ symm_status symm_all_to_allv(const void *send, const size_t *send_counts,
     p.scalar(cap);
     p.i32(call.c->sent[to]);
     p.i32(call.c->received[from]);
-    if (symm_status st = p.launch(*call.s, call.m, "send_recv", stream))
+    // The pair flags count chunks per workgroup: every launch uses them all.
+    if (symm_status st = p.launch(*call.s, call.m, "send_recv", stream,
+                                  call.s->blocks, /*slots=*/false))
       return st;
     call.c->sent[to] += int32_t(nsend);
     call.c->received[from] += int32_t(nrecv);
