@@ -117,6 +117,18 @@ struct ConvertSymmToAMDGPU
     populateGpuAllReducePatterns(allReduce);
     if (failed(applyPatternsGreedily(getOperation(), std::move(allReduce))))
       return signalPassFailure();
+    // The dispatch's LDS (u32 group_segment_size at byte 28) less the
+    // kernel's static LDS.
+    sizeDynamicSharedMemory(getOperation(), [](OpBuilder &b, Location loc) {
+      Value group = dispatchField(b, loc, 28, 32);
+      Value fixed =
+          LLVM::CallIntrinsicOp::create(
+              b, loc, b.getI32Type(),
+              b.getStringAttr("llvm.amdgcn.groupstaticsize"), ValueRange{})
+              .getResult(0);
+      return LLVM::SubOp::create(
+          b, loc, group, LLVM::ZExtOp::create(b, loc, b.getI64Type(), fixed));
+    });
     lowerDispatchDims(getOperation());
     if (failed(lowerSymmProgram(getOperation(), target)))
       signalPassFailure();

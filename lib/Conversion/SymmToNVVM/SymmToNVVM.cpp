@@ -306,6 +306,17 @@ struct ConvertSymmToNVVM
           arith::ConstantIndexOp::create(b, op.getLoc(), 32).getResult());
       op.erase();
     });
+    sizeDynamicSharedMemory(getOperation(), [](OpBuilder &b, Location loc) {
+      return LLVM::InlineAsmOp::create(
+                 b, loc, b.getI32Type(), ValueRange{},
+                 "mov.u32 $0, %dynamic_smem_size;", "=r",
+                 /*has_side_effects=*/false, /*is_align_stack=*/false,
+                 LLVM::TailCallKind::None,
+                 LLVM::AsmDialectAttr::get(b.getContext(),
+                                           LLVM::AsmDialect::AD_ATT),
+                 ArrayAttr())
+          .getResult(0);
+    });
     if (failed(lowerSymmProgram(getOperation(), target)))
       signalPassFailure();
   }
