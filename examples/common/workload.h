@@ -24,6 +24,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 namespace workload {
 
 /// Exits this rank with the runtime's message (which names the rank) when a
@@ -246,8 +248,58 @@ inline double timeUs(const std::function<void()> &step, int warmup, int iters,
          iters;
 }
 
+/// Kernel parameters in the runtime's convention (runtime.h): a memref
+/// expands into (allocated, aligned, offset, size, stride), every scalar
+/// takes one 64-bit slot (an i32 in its low half).
+class Params {
+public:
+  Params &memref(const void *p, size_t size) {
+    uint64_t ptr = reinterpret_cast<uint64_t>(p);
+    for (uint64_t v : {ptr, ptr, uint64_t(0), uint64_t(size), uint64_t(1)})
+      index(v);
+    return *this;
+  }
+  Params &index(uint64_t v) {
+    values.push_back(v);
+    return *this;
+  }
+  Params &i32(int32_t v) {
+    uint64_t slot = 0;
+    std::memcpy(&slot, &v, sizeof(v));
+    return index(slot);
+  }
+  /// Launches `kernel` on `grid` workgroups of `block` threads.
+  void launch(symm_module *module, const char *kernel, unsigned grid,
+              unsigned block, symm_stream *stream) {
+    std::vector<void *> params;
+    for (uint64_t &v : values)
+      params.push_back(&v);
+    unsigned g[3] = {grid, 1, 1}, b[3] = {block, 1, 1};
+    check(symm_launch(module, kernel, g, b, 0, stream, params.data(),
+                      params.size()),
+          kernel);
+  }
+
+private:
+  std::vector<uint64_t> values;
+};
+
 /// Whether the runtime runs on GPUs (the drivers pick GPU-sized defaults).
 inline bool onGpu() { return std::strcmp(symm_backend_name(), "host") != 0; }
+
+/// Where a workload's compiled kernels are by default: `<name>.so` (host),
+/// `.ptx` (cuda) or `.hsaco` (hip) next to the executable, where CMake and
+/// the GPU bundles put them.
+inline std::string kernelsPath(const std::string &name) {
+  std::string exe(4096, '\0');
+  ssize_t n = readlink("/proc/self/exe", exe.data(), exe.size() - 1);
+  std::string dir = n > 0 ? exe.substr(0, size_t(n)) : std::string(".");
+  dir = dir.substr(0, dir.find_last_of('/') + 1);
+  std::string backend = symm_backend_name();
+  const char *ext =
+      backend == "cuda" ? "ptx" : backend == "hip" ? "hsaco" : "so";
+  return dir + name + "." + ext;
+}
 
 } // namespace workload
 
