@@ -113,17 +113,27 @@ public:
       fail("--" + name + "='" + s + "' is not a positive integer");
     return v;
   }
-  /// A string option that must be one of `choices`.
-  const std::string &choice(const std::string &name,
-                            const std::vector<std::string> &choices) const {
-    const std::string &s = str(name);
-    for (const std::string &c : choices)
-      if (s == c)
-        return s;
-    std::string list;
-    for (const std::string &c : choices)
-      list += (list.empty() ? "" : "|") + c;
-    fail("--" + name + "='" + s + "' is not one of " + list);
+  /// A comma-separated list of choices (e.g. --variant=bulk_sync,fused).
+  std::vector<std::string>
+  choices(const std::string &name,
+          const std::vector<std::string> &allowed) const {
+    std::vector<std::string> picked;
+    std::string list = str(name) + ",";
+    for (size_t at = 0, comma; (comma = list.find(',', at)) != list.npos;
+         at = comma + 1) {
+      std::string one = list.substr(at, comma - at);
+      bool known = false;
+      for (const std::string &c : allowed)
+        known |= one == c;
+      if (!known) {
+        std::string all;
+        for (const std::string &c : allowed)
+          all += (all.empty() ? "" : "|") + c;
+        fail("--" + name + "='" + one + "' is not one of " + all);
+      }
+      picked.push_back(one);
+    }
+    return picked;
   }
 
   [[noreturn]] void fail(const std::string &message) const {

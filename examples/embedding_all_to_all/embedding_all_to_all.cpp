@@ -14,6 +14,7 @@
 // Every rank checks out against a double-precision reference built from
 // every rank's tables and ids (regenerated from the seed) and prints PASS or
 // FAIL with the worst error; --bench times the variant (and still checks).
+// A list (--variant=bulk_sync,fused) runs each on the same inputs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,7 +48,7 @@ int main(int argc, char **argv) {
   Args args("embedding_all_to_all",
             "sum-pooled embedding bags of every rank's tables, then an "
             "all-to-all by bag");
-  args.option("variant", "fused", "bulk_sync | fused");
+  args.option("variant", "fused", "bulk_sync | fused, or a list");
   args.option("batch", "96", "global batch B (a multiple of the ranks)");
   args.option("tables", "4", "tables per rank T");
   args.option("dim", "128", "embedding dimension D (a multiple of 4)");
@@ -59,7 +60,8 @@ int main(int argc, char **argv) {
               "compiled kernels (auto: embedding_all_to_all.so/.ptx beside "
               "the program)");
   args.parse(argc, argv);
-  std::string variant = args.choice("variant", {"bulk_sync", "fused"});
+  std::vector<std::string> variants =
+      args.choices("variant", {"bulk_sync", "fused"});
   int64_t batch = args.integer("batch"), tl = args.integer("tables");
   int64_t dim = args.integer("dim"), bag = args.integer("bag");
   int64_t rows = args.integer("rows");
@@ -106,9 +108,35 @@ int main(int argc, char **argv) {
   tables.clear();
   ids.clear();
 
+  // The reference for this rank's bags in double, every bag when that is
+  // cheap, else bags at a stride (the same on every table and rank).
+  size_t outCount = size_t(bq * gtl * dim);
+  double cost = double(bq) * double(gtl) * double(bag) * double(dim);
+  int64_t stride = std::max<int64_t>(1, int64_t(cost / double(1 << 27)));
+  std::vector<size_t> checked;
+  std::vector<double> ref;
+  {
+    std::vector<double> full(outCount, 0.0);
+    std::vector<float> table;
+    std::vector<int32_t> tids;
+    for (int64_t g = 0; g < gtl; ++g) {
+      makeTable(seed, g, rows, dim, batch, bag, table, tids);
+      for (int64_t b = 0; b < bq; b += stride) {
+        const int32_t *list = &tids[size_t((rank * bq + b) * bag)];
+        double *o = &full[size_t((b * gtl + g) * dim)];
+        for (int64_t l = 0; l < bag; ++l)
+          for (int64_t d = 0; d < dim; ++d)
+            o[d] += double(table[size_t(list[l] * dim + d)]);
+        for (int64_t d = 0; d < dim; ++d)
+          checked.push_back(size_t((b * gtl + g) * dim + d));
+      }
+    }
+    for (size_t i : checked)
+      ref.push_back(full[i]);
+  }
+
   // Heap, alike on every rank: out, the bulk variant's send and receive
   // buffers, the fused variant's counters and flags (2 W T, zeroed).
-  size_t outCount = size_t(bq * gtl * dim);
   void *out = nullptr, *send = nullptr, *recv = nullptr, *sync = nullptr;
   WORKLOAD_CHECK(symm_malloc(outCount * 4, &out));
   WORKLOAD_CHECK(symm_malloc(size_t(batch * tl * dim) * 4, &send));
@@ -116,96 +144,78 @@ int main(int argc, char **argv) {
   WORKLOAD_CHECK(symm_malloc(size_t(2 * gtl) * 4, &sync));
   std::vector<int32_t> zeros(size_t(2 * gtl), 0);
   WORKLOAD_CHECK(symm_memcpy(sync, zeros.data(), zeros.size() * 4));
-  WORKLOAD_CHECK(symm_barrier());
 
   symm_stream *stream = nullptr;
   int32_t epoch = 0;
-  auto step = [&] {
-    if (variant == "fused") {
+  int status = 0;
+  for (const std::string &variant : variants) {
+    // out starts as NaNs, so a slice no kernel wrote fails.
+    std::vector<float> got(outCount, std::nanf(""));
+    WORKLOAD_CHECK(symm_memcpy(out, got.data(), outCount * 4));
+    WORKLOAD_CHECK(symm_barrier());
+    auto step = [&] {
+      if (variant == "fused") {
+        Params()
+            .memref(dtables, size_t(tl * rows * dim))
+            .memref(dids, size_t(tl * batch * bag))
+            .memref(out, outCount)
+            .memref(sync, size_t(2 * gtl))
+            .index(uint64_t(tl))
+            .index(uint64_t(batch))
+            .index(uint64_t(bag))
+            .index(uint64_t(rows))
+            .index(uint64_t(dim))
+            .i32(++epoch)
+            .launch(module, "embedding_all_to_all", unsigned(grid), kBlock,
+                    stream);
+        return;
+      }
       Params()
           .memref(dtables, size_t(tl * rows * dim))
           .memref(dids, size_t(tl * batch * bag))
-          .memref(out, outCount)
-          .memref(sync, size_t(2 * gtl))
+          .memref(send, size_t(batch * tl * dim))
           .index(uint64_t(tl))
           .index(uint64_t(batch))
           .index(uint64_t(bag))
           .index(uint64_t(rows))
           .index(uint64_t(dim))
-          .i32(++epoch)
-          .launch(module, "embedding_all_to_all", unsigned(grid), kBlock,
-                  stream);
-      return;
-    }
-    Params()
-        .memref(dtables, size_t(tl * rows * dim))
-        .memref(dids, size_t(tl * batch * bag))
-        .memref(send, size_t(batch * tl * dim))
-        .index(uint64_t(tl))
-        .index(uint64_t(batch))
-        .index(uint64_t(bag))
-        .index(uint64_t(rows))
-        .index(uint64_t(dim))
-        .launch(module, "pool_all", unsigned(grid), kBlock, stream);
-    WORKLOAD_CHECK(symm_all_to_all(send, recv, size_t(bq * tl * dim),
-                                   SYMM_FLOAT32, stream));
-    Params()
-        .memref(recv, outCount)
-        .memref(out, outCount)
-        .index(uint64_t(bq))
-        .index(uint64_t(tl * dim))
-        .launch(module, "unpack", unsigned(grid), kBlock, stream);
-  };
+          .launch(module, "pool_all", unsigned(grid), kBlock, stream);
+      WORKLOAD_CHECK(symm_all_to_all(send, recv, size_t(bq * tl * dim),
+                                     SYMM_FLOAT32, stream));
+      Params()
+          .memref(recv, outCount)
+          .memref(out, outCount)
+          .index(uint64_t(bq))
+          .index(uint64_t(tl * dim))
+          .launch(module, "unpack", unsigned(grid), kBlock, stream);
+    };
 
-  char what[256];
-  std::snprintf(what, sizeof(what),
-                "embedding_all_to_all %s B=%" PRId64 " T=%" PRId64
-                " D=%" PRId64 " L=%" PRId64 " ranks=%d",
-                variant.c_str(), batch, tl, dim, bag, world);
-  if (bench) {
-    double us = timeUs(step, warmup, iters, stream);
-    // Rows gathered, and pooled bytes sent to peers, per rank.
-    double gathered = double(batch) * double(tl) * double(bag) * double(dim) * 4;
-    double sent = double(batch - bq) * double(tl) * double(dim) * 4;
-    std::printf("%s grid=%" PRId64 ": %.2f us/iter, %.1f GB/s gathered, "
-                "%.1f GB/s sent\n",
-                what, grid, us, gathered / us * 1e-3, sent / us * 1e-3);
-  } else {
-    step();
-  }
-  WORKLOAD_CHECK(symm_stream_synchronize(stream));
-
-  std::vector<float> got(outCount);
-  WORKLOAD_CHECK(symm_memcpy(got.data(), out, outCount * 4));
-  // The reference for this rank's bags, every bag when that is cheap, else
-  // bags at a stride (the same on every table and rank).
-  double cost = double(bq) * double(gtl) * double(bag) * double(dim);
-  int64_t stride = std::max<int64_t>(1, int64_t(cost / double(1 << 27)));
-  std::vector<double> ref(outCount, 0.0);
-  std::vector<size_t> checked;
-  std::vector<float> table;
-  std::vector<int32_t> tids;
-  for (int64_t g = 0; g < gtl; ++g) {
-    makeTable(seed, g, rows, dim, batch, bag, table, tids);
-    for (int64_t b = 0; b < bq; b += stride) {
-      const int32_t *list = &tids[size_t((rank * bq + b) * bag)];
-      double *o = &ref[size_t((b * gtl + g) * dim)];
-      for (int64_t l = 0; l < bag; ++l)
-        for (int64_t d = 0; d < dim; ++d)
-          o[d] += double(table[size_t(list[l] * dim + d)]);
-      for (int64_t d = 0; d < dim; ++d)
-        checked.push_back(size_t((b * gtl + g) * dim + d));
+    char what[256];
+    std::snprintf(what, sizeof(what),
+                  "embedding_all_to_all %s B=%" PRId64 " T=%" PRId64
+                  " D=%" PRId64 " L=%" PRId64 " ranks=%d",
+                  variant.c_str(), batch, tl, dim, bag, world);
+    if (bench) {
+      double us = timeUs(step, warmup, iters, stream);
+      // Rows gathered, and pooled bytes sent to peers, per rank.
+      double gathered =
+          double(batch) * double(tl) * double(bag) * double(dim) * 4;
+      double sent = double(batch - bq) * double(tl) * double(dim) * 4;
+      std::printf("%s grid=%" PRId64 ": %.2f us/iter, %.1f GB/s gathered, "
+                  "%.1f GB/s sent\n",
+                  what, grid, us, gathered / us * 1e-3, sent / us * 1e-3);
+    } else {
+      step();
     }
+    WORKLOAD_CHECK(symm_stream_synchronize(stream));
+    WORKLOAD_CHECK(symm_memcpy(got.data(), out, outCount * 4));
+    Comparison c = compare(
+        checked.size(), [&](size_t i) { return double(got[checked[i]]); },
+        ref, 1e-4, 1e-5);
+    if (stride > 1)
+      std::printf("%s: checked every %" PRId64 "th bag\n", what, stride);
+    status |= report(what, c);
   }
-  std::vector<double> refChecked;
-  for (size_t i : checked)
-    refChecked.push_back(ref[i]);
-  Comparison c = compare(
-      checked.size(), [&](size_t i) { return double(got[checked[i]]); },
-      refChecked, 1e-4, 1e-5);
-  if (stride > 1)
-    std::printf("%s: checked every %" PRId64 "th bag\n", what, stride);
-  int status = report(what, c);
 
   WORKLOAD_CHECK(symm_barrier());
   WORKLOAD_CHECK(symm_free(sync));
