@@ -152,8 +152,8 @@ private:
     for (const std::string &name : order) {
       const Entry &e = entries.at(name);
       std::fprintf(out, "  --%-14s %s%s%s%s\n", name.c_str(), e.help.c_str(),
-                   e.isFlag ? "" : " (default ", e.isFlag ? "" : e.value.c_str(),
-                   e.isFlag ? "" : ")");
+                   e.isFlag ? "" : " (default ",
+                   e.isFlag ? "" : e.value.c_str(), e.isFlag ? "" : ")");
     }
     std::exit(status);
   }
@@ -254,8 +254,7 @@ inline double timeUs(const std::function<void()> &step, int warmup, int iters,
     step();
   WORKLOAD_CHECK(symm_stream_synchronize(stream));
   auto end = std::chrono::steady_clock::now();
-  return std::chrono::duration<double, std::micro>(end - start).count() /
-         iters;
+  return std::chrono::duration<double, std::micro>(end - start).count() / iters;
 }
 
 /// Kernel parameters in the runtime's convention (runtime.h): a memref
@@ -306,8 +305,9 @@ inline std::string kernelsPath(const std::string &name) {
   std::string dir = n > 0 ? exe.substr(0, size_t(n)) : std::string(".");
   dir = dir.substr(0, dir.find_last_of('/') + 1);
   std::string backend = symm_backend_name();
-  const char *ext =
-      backend == "cuda" ? "ptx" : backend == "hip" ? "hsaco" : "so";
+  const char *ext = backend == "cuda"  ? "ptx"
+                    : backend == "hip" ? "hsaco"
+                                       : "so";
   return dir + name + "." + ext;
 }
 

@@ -54,8 +54,9 @@ int main(int argc, char **argv) {
   args.option("dim", "128", "embedding dimension D (a multiple of 4)");
   args.option("bag", "32", "ids per bag L");
   args.option("rows", "4096", "rows per table");
-  args.option("grid", "auto", "workgroups (auto: 4 per SM on GPUs, 4 on CPU "
-                              "ranks)");
+  args.option("grid", "auto",
+              "workgroups (auto: 4 per SM on GPUs, 4 on CPU "
+              "ranks)");
   args.option("kernels", "auto",
               "compiled kernels (auto: embedding_all_to_all.so/.ptx beside "
               "the program)");
@@ -95,8 +96,7 @@ int main(int argc, char **argv) {
     std::vector<int32_t> tids;
     for (int64_t t = 0; t < tl; ++t) {
       makeTable(seed, rank * tl + t, rows, dim, batch, bag, table, tids);
-      std::copy(table.begin(), table.end(),
-                tables.begin() + t * rows * dim);
+      std::copy(table.begin(), table.end(), tables.begin() + t * rows * dim);
       std::copy(tids.begin(), tids.end(), ids.begin() + t * batch * bag);
     }
   }
@@ -210,8 +210,8 @@ int main(int argc, char **argv) {
     WORKLOAD_CHECK(symm_stream_synchronize(stream));
     WORKLOAD_CHECK(symm_memcpy(got.data(), out, outCount * 4));
     Comparison c = compare(
-        checked.size(), [&](size_t i) { return double(got[checked[i]]); },
-        ref, 1e-4, 1e-5);
+        checked.size(), [&](size_t i) { return double(got[checked[i]]); }, ref,
+        1e-4, 1e-5);
     if (stride > 1)
       std::printf("%s: checked every %" PRId64 "th bag\n", what, stride);
     status |= report(what, c);

@@ -1,4 +1,4 @@
-//===- gemv_all_reduce.cpp - Row-parallel linear layer ---------------------===//
+//===- gemv_all_reduce.cpp - Row-parallel linear layer --------------------===//
 //
 // y = sum_r W_r x_r: W (M x K) is split along K, rank r holds W_r (M x K/W)
 // and x_r (K/W); bf16 in, f32 accumulation, bf16 y on every rank.
@@ -45,12 +45,15 @@ int main(int argc, char **argv) {
                                "along K)");
   args.option("variant", "fused", "bulk_sync | fused | gemv, or a list");
   args.option("m", "1024", "rows of W (a multiple of 32)");
-  args.option("k", "2048", "columns of W, split across the ranks (a "
-                           "multiple of 8 x ranks)");
-  args.option("grid", "auto", "workgroups (auto: 4 per SM on GPUs, 4 on CPU "
-                              "ranks; at most one per 32-row tile)");
-  args.option("kernels", "auto", "compiled kernels (auto: "
-                                 "gemv_all_reduce.so/.ptx beside the program)");
+  args.option("k", "2048",
+              "columns of W, split across the ranks (a "
+              "multiple of 8 x ranks)");
+  args.option("grid", "auto",
+              "workgroups (auto: 4 per SM on GPUs, 4 on CPU "
+              "ranks; at most one per 32-row tile)");
+  args.option("kernels", "auto",
+              "compiled kernels (auto: "
+              "gemv_all_reduce.so/.ptx beside the program)");
   args.parse(argc, argv);
   std::vector<std::string> variants =
       args.choices("variant", {"bulk_sync", "fused", "gemv"});
@@ -140,8 +143,7 @@ int main(int argc, char **argv) {
             .index(uint64_t(m))
             .index(uint64_t(kr))
             .i32(++epoch)
-            .launch(module, "gemv_all_reduce", unsigned(grid), kBlock,
-                    stream);
+            .launch(module, "gemv_all_reduce", unsigned(grid), kBlock, stream);
         return;
       }
       Params()
@@ -152,8 +154,8 @@ int main(int argc, char **argv) {
           .index(uint64_t(kr))
           .launch(module, "gemv", unsigned(grid), kBlock, stream);
       if (variant == "bulk_sync")
-        WORKLOAD_CHECK(symm_all_reduce(yr, y, size_t(m), SYMM_BFLOAT16,
-                                       SYMM_SUM, stream));
+        WORKLOAD_CHECK(
+            symm_all_reduce(yr, y, size_t(m), SYMM_BFLOAT16, SYMM_SUM, stream));
     };
 
     char what[256];
@@ -165,8 +167,8 @@ int main(int argc, char **argv) {
       // The GEMV reads W_r and x_r and writes y_r once.
       double bytes =
           double(m) * double(kr) * 2 + double(kr) * 2 + double(m) * 2;
-      std::printf("%s grid=%" PRId64 ": %.2f us/iter, %.1f GB/s of W_r\n",
-                  what, grid, us, bytes / us * 1e-3);
+      std::printf("%s grid=%" PRId64 ": %.2f us/iter, %.1f GB/s of W_r\n", what,
+                  grid, us, bytes / us * 1e-3);
     } else {
       step();
     }
