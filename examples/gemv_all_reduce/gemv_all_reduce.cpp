@@ -48,9 +48,12 @@ int main(int argc, char **argv) {
   args.option("k", "2048",
               "columns of W, split across the ranks (a "
               "multiple of 8 x ranks)");
+  // The fused kernel's workgroups wait for each other: all must be
+  // resident at once. At 74 registers per thread three fit on an H100/H200
+  // SM; two leave room.
   args.option("grid", "auto",
-              "workgroups (auto: 4 per SM on GPUs, 4 on CPU "
-              "ranks; at most one per 32-row tile)");
+              "workgroups, all co-resident (auto: 2 per SM of 132 on GPUs, "
+              "4 on CPU ranks; at most one per 32-row tile)");
   args.option("kernels", "auto",
               "compiled kernels (auto: "
               "gemv_all_reduce.so/.ptx beside the program)");
@@ -70,7 +73,7 @@ int main(int argc, char **argv) {
     args.fail("--k=" + std::to_string(k) + " is not a multiple of 8 x " +
               std::to_string(world) + " ranks");
   int64_t kr = k / world, tiles = m / kTileRows;
-  int64_t grid = args.str("grid") == "auto" ? (onGpu() ? 4 * 132 : 4)
+  int64_t grid = args.str("grid") == "auto" ? (onGpu() ? 2 * 132 : 4)
                                             : args.integer("grid");
   grid = std::min(grid, tiles);
   std::string path = args.str("kernels") == "auto"
