@@ -113,7 +113,7 @@ timeout 150 torchrun --nproc-per-node 2 --master-port "${MASTER_PORT:-29542}" \
   embedding_all_to_all_torch.py $ROWS "$BATCHES" "$TABLES" >> "$LOG" \
   2> "$RESULTS/embedding_torch.err" ||
   { echo "FAILED: torch baseline"; tail -5 "$RESULTS/embedding_torch.err"; }
-grep -E "FAIL|error" "$LOG" | head -10
+grep -E "FAIL|: rank [0-9]+: " "$LOG" | head -10
 
 echo "== summary (us per iteration, rank 0; ratio = torch total / fused)"
 python3 - "$LOG" <<'EOF'

@@ -101,7 +101,7 @@ echo "== torch: cuBLAS GEMV + NCCL all-reduce"
 timeout 120 torchrun --nproc-per-node 2 --master-port "${MASTER_PORT:-29541}" \
   gemv_all_reduce_torch.py $K $SHAPES >> "$LOG" 2> "$RESULTS/gemv_torch.err" ||
   { echo "FAILED: torch baseline"; tail -5 "$RESULTS/gemv_torch.err"; }
-grep -E "FAIL|error" "$LOG" | head -10
+grep -E "FAIL|: rank [0-9]+: " "$LOG" | head -10
 
 echo "== summary (us per iteration, rank 0; ratio = torch gemv+all_reduce / fused)"
 python3 - "$LOG" <<'EOF'
