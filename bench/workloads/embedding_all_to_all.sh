@@ -10,7 +10,8 @@
 #   bench/workloads/embedding_all_to_all.sh gpu [DIR]
 # checks both variants (PASS on both ranks) and times them for B = 256, 1024,
 # 4096 x T = 16, 64, 256 tables per rank (D = 128, L = 32, 4096 rows per
-# table), then times torch (F.embedding_bag, all_to_all_single, the permute
+# table), compares the fused result at the first shape with embedding_bag +
+# NCCL on the same tables and ids, then times torch (F.embedding_bag, all_to_all_single, the permute
 # that puts a bag's slices side by side), and prints a table last. Logs go
 # to $OUT (the device machine's output folder) or DIR/results. A failing
 # step is reported and the rest goes on.
@@ -52,12 +53,35 @@ def per_iter_us(step, iters=50, warmup=5):
     torch.cuda.synchronize()
     return (time.perf_counter() - start) * 1e6 / iters
 
+def check(prefix, b, t):
+    """Our last result (dumped by the driver) against embedding_bag + NCCL
+    all_to_all_single on the same tables and ids."""
+    def load(name, dtype, shape):
+        data = bytearray(open(f"{prefix}.rank{rank}.{name}.bin", "rb").read())
+        return torch.frombuffer(data, dtype=dtype).view(shape).cuda()
+    tables = load("tables", torch.float32, (t * rows, dim))
+    ids = load("ids", torch.int32, (t, b, bag)).long()
+    out = load("out", torch.float32, (b // world, world * t * dim))
+    ids = ids + (torch.arange(t, device="cuda") * rows).view(t, 1, 1)
+    offsets = torch.arange(0, b * t * bag, bag, device="cuda")
+    pooled = F.embedding_bag(ids.permute(1, 0, 2).flatten(), tables, offsets,
+                             mode="sum").view(b, t * dim)
+    recv = torch.empty_like(pooled)
+    dist.all_to_all_single(recv, pooled)
+    ref = recv.view(world, b // world, t * dim).transpose(0, 1).reshape(out.shape)
+    err = (out - ref).abs()
+    ok = bool((err <= 1e-4 + 1e-5 * ref.abs()).all())
+    print(f"torch check rank {rank} B={b} T={t}: {'PASS' if ok else 'FAIL'}: "
+          f"max |symm - torch| {err.max():.3g}", flush=True)
+
 rank, world = int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"])
 torch.cuda.set_device(int(os.environ["LOCAL_RANK"]))
 dist.init_process_group("nccl")
 rows, dim, bag = int(sys.argv[1]), 128, 32
 batches = [int(b) for b in sys.argv[2].split()]
 tables = [int(t) for t in sys.argv[3].split()]
+if len(sys.argv) > 4:
+    check(sys.argv[4], int(sys.argv[5]), int(sys.argv[6]))
 for b in batches:
     for t in tables:
         g = torch.Generator(device="cuda").manual_seed(rank)
@@ -99,21 +123,29 @@ export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVL
 export LD_LIBRARY_PATH="$DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 LOG="$RESULTS/embedding_all_to_all.log"
 : > "$LOG"
+# The first shape's inputs and fused result, for the comparison with torch.
+DUMP="$(mktemp -d)"
+DUMP_B="${BATCHES%% *}" DUMP_T="${TABLES%% *}"
+trap 'rm -rf "$DUMP"' EXIT
 for b in $BATCHES; do
   for t in $TABLES; do
     echo "== embedding_all_to_all B=$b T=$t: check and time bulk_sync, fused"
+    dump=()
+    [[ $b == "$DUMP_B" && $t == "$DUMP_T" ]] && dump=(--dump="$DUMP/emb")
     timeout 90 ./symm-run -n 2 --backend cuda --timeout 80 --heap-size 4G \
       ./embedding_all_to_all --variant=bulk_sync,fused --batch="$b" \
-      --tables="$t" --rows=$ROWS --bench --iters=50 >> "$LOG" 2>&1 ||
+      --tables="$t" --rows=$ROWS --bench --iters=50 \
+      ${dump[@]+"${dump[@]}"} >> "$LOG" 2>&1 ||
       echo "FAILED: embedding_all_to_all B=$b T=$t (exit $?)" | tee -a "$LOG"
   done
 done
-echo "== torch: embedding_bag + NCCL all_to_all_single"
+echo "== torch: fused B=$DUMP_B T=$DUMP_T against embedding_bag + NCCL; embedding_bag + NCCL all_to_all_single"
 timeout 150 torchrun --nproc-per-node 2 --master-port "${MASTER_PORT:-29542}" \
-  embedding_all_to_all_torch.py $ROWS "$BATCHES" "$TABLES" >> "$LOG" \
+  embedding_all_to_all_torch.py $ROWS "$BATCHES" "$TABLES" "$DUMP/emb" \
+  "$DUMP_B" "$DUMP_T" >> "$LOG" \
   2> "$RESULTS/embedding_torch.err" ||
   { echo "FAILED: torch baseline"; tail -5 "$RESULTS/embedding_torch.err"; }
-grep -E "FAIL|: rank [0-9]+: " "$LOG" | head -10
+grep -E "FAIL|: rank [0-9]+: |torch check" "$LOG" | head -10
 
 echo "== summary (us per iteration, rank 0; ratio = torch total / fused)"
 python3 - "$LOG" <<'EOF'

@@ -10,7 +10,8 @@
 # There (2x H200, CUDA 13, PyTorch with NCCL; no LLVM), from the repository:
 #   bench/workloads/gemv_all_reduce.sh gpu [DIR]
 # checks every variant (PASS on both ranks) and times it at M = 8192, 28672,
-# 65536 and K = 8192, then times torch (cuBLAS GEMV, NCCL all-reduce, both),
+# 65536 and K = 8192, compares the fused result at M = 8192 with cuBLAS +
+# NCCL on the same inputs, times torch (cuBLAS GEMV, NCCL all-reduce, both),
 # and prints a table last. Logs go to $OUT (the device machine's output
 # folder) or DIR/results. A failing step is reported and the rest goes on.
 set -uo pipefail
@@ -49,11 +50,35 @@ def per_iter_us(step, iters=100, warmup=10):
     torch.cuda.synchronize()
     return (time.perf_counter() - start) * 1e6 / iters
 
+def check(prefix, m, k):
+    """Our last result (dumped by the driver) against cuBLAS + NCCL on the
+    same inputs, both against the exact sum (float64 GEMV + all-reduce)."""
+    kr = k // world
+    def load(name, shape):
+        data = bytearray(open(f"{prefix}.rank{rank}.{name}.bin", "rb").read())
+        return torch.frombuffer(data, dtype=torch.int16).view(torch.bfloat16).view(shape).cuda()
+    w, x, y = load("w", (m, kr)), load("x", (kr,)), load("y", (m,))
+    ref = torch.mv(w, x)
+    dist.all_reduce(ref)
+    part = torch.mv(w.double(), x.double())
+    rms = part.square().clone()
+    exact = part.clone()
+    dist.all_reduce(exact)
+    dist.all_reduce(rms)
+    tol = 0.01 * (rms.sum() / m).sqrt() + 0.01 * exact.abs()
+    ok = bool(((y.double() - exact).abs() <= tol).all())
+    print(f"torch check rank {rank} m={m} k={k}: {'PASS' if ok else 'FAIL'}: "
+          f"max |symm - torch| {(y.double() - ref.double()).abs().max():.3g}, "
+          f"max |symm - exact| {(y.double() - exact).abs().max():.3g}, "
+          f"max |torch - exact| {(ref.double() - exact).abs().max():.3g}", flush=True)
+
 rank, world = int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"])
 torch.cuda.set_device(int(os.environ["LOCAL_RANK"]))
 dist.init_process_group("nccl")
 k = int(sys.argv[1])
-for m in [int(a) for a in sys.argv[2:]]:
+if len(sys.argv) > 3:
+    check(sys.argv[3], int(sys.argv[4]), k)
+for m in [int(a) for a in sys.argv[2].split()]:
     g = torch.Generator(device="cuda").manual_seed(rank)
     w = torch.rand(m, k // world, device="cuda", dtype=torch.bfloat16, generator=g) - 0.5
     x = torch.rand(k // world, device="cuda", dtype=torch.bfloat16, generator=g) - 0.5
@@ -84,11 +109,18 @@ export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVL
 export LD_LIBRARY_PATH="$DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 LOG="$RESULTS/gemv_all_reduce.log"
 : > "$LOG"
+# The first shape's inputs and fused result, for the comparison with torch.
+DUMP="$(mktemp -d)"
+DUMP_M="${SHAPES%% *}"
+trap 'rm -rf "$DUMP"' EXIT
 for m in $SHAPES; do
   echo "== gemv_all_reduce m=$m k=$K: check and time gemv, bulk_sync, fused"
+  dump=()
+  [[ $m == "$DUMP_M" ]] && dump=(--dump="$DUMP/gemv")
   timeout 120 ./symm-run -n 2 --backend cuda --timeout 90 ./gemv_all_reduce \
     --variant=gemv,bulk_sync,fused --m="$m" --k=$K --bench --iters=200 \
-    >> "$LOG" 2>&1 || echo "FAILED: gemv_all_reduce m=$m (exit $?)" | tee -a "$LOG"
+    ${dump[@]+"${dump[@]}"} >> "$LOG" 2>&1 ||
+    echo "FAILED: gemv_all_reduce m=$m (exit $?)" | tee -a "$LOG"
 done
 m=28672
 echo "== fused at m=$m with other grids"
@@ -97,11 +129,12 @@ for grid in 132 396; do
     --variant=fused,gemv --m=$m --k=$K --grid=$grid --bench --iters=200 \
     >> "$LOG" 2>&1 || echo "FAILED: grid=$grid (exit $?)" | tee -a "$LOG"
 done
-echo "== torch: cuBLAS GEMV + NCCL all-reduce"
+echo "== torch: fused m=$DUMP_M against cuBLAS + NCCL; cuBLAS GEMV + NCCL all-reduce"
 timeout 120 torchrun --nproc-per-node 2 --master-port "${MASTER_PORT:-29541}" \
-  gemv_all_reduce_torch.py $K $SHAPES >> "$LOG" 2> "$RESULTS/gemv_torch.err" ||
+  gemv_all_reduce_torch.py $K "$SHAPES" "$DUMP/gemv" "$DUMP_M" >> "$LOG" \
+  2> "$RESULTS/gemv_torch.err" ||
   { echo "FAILED: torch baseline"; tail -5 "$RESULTS/gemv_torch.err"; }
-grep -E "FAIL|: rank [0-9]+: " "$LOG" | head -10
+grep -E "FAIL|: rank [0-9]+: |torch check" "$LOG" | head -10
 
 echo "== summary (us per iteration, rank 0; ratio = torch gemv+all_reduce / fused)"
 python3 - "$LOG" <<'EOF'

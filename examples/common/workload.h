@@ -13,6 +13,7 @@
 #include "symm/collectives.h"
 #include "symm/runtime.h"
 
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -292,6 +293,21 @@ public:
 private:
   std::vector<uint64_t> values;
 };
+
+/// Writes `bytes` raw bytes to `path` (for checks by other tools, such as
+/// the PyTorch comparison of bench/workloads/); exits naming the file when
+/// that fails.
+inline void writeFile(const std::string &path, const void *data, size_t bytes) {
+  FILE *f = std::fopen(path.c_str(), "wb");
+  bool ok = f && std::fwrite(data, 1, bytes, f) == bytes;
+  if (f)
+    ok &= std::fclose(f) == 0;
+  if (!ok) {
+    std::fprintf(stderr, "rank %d: cannot write %s: %s\n", symm_rank(),
+                 path.c_str(), std::strerror(errno));
+    std::exit(1);
+  }
+}
 
 /// Whether the runtime runs on GPUs (the drivers pick GPU-sized defaults).
 inline bool onGpu() { return std::strcmp(symm_backend_name(), "host") != 0; }

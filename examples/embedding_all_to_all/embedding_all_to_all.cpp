@@ -63,6 +63,10 @@ int main(int argc, char **argv) {
   args.option("kernels", "auto",
               "compiled kernels (auto: embedding_all_to_all.so/.ptx beside "
               "the program)");
+  args.option("dump", "",
+              "write PREFIX.rank<r>.{tables,ids,out}.bin (raw f32, i32, f32: "
+              "the kernels' layouts, out of the last variant) for a "
+              "comparison with PyTorch");
   args.parse(argc, argv);
   std::vector<std::string> variants =
       args.choices("variant", {"bulk_sync", "fused"});
@@ -108,6 +112,12 @@ int main(int argc, char **argv) {
   WORKLOAD_CHECK(symm_device_malloc(ids.size() * 4, &dids));
   WORKLOAD_CHECK(symm_memcpy(dtables, tables.data(), tables.size() * 4));
   WORKLOAD_CHECK(symm_memcpy(dids, ids.data(), ids.size() * 4));
+  std::string dump = args.str("dump");
+  std::string dumpPrefix = dump + ".rank" + std::to_string(rank);
+  if (!dump.empty()) {
+    writeFile(dumpPrefix + ".tables.bin", tables.data(), tables.size() * 4);
+    writeFile(dumpPrefix + ".ids.bin", ids.data(), ids.size() * 4);
+  }
   tables.clear();
   ids.clear();
 
@@ -218,6 +228,8 @@ int main(int argc, char **argv) {
     if (stride > 1)
       std::printf("%s: checked every %" PRId64 "th bag\n", what, stride);
     status |= report(what, c);
+    if (!dump.empty())
+      writeFile(dumpPrefix + ".out.bin", got.data(), got.size() * 4);
   }
 
   WORKLOAD_CHECK(symm_barrier());

@@ -57,6 +57,9 @@ int main(int argc, char **argv) {
   args.option("kernels", "auto",
               "compiled kernels (auto: "
               "gemv_all_reduce.so/.ptx beside the program)");
+  args.option("dump", "",
+              "write PREFIX.rank<r>.{w,x,y}.bin (raw bf16: W_r, x_r and the "
+              "last variant's y) for a comparison with PyTorch");
   args.parse(argc, argv);
   std::vector<std::string> variants =
       args.choices("variant", {"bulk_sync", "fused", "gemv"});
@@ -91,6 +94,12 @@ int main(int argc, char **argv) {
   WORKLOAD_CHECK(symm_memcpy(dw, w.data(), w.size() * 2));
   WORKLOAD_CHECK(symm_memcpy(dx, x.data(), x.size() * 2));
   size_t wCount = w.size(), xCount = x.size();
+  std::string dump = args.str("dump");
+  std::string dumpPrefix = dump + ".rank" + std::to_string(rank);
+  if (!dump.empty()) {
+    writeFile(dumpPrefix + ".w.bin", w.data(), w.size() * 2);
+    writeFile(dumpPrefix + ".x.bin", x.data(), x.size() * 2);
+  }
 
   // The references in double: this rank's part (the gemv variant) and the
   // sum over ranks; the tolerance scales with the magnitude of the partials,
@@ -181,6 +190,8 @@ int main(int argc, char **argv) {
         size_t(m), [&](size_t i) { return double(fromBf16(got[i])); },
         variant == "gemv" ? local : sum, 0.01 * rms, 0.01);
     status |= report(what, c);
+    if (!dump.empty())
+      writeFile(dumpPrefix + ".y.bin", got.data(), got.size() * 2);
   }
 
   WORKLOAD_CHECK(symm_barrier());
