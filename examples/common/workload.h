@@ -23,6 +23,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <unistd.h>
@@ -46,8 +47,8 @@ class Args {
 public:
   Args(std::string program, std::string summary)
       : program(std::move(program)), summary(std::move(summary)) {
-    flag("bench", "time the variant instead of checking it");
-    option("seed", "1", "seed of the random inputs (each rank adds its rank)");
+    flag("bench", "time the variants (each last result is still checked)");
+    option("seed", "1", "seed of the random inputs (different on each rank)");
     option("iters", "20", "timed iterations with --bench");
     option("warmup", "3", "untimed iterations before them");
   }
