@@ -82,7 +82,8 @@ std::string mlir::symm::getPipelineString(TargetKind kind,
     gpuToTarget = llvm::formatv("convert-gpu-to-rocdl{{chipset={0}}", chip);
     break;
   case TargetKind::Host:
-    symmDevice = "convert-symm-to-host";
+    symmDevice = "convert-symm-to-host,"
+                 "gpu.module(symm-convert-subgroup-mma-to-host)";
     attach =
         llvm::formatv("symm-host-attach-target{{O={0}}", o.optLevel.getValue());
     gpuToTarget = "symm-convert-gpu-to-host";
