@@ -77,6 +77,7 @@ std::string mlir::symm::getPipelineString(TargetKind kind,
   case TargetKind::ROCDL:
     symmDevice = o.checkRanks ? "convert-symm-to-amdgpu{check-ranks=true}"
                               : "convert-symm-to-amdgpu";
+    symmDevice += ",gpu.module(symm-convert-subgroup-mma-to-amdgpu)";
     attach = llvm::formatv("rocdl-attach-target{{chip={0} O={1}}", chip,
                            o.optLevel.getValue());
     gpuToTarget = llvm::formatv("convert-gpu-to-rocdl{{chipset={0}}", chip);

@@ -13,6 +13,9 @@
 // CHECK-DAG: [rank 1] f32 accumulator ok
 // CHECK-DAG: [rank 1] transposed B ok
 // CHECK-DAG: [rank 1] f16 accumulator ok
+// RUN: symm-compile --target=gfx942 --emit=isa %s -o %t.s
+// RUN: FileCheck %s --check-prefix=ISA < %t.s
+// ISA: v_mfma_f32_16x16x16_f16
 // PTX-DAG: wmma.load.a.sync.aligned.row.m16n16k16.f16
 // PTX-DAG: wmma.load.b.sync.aligned.col.m16n16k16.f16
 // PTX-DAG: wmma.mma.sync.aligned.row.row.m16n16k16.f32.f32
@@ -21,17 +24,23 @@
 // PTX-DAG: wmma.store.d.sync.aligned.row.m16n16k16.f32
 module attributes {gpu.container_module} {
   gpu.module @kernels {
-    // Subgroup s of the block computes the tile (s / 2, s % 2) of C.
+    // The block's subgroups of %lanes threads share out the four 16x16
+    // tiles of C (two a subgroup with AMD's 64-lane wavefronts): tile s is
+    // (s / 2, s % 2). %lanes is an argument because convert-gpu-to-nvvm
+    // does not lower gpu.subgroup_size.
     gpu.func @mma(%a: memref<32x48xf16>, %b: memref<48x32xf16>, %bt: memref<32x48xf16>,
                   %c0m: memref<32x32xf32>, %c: memref<32x32xf32>, %ct: memref<32x32xf32>,
-                  %h: memref<32x32xf16>) kernel {
+                  %h: memref<32x32xf16>, %lanes: index) kernel {
       %c0 = arith.constant 0 : index
       %c2 = arith.constant 2 : index
+      %c4 = arith.constant 4 : index
       %c16 = arith.constant 16 : index
-      %c32 = arith.constant 32 : index
       %c48 = arith.constant 48 : index
       %t = gpu.thread_id x
-      %s = arith.divui %t, %c32 : index
+      %threads = gpu.block_dim x
+      %first = arith.divui %t, %lanes : index
+      %subgroups = arith.divui %threads, %lanes : index
+      scf.for %s = %first to %c4 step %subgroups {
       %tr = arith.divui %s, %c2 : index
       %tc = arith.remui %s, %c2 : index
       %row = arith.muli %tr, %c16 : index
@@ -52,6 +61,7 @@ module attributes {gpu.container_module} {
       gpu.subgroup_mma_store_matrix %r#0, %c[%row, %col] {leadDimension = 32 : index} : !gpu.mma_matrix<16x16xf32, "COp">, memref<32x32xf32>
       gpu.subgroup_mma_store_matrix %r#1, %ct[%row, %col] {leadDimension = 32 : index} : !gpu.mma_matrix<16x16xf32, "COp">, memref<32x32xf32>
       gpu.subgroup_mma_store_matrix %r#2, %h[%row, %col] {leadDimension = 32 : index} : !gpu.mma_matrix<16x16xf16, "COp">, memref<32x32xf16>
+      }
       gpu.return
     }
   }
@@ -159,7 +169,7 @@ module attributes {gpu.container_module} {
     gpu.launch_func @kernels::@mma blocks in (%c1, %c1, %c1) threads in (%c128, %c1, %c1)
         args(%a : memref<32x48xf16>, %b : memref<48x32xf16>, %bt : memref<32x48xf16>,
              %c0m : memref<32x32xf32>, %c : memref<32x32xf32>, %ct : memref<32x32xf32>,
-             %h : memref<32x32xf16>)
+             %h : memref<32x32xf16>, %c32 : index)
     gpu.wait
 
     // The reference: f32 sums in increasing k; the f16 accumulator is

@@ -181,6 +181,28 @@ def SymmConvertSubgroupMmaToHost
                            "::mlir::vector::VectorDialect"];
 }
 
+def SymmConvertSubgroupMmaToAMDGPU
+    : Pass<"symm-convert-subgroup-mma-to-amdgpu", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Lower gpu.subgroup_mma_* to amdgpu.mfma for wave64 CDNA GPUs";
+  let description = [{
+    The AMD counterpart of upstream's WMMA lowering for NVIDIA: a 16x16x16
+    `gpu.subgroup_mma_compute` with f16 operands and an f32 or f16
+    accumulator becomes one `amdgpu.mfma 16x16x16` (`v_mfma_f32_16x16x16f16`
+    on gfx90a/gfx942), run by the 64 lanes of a wavefront. Each lane holds 4
+    elements of each fragment, in the instruction's register layout: lane
+    `l` holds A[l mod 16][4 (l / 16) + t], B[4 (l / 16) + t][l mod 16] and
+    C[4 (l / 16) + t][l mod 16] for t = 0..3. An f16 accumulator is widened
+    to f32 for the instruction and rounded back. Loads, stores, constants and
+    elementwise operations move and transform these elements lane by lane;
+    other shapes and element types are rejected.
+  }];
+  let dependentDialects = ["::mlir::amdgpu::AMDGPUDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def SymmHostAttachTarget : Pass<"symm-host-attach-target", "::mlir::ModuleOp"> {
   let summary = "Attach #symm.host_target to every gpu.module";
   let options = [

@@ -9,15 +9,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/SCF/Transforms/Patterns.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/Transforms/DialectConversion.h"
-
 #include "symm/Conversion/Passes.h"
+#include "symm/Conversion/SubgroupMMA.h"
 #include "symm/abi.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 namespace mlir::symm {
 #define GEN_PASS_DEF_SYMMCONVERTSUBGROUPMMATOHOST
@@ -47,180 +45,9 @@ Type scalarType(Type type) {
   return type;
 }
 
-/// What each lane holds of a fragment.
-VectorType laneVectorType(gpu::MMAMatrixType type) {
-  int64_t n = numElements(type);
-  return VectorType::get({isReplicated(type) ? n : n / kLanes},
-                         scalarType(type.getElementType()));
-}
-
-/// Reports what the lowering cannot do before it starts, so that each
-/// problem is one error on the operation that has it.
-LogicalResult checkSupported(Operation *op) {
-  if (isa<gpu::SubgroupMmaExtractThreadLocalOp,
-          gpu::SubgroupMmaInsertThreadLocalOp>(op))
-    return op->emitOpError(
-        "has no lowering for the CPU target: its per-thread layout is the "
-        "GPU's; use subgroup_mma_load_matrix/store_matrix instead");
-  if (!isa<gpu::SubgroupMmaLoadMatrixOp, gpu::SubgroupMmaStoreMatrixOp,
-           gpu::SubgroupMmaComputeOp, gpu::SubgroupMmaConstantMatrixOp,
-           gpu::SubgroupMmaElementwiseOp>(op))
-    return success();
-  for (Type t :
-       llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes())) {
-    if (auto memref = dyn_cast<MemRefType>(t);
-        memref && !memref.getElementType().isIntOrFloat())
-      return op->emitOpError()
-             << "on a memref of " << memref.getElementType()
-             << " has no lowering for the CPU target; use a memref of "
-                "scalars";
-    auto type = dyn_cast<gpu::MMAMatrixType>(t);
-    if (type && numElements(type) % kLanes)
-      return op->emitOpError()
-             << "fragment " << type << " has " << numElements(type)
-             << " elements; the CPU target needs a multiple of " << kLanes
-             << " (the subgroup size)";
-  }
-  return success();
-}
-
 Value index(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
-
-/// A 1-D view of `memref` starting at `memref[indices]`, so that fragment
-/// element (i, j) is at `i * leadDimension + j` (or `j * leadDimension + i`
-/// when transposed), as the GPU lowerings address it.
-Value linearView(OpBuilder &b, Location loc, Value memref, ValueRange indices) {
-  auto type = cast<MemRefType>(memref.getType());
-  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, memref);
-  Value offset = meta.getOffset();
-  for (auto [i, idx] : llvm::enumerate(indices))
-    offset = arith::AddIOp::create(
-        b, loc, offset,
-        arith::MulIOp::create(b, loc, idx, meta.getStrides()[i]));
-  auto viewType = MemRefType::get(
-      {ShapedType::kDynamic}, type.getElementType(),
-      StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, {1}),
-      type.getMemorySpace());
-  // The size is not used to address; any extent that covers the tile does.
-  return memref::ReinterpretCastOp::create(
-      b, loc, viewType, meta.getBaseBuffer(), OpFoldResult(offset),
-      ArrayRef<OpFoldResult>{
-          b.getIndexAttr(std::numeric_limits<int32_t>::max())},
-      ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
-}
-
-/// The memory position of fragment element (i, j).
-Value position(OpBuilder &b, Location loc, Value i, Value j, int64_t ld,
-               bool transpose) {
-  Value major = transpose ? j : i, minor = transpose ? i : j;
-  return arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, major, index(b, loc, ld)), minor);
-}
-
-/// Calls `body(b, t, e)` for every element this lane owns of a fragment of
-/// `type`: `t` its position in the lane's vector, `e` its row-major index
-/// in the matrix. Threads `init` through the loop and returns the result.
-Value forEachOwned(
-    OpBuilder &b, Location loc, gpu::MMAMatrixType type, Value lane, Value init,
-    function_ref<Value(OpBuilder &, Location, Value, Value, Value)> body) {
-  int64_t owned = numElements(type) / kLanes;
-  auto loop = scf::ForOp::create(
-      b, loc, index(b, loc, 0), index(b, loc, owned), index(b, loc, 1),
-      ValueRange{init},
-      [&](OpBuilder &b, Location loc, Value t, ValueRange acc) {
-        Value e = arith::AddIOp::create(
-            b, loc, lane,
-            arith::MulIOp::create(b, loc, t, index(b, loc, kLanes)));
-        Value at = isReplicated(type) ? e : t;
-        scf::YieldOp::create(b, loc, body(b, loc, at, e, acc[0]));
-      });
-  return loop.getResult(0);
-}
-
-Value laneId(OpBuilder &b, Location loc) {
-  return gpu::LaneIdOp::create(b, loc, /*upper_bound=*/IntegerAttr());
-}
-
-struct LoadLowering : public OpConversionPattern<gpu::SubgroupMmaLoadMatrixOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(gpu::SubgroupMmaLoadMatrixOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    auto type = cast<gpu::MMAMatrixType>(op.getRes().getType());
-    Location loc = op.getLoc();
-    VectorType vecType = laneVectorType(type);
-    Value view =
-        linearView(rewriter, loc, adaptor.getSrcMemref(), adaptor.getIndices());
-    int64_t cols = type.getShape()[1];
-    int64_t ld = op.getLeadDimension().getSExtValue();
-    bool transpose = op.getTranspose().has_value();
-    Value init = arith::ConstantOp::create(rewriter, loc, vecType,
-                                           rewriter.getZeroAttr(vecType));
-    auto loadAt = [&](OpBuilder &b, Location loc, Value at, Value e,
-                      Value acc) -> Value {
-      Value c = index(b, loc, cols);
-      Value i = arith::DivUIOp::create(b, loc, e, c);
-      Value j = arith::RemUIOp::create(b, loc, e, c);
-      Value v = memref::LoadOp::create(
-          b, loc, view, ValueRange{position(b, loc, i, j, ld, transpose)});
-      return vector::InsertOp::create(b, loc, v, acc,
-                                      ArrayRef<OpFoldResult>{at});
-    };
-    Value result;
-    if (isReplicated(type)) {
-      // Every lane loads the whole matrix.
-      auto loop = scf::ForOp::create(
-          rewriter, loc, index(rewriter, loc, 0),
-          index(rewriter, loc, numElements(type)), index(rewriter, loc, 1),
-          ValueRange{init},
-          [&](OpBuilder &b, Location loc, Value e, ValueRange acc) {
-            scf::YieldOp::create(b, loc, loadAt(b, loc, e, e, acc[0]));
-          });
-      result = loop.getResult(0);
-    } else {
-      result = forEachOwned(rewriter, loc, type, laneId(rewriter, loc), init,
-                            loadAt);
-    }
-    rewriter.replaceOp(op, result);
-    return success();
-  }
-};
-
-struct StoreLowering
-    : public OpConversionPattern<gpu::SubgroupMmaStoreMatrixOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(gpu::SubgroupMmaStoreMatrixOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    auto type = cast<gpu::MMAMatrixType>(op.getSrc().getType());
-    Location loc = op.getLoc();
-    Value view =
-        linearView(rewriter, loc, adaptor.getDstMemref(), adaptor.getIndices());
-    int64_t cols = type.getShape()[1];
-    int64_t ld = op.getLeadDimension().getSExtValue();
-    bool transpose = op.getTranspose().has_value();
-    Value src = adaptor.getSrc();
-    // Each lane stores the elements it would own in a COp fragment, so every
-    // element is written once even from a replicated fragment.
-    forEachOwned(
-        rewriter, loc, type, laneId(rewriter, loc), src,
-        [&](OpBuilder &b, Location loc, Value at, Value e, Value acc) -> Value {
-          Value c = index(b, loc, cols);
-          Value i = arith::DivUIOp::create(b, loc, e, c);
-          Value j = arith::RemUIOp::create(b, loc, e, c);
-          Value v = vector::ExtractOp::create(b, loc, acc,
-                                              ArrayRef<OpFoldResult>{at});
-          memref::StoreOp::create(
-              b, loc, v, view,
-              ValueRange{position(b, loc, i, j, ld, transpose)});
-          return acc;
-        });
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
 
 /// Converts a scalar between the operand and accumulation types.
 Value convert(OpBuilder &b, Location loc, Value v, Type from, Type to) {
@@ -250,28 +77,66 @@ Type accumulationType(Type cType) {
   return Float32Type::get(ctx);
 }
 
-struct ComputeLowering : public OpConversionPattern<gpu::SubgroupMmaComputeOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(gpu::SubgroupMmaComputeOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+/// A and B replicated (row-major, every lane), C round-robin: lane `l`
+/// holds the row-major elements l, l + 32, l + 64, ...
+struct HostLayout : public FragmentLayout {
+  LogicalResult checkFragment(Operation *op,
+                              gpu::MMAMatrixType type) const override {
+    if (numElements(type) % kLanes)
+      return op->emitOpError()
+             << "fragment " << type << " has " << numElements(type)
+             << " elements; the CPU target needs a multiple of " << kLanes
+             << " (the subgroup size)";
+    return success();
+  }
+
+  LogicalResult checkCompute(gpu::SubgroupMmaComputeOp) const override {
+    return success();
+  }
+
+  VectorType laneType(gpu::MMAMatrixType type) const override {
+    int64_t n = numElements(type);
+    return VectorType::get({isReplicated(type) ? n : n / kLanes},
+                           scalarType(type.getElementType()));
+  }
+
+  int64_t elementCount(gpu::MMAMatrixType type) const override {
+    return laneType(type).getNumElements();
+  }
+
+  FragmentElement element(OpBuilder &b, Location loc, gpu::MMAMatrixType type,
+                          Value lane, Value t) const override {
+    Value e = t;
+    if (!isReplicated(type))
+      e = arith::AddIOp::create(
+          b, loc, lane,
+          arith::MulIOp::create(b, loc, t, index(b, loc, kLanes)));
+    Value cols = index(b, loc, type.getShape()[1]);
+    return {t, arith::DivUIOp::create(b, loc, e, cols),
+            arith::RemUIOp::create(b, loc, e, cols)};
+  }
+
+  /// c = C[i][j]; for k in 0..K: c = c + A[i][k] * B[k][j], each product
+  /// and sum rounded to the accumulation type; the result rounded once to
+  /// C's type. The transpose attributes only say how A and B were loaded:
+  /// the fragments hold the logical matrices either way.
+  Value compute(OpBuilder &builder, Location loc, gpu::SubgroupMmaComputeOp op,
+                Value a, Value b, Value c) const override {
     auto aType = cast<gpu::MMAMatrixType>(op.getOpA().getType());
     auto bType = cast<gpu::MMAMatrixType>(op.getOpB().getType());
     auto cType = cast<gpu::MMAMatrixType>(op.getOpC().getType());
-    Location loc = op.getLoc();
     int64_t n = cType.getShape()[1], k = aType.getShape()[1];
     Type acc = accumulationType(cType.getElementType());
     bool isFloat = isa<FloatType>(acc);
-    Value a = adaptor.getOpA(), b = adaptor.getOpB();
-    // The transpose attributes only say how A and B were loaded; the
-    // fragments hold the logical matrices either way.
-    Value result = forEachOwned(
-        rewriter, loc, cType, laneId(rewriter, loc), adaptor.getOpC(),
-        [&](OpBuilder &bld, Location loc, Value t, Value e,
-            Value cVec) -> Value {
-          Value i = arith::DivUIOp::create(bld, loc, e, index(bld, loc, n));
-          Value j = arith::RemUIOp::create(bld, loc, e, index(bld, loc, n));
-          Value c0 = vector::ExtractOp::create(bld, loc, cVec,
+    Value lane =
+        gpu::LaneIdOp::create(builder, loc, /*upper_bound=*/IntegerAttr());
+    auto loop = scf::ForOp::create(
+        builder, loc, index(builder, loc, 0),
+        index(builder, loc, elementCount(cType)), index(builder, loc, 1),
+        ValueRange{c},
+        [&](OpBuilder &bld, Location loc, Value t, ValueRange cVec) {
+          FragmentElement e = element(bld, loc, cType, lane, t);
+          Value c0 = vector::ExtractOp::create(bld, loc, cVec[0],
                                                ArrayRef<OpFoldResult>{t});
           Value sum0 = convert(bld, loc, c0, cType.getElementType(), acc);
           auto kLoop = scf::ForOp::create(
@@ -280,10 +145,12 @@ struct ComputeLowering : public OpConversionPattern<gpu::SubgroupMmaComputeOp> {
               [&](OpBuilder &bld, Location loc, Value kk, ValueRange sum) {
                 Value aAt = arith::AddIOp::create(
                     bld, loc,
-                    arith::MulIOp::create(bld, loc, i, index(bld, loc, k)), kk);
+                    arith::MulIOp::create(bld, loc, e.row, index(bld, loc, k)),
+                    kk);
                 Value bAt = arith::AddIOp::create(
                     bld, loc,
-                    arith::MulIOp::create(bld, loc, kk, index(bld, loc, n)), j);
+                    arith::MulIOp::create(bld, loc, kk, index(bld, loc, n)),
+                    e.col);
                 Value av =
                     convert(bld, loc,
                             vector::ExtractOp::create(
@@ -305,91 +172,15 @@ struct ComputeLowering : public OpConversionPattern<gpu::SubgroupMmaComputeOp> {
                       arith::MulIOp::create(bld, loc, av, bv));
                 scf::YieldOp::create(bld, loc, next);
               });
-          Value c = convert(bld, loc, kLoop.getResult(0), acc,
-                            scalarType(cType.getElementType()));
-          return vector::InsertOp::create(bld, loc, c, cVec,
-                                          ArrayRef<OpFoldResult>{t});
+          Value result = convert(bld, loc, kLoop.getResult(0), acc,
+                                 scalarType(cType.getElementType()));
+          scf::YieldOp::create(
+              bld, loc,
+              vector::InsertOp::create(bld, loc, result, cVec[0],
+                                       ArrayRef<OpFoldResult>{t})
+                  .getResult());
         });
-    rewriter.replaceOp(op, result);
-    return success();
-  }
-};
-
-struct ConstantLowering
-    : public OpConversionPattern<gpu::SubgroupMmaConstantMatrixOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(gpu::SubgroupMmaConstantMatrixOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    auto type = cast<gpu::MMAMatrixType>(op.getRes().getType());
-    rewriter.replaceOpWithNewOp<vector::BroadcastOp>(op, laneVectorType(type),
-                                                     adaptor.getValue());
-    return success();
-  }
-};
-
-struct ElementwiseLowering
-    : public OpConversionPattern<gpu::SubgroupMmaElementwiseOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(gpu::SubgroupMmaElementwiseOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    auto type = cast<gpu::MMAMatrixType>(op.getRes().getType());
-    Location loc = op.getLoc();
-    ValueRange args = adaptor.getArgs();
-    VectorType resultType = laneVectorType(type);
-    Value result;
-    switch (op.getOpType()) {
-    case gpu::MMAElementwiseOp::ADDF:
-      result = arith::AddFOp::create(rewriter, loc, args[0], args[1]);
-      break;
-    case gpu::MMAElementwiseOp::MULF:
-      result = arith::MulFOp::create(rewriter, loc, args[0], args[1]);
-      break;
-    case gpu::MMAElementwiseOp::SUBF:
-      result = arith::SubFOp::create(rewriter, loc, args[0], args[1]);
-      break;
-    // NaN in, NaN out, as the NVVM lowering does.
-    case gpu::MMAElementwiseOp::MAXF:
-      result = arith::MaximumFOp::create(rewriter, loc, args[0], args[1]);
-      break;
-    case gpu::MMAElementwiseOp::MINF:
-      result = arith::MinimumFOp::create(rewriter, loc, args[0], args[1]);
-      break;
-    case gpu::MMAElementwiseOp::DIVF:
-      result = arith::DivFOp::create(rewriter, loc, args[0], args[1]);
-      break;
-    case gpu::MMAElementwiseOp::ADDI:
-      result = arith::AddIOp::create(rewriter, loc, args[0], args[1]);
-      break;
-    case gpu::MMAElementwiseOp::MULI:
-      result = arith::MulIOp::create(rewriter, loc, args[0], args[1]);
-      break;
-    case gpu::MMAElementwiseOp::SUBI:
-      result = arith::SubIOp::create(rewriter, loc, args[0], args[1]);
-      break;
-    case gpu::MMAElementwiseOp::DIVS:
-      result = arith::DivSIOp::create(rewriter, loc, args[0], args[1]);
-      break;
-    case gpu::MMAElementwiseOp::DIVU:
-      result = arith::DivUIOp::create(rewriter, loc, args[0], args[1]);
-      break;
-    case gpu::MMAElementwiseOp::NEGATEF:
-      result = arith::NegFOp::create(rewriter, loc, args[0]);
-      break;
-    case gpu::MMAElementwiseOp::NEGATES:
-      result = arith::SubIOp::create(
-          rewriter, loc,
-          arith::ConstantOp::create(rewriter, loc, resultType,
-                                    rewriter.getZeroAttr(resultType)),
-          args[0]);
-      break;
-    case gpu::MMAElementwiseOp::EXTF:
-      result = arith::ExtFOp::create(rewriter, loc, resultType, args[0]);
-      break;
-    }
-    rewriter.replaceOp(op, result);
-    return success();
+    return loop.getResult(0);
   }
 };
 
@@ -397,33 +188,8 @@ struct SymmConvertSubgroupMmaToHost
     : public symm::impl::SymmConvertSubgroupMmaToHostBase<
           SymmConvertSubgroupMmaToHost> {
   void runOnOperation() override {
-    MLIRContext *ctx = &getContext();
-    if (getOperation()
-            ->walk([](Operation *op) {
-              return failed(checkSupported(op)) ? WalkResult::interrupt()
-                                                : WalkResult::advance();
-            })
-            .wasInterrupted())
-      return signalPassFailure();
-    TypeConverter converter;
-    converter.addConversion([](Type type) { return type; });
-    converter.addConversion(
-        [](gpu::MMAMatrixType type) -> Type { return laneVectorType(type); });
-
-    RewritePatternSet patterns(ctx);
-    patterns.add<LoadLowering, StoreLowering, ComputeLowering, ConstantLowering,
-                 ElementwiseLowering>(converter, ctx);
-    ConversionTarget target(*ctx);
-    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
-    target.addIllegalOp<
-        gpu::SubgroupMmaLoadMatrixOp, gpu::SubgroupMmaStoreMatrixOp,
-        gpu::SubgroupMmaComputeOp, gpu::SubgroupMmaConstantMatrixOp,
-        gpu::SubgroupMmaElementwiseOp>();
-    // Fragments carried through loops and branches of scf.
-    scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
-                                                         target);
-    if (failed(applyPartialConversion(getOperation(), target,
-                                      std::move(patterns))))
+    HostLayout layout;
+    if (failed(lowerSubgroupMma(getOperation(), layout, "the CPU target")))
       signalPassFailure();
   }
 };

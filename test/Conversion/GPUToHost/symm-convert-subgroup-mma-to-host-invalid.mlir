@@ -26,7 +26,7 @@ gpu.module @m {
   gpu.func @thread_local(%v: f32) kernel {
     %z = gpu.subgroup_mma_constant_matrix %v : !gpu.mma_matrix<16x16xf32, "COp">
     %c0 = arith.constant 0 : index
-    // expected-error @+1 {{has no lowering for the CPU target: its per-thread layout is the GPU's; use subgroup_mma_load_matrix/store_matrix instead}}
+    // expected-error @+1 {{has no lowering for the CPU target: its per-thread layout is NVIDIA's; use subgroup_mma_load_matrix/store_matrix instead}}
     %x = gpu.subgroup_mma_extract_thread_local %z[%c0] : !gpu.mma_matrix<16x16xf32, "COp"> -> f32
     gpu.return
   }
