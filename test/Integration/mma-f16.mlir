@@ -1,9 +1,11 @@
 // gpu.subgroup_mma_* with f16 operands on every rank: C = A·B + C0 for a
-// 32x32 C with K = 48, one 16x16 tile per subgroup of a 128-thread block,
-// f32 accumulators, B loaded both as stored and transposed, and an f16
-// accumulator. Results must equal, bit for bit, a host reference that sums
+// 32x32 C with K = 48, the four 16x16 tiles shared out among the subgroups
+// of a 128-thread block: f32 accumulators, B loaded both as stored and
+// transposed (with A staged in workgroup memory), and an f16 accumulator.
+// On the CPU target results equal, bit for bit, a host reference that sums
 // in f32 in increasing k (rounding to f16 after each 16-deep compute for the
 // f16 accumulator). The inputs are 1 + n/1024 with signs, so sums round.
+// The same file compiles to WMMA PTX for sm_90 and MFMA ISA for gfx942.
 // RUN: %symm_run -n 2 %s | FileCheck %s
 // RUN: symm-compile --target=sm_90 --emit=ptx %s -o %t.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
@@ -17,6 +19,7 @@
 // RUN: FileCheck %s --check-prefix=ISA < %t.s
 // ISA: v_mfma_f32_16x16x16_f16
 // PTX-DAG: wmma.load.a.sync.aligned.row.m16n16k16.f16
+// PTX-DAG: wmma.load.a.sync.aligned.row.m16n16k16.shared.f16
 // PTX-DAG: wmma.load.b.sync.aligned.col.m16n16k16.f16
 // PTX-DAG: wmma.mma.sync.aligned.row.row.m16n16k16.f32.f32
 // PTX-DAG: wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32
@@ -30,7 +33,8 @@ module attributes {gpu.container_module} {
     // does not lower gpu.subgroup_size.
     gpu.func @mma(%a: memref<32x48xf16>, %b: memref<48x32xf16>, %bt: memref<32x48xf16>,
                   %c0m: memref<32x32xf32>, %c: memref<32x32xf32>, %ct: memref<32x32xf32>,
-                  %h: memref<32x32xf16>, %lanes: index) kernel {
+                  %h: memref<32x32xf16>, %lanes: index)
+        workgroup(%sa: memref<32x48xf16, #gpu.address_space<workgroup>>) kernel {
       %c0 = arith.constant 0 : index
       %c2 = arith.constant 2 : index
       %c4 = arith.constant 4 : index
@@ -40,6 +44,15 @@ module attributes {gpu.container_module} {
       %threads = gpu.block_dim x
       %first = arith.divui %t, %lanes : index
       %subgroups = arith.divui %threads, %lanes : index
+      // A is staged in workgroup memory for the transposed-B product.
+      %c1536 = arith.constant 1536 : index
+      scf.for %e = %t to %c1536 step %threads {
+        %ei = arith.divui %e, %c48 : index
+        %ek = arith.remui %e, %c48 : index
+        %v = memref.load %a[%ei, %ek] : memref<32x48xf16>
+        memref.store %v, %sa[%ei, %ek] : memref<32x48xf16, #gpu.address_space<workgroup>>
+      }
+      gpu.barrier
       scf.for %s = %first to %c4 step %subgroups {
       %tr = arith.divui %s, %c2 : index
       %tc = arith.remui %s, %c2 : index
@@ -52,9 +65,10 @@ module attributes {gpu.container_module} {
           -> (!gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf16, "COp">) {
         %fa = gpu.subgroup_mma_load_matrix %a[%row, %k] {leadDimension = 48 : index} : memref<32x48xf16> -> !gpu.mma_matrix<16x16xf16, "AOp">
         %fb = gpu.subgroup_mma_load_matrix %b[%k, %col] {leadDimension = 32 : index} : memref<48x32xf16> -> !gpu.mma_matrix<16x16xf16, "BOp">
+        %fas = gpu.subgroup_mma_load_matrix %sa[%row, %k] {leadDimension = 48 : index} : memref<32x48xf16, #gpu.address_space<workgroup>> -> !gpu.mma_matrix<16x16xf16, "AOp">
         %fbt = gpu.subgroup_mma_load_matrix %bt[%col, %k] {leadDimension = 48 : index, transpose} : memref<32x48xf16> -> !gpu.mma_matrix<16x16xf16, "BOp">
         %d = gpu.subgroup_mma_compute %fa, %fb, %acc : !gpu.mma_matrix<16x16xf16, "AOp">, !gpu.mma_matrix<16x16xf16, "BOp"> -> !gpu.mma_matrix<16x16xf32, "COp">
-        %dt = gpu.subgroup_mma_compute %fa, %fbt, %acct {b_transpose} : !gpu.mma_matrix<16x16xf16, "AOp">, !gpu.mma_matrix<16x16xf16, "BOp"> -> !gpu.mma_matrix<16x16xf32, "COp">
+        %dt = gpu.subgroup_mma_compute %fas, %fbt, %acct {b_transpose} : !gpu.mma_matrix<16x16xf16, "AOp">, !gpu.mma_matrix<16x16xf16, "BOp"> -> !gpu.mma_matrix<16x16xf32, "COp">
         %dh = gpu.subgroup_mma_compute %fa, %fb, %acch : !gpu.mma_matrix<16x16xf16, "AOp">, !gpu.mma_matrix<16x16xf16, "BOp"> -> !gpu.mma_matrix<16x16xf16, "COp">
         scf.yield %d, %dt, %dh : !gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf16, "COp">
       }
