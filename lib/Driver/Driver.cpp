@@ -471,11 +471,8 @@ FailureOr<CompileResult> mlir::symm::compile(ModuleOp module,
   if (options.configurePassManager &&
       failed(options.configurePassManager(lower)))
     return failure();
-  if (failed(buildSymmPipeline(lower, plan.kind, plan.pipeline,
-                               PipelinePart::Lowering)) ||
-      failed(buildSymmPipeline(serialize, plan.kind, plan.pipeline,
-                               PipelinePart::Serialization)))
-    return failure();
+  buildSymmLoweringPipeline(lower, plan.kind, plan.pipeline);
+  buildSymmSerializationPipeline(serialize, plan.pipeline);
   if (failed(lower.run(module)) ||
       failed(checkDeviceCodeLowered(module, options.target)))
     return failure();
