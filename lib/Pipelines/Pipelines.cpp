@@ -3,6 +3,7 @@
 #include "symm/Pipelines/Pipelines.h"
 #include "symm/Conversion/Passes.h"
 #include "symm/Dialect/Symm/Transforms/Passes.h"
+#include "symm/abi.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
@@ -27,17 +28,17 @@ using namespace mlir::symm;
 std::string mlir::symm::getDefaultChip(TargetKind kind) {
   switch (kind) {
   case TargetKind::NVVM:
-    return "sm_90";
+    return SYMM_DEFAULT_NVIDIA_TARGET;
   case TargetKind::ROCDL:
-    return "gfx942";
+    return SYMM_DEFAULT_AMD_TARGET;
   case TargetKind::Host:
-    return "host";
+    return SYMM_TARGET_HOST;
   }
   llvm_unreachable("unknown target kind");
 }
 
 std::optional<TargetKind> mlir::symm::getTargetKind(StringRef target) {
-  if (target == "host")
+  if (target == SYMM_TARGET_HOST)
     return TargetKind::Host;
   if (target.starts_with("sm_"))
     return TargetKind::NVVM;
