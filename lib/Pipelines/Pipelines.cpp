@@ -3,6 +3,7 @@
 #include "symm/Pipelines/Pipelines.h"
 #include "symm/Conversion/Passes.h"
 #include "symm/Dialect/Symm/Transforms/Passes.h"
+#include "symm/Target/Host/Passes.h"
 #include "symm/abi.h"
 
 #include "mlir/Conversion/Passes.h"
