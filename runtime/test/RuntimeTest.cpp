@@ -301,7 +301,11 @@ TEST(Runtime, BadEnvironmentIsAnError) {
            {"SYMM_HEAP_SIZE", "99999999999999999999",
             "SYMM_HEAP_SIZE='99999999999999999999' is not a size"},
            {"SYMM_WORLD_SIZE", "2x",
-            "SYMM_WORLD_SIZE='2x' is not an integer between 1 and 64"}}) {
+            "SYMM_WORLD_SIZE='2x' is not an integer between 1 and 64"},
+           {"SYMM_BOOTSTRAP", "carrier-pigeon",
+            "SYMM_BOOTSTRAP='carrier-pigeon' is not one of socket"},
+           {"SYMM_BACKEND", "quantum",
+            "SYMM_BACKEND='quantum' is not one of host, cuda, hip"}}) {
     auto results =
         runRanks(1,
                  [expected = expected](int) {

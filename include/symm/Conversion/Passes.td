@@ -206,12 +206,4 @@ def SymmConvertSubgroupMmaToAMDGPU
                            "::mlir::vector::VectorDialect"];
 }
 
-def SymmHostAttachTarget : Pass<"symm-host-attach-target", "::mlir::ModuleOp"> {
-  let summary = "Attach #symm.host_target to every gpu.module";
-  let options = [
-    Option<"optLevel", "O", "int", /*default=*/"2",
-           "LLVM optimisation level of the host kernels">,
-  ];
-}
-
 #endif // SYMM_CONVERSION_PASSES_TD
