@@ -1,0 +1,498 @@
+//===- flash_decode.cpp - Decode attention over a KV cache split by rank --===//
+//
+// Batch 1, `heads` query heads of dimension D; the KV cache (fp16, global
+// length L) is split across ranks by position. Each rank computes partial
+// outputs and log-sum-exps over its shard (online softmax, fp32), the
+// partials are combined across ranks, every rank ends with the whole output.
+// Variants (README.md): bulk_sync, fine_grained, fused.
+//
+//===----------------------------------------------------------------------===//
+
+#include "symm/collectives.h"
+#include "symm/runtime.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+using Half = _Float16;
+
+struct Options {
+  std::string variant = "fused";
+  int heads = 8, kvHeads = 0, dim = 128, splits = 0;
+  long long length = 1024;
+  unsigned seed = 1;
+  int blocks = 0, threads = 0, checkHeads = -1;
+  bool bench = false;
+  int iters = 0, warmup = 0;
+  std::string kernels;
+};
+
+[[noreturn]] void die(const std::string &message) {
+  fprintf(stderr, "flash_decode: rank %d: %s\n", symm_rank(), message.c_str());
+  exit(1);
+}
+
+void check(symm_status status, const char *what) {
+  if (status != SYMM_SUCCESS)
+    die(std::string(what) + ": " + symm_last_error());
+}
+
+long long parseInt(const std::string &flag, const char *text, long long lo,
+                   long long hi) {
+  char *end = nullptr;
+  long long v = strtoll(text, &end, 10);
+  // K and M suffixes for lengths (32K = 32768).
+  if (end && (*end == 'K' || *end == 'M') && end[1] == 0)
+    v <<= (*end++ == 'K' ? 10 : 20);
+  if (!*text || *end || v < lo || v > hi)
+    die(flag + " '" + text + "' is not an integer in " + std::to_string(lo) +
+        ".." + std::to_string(hi));
+  return v;
+}
+
+Options parse(int argc, char **argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&]() -> const char * {
+      if (i + 1 >= argc)
+        die(a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--variant")
+      o.variant = value();
+    else if (a == "--heads")
+      o.heads = int(parseInt(a, value(), 1, 4096));
+    else if (a == "--kv-heads")
+      o.kvHeads = int(parseInt(a, value(), 1, 4096));
+    else if (a == "--head-dim")
+      o.dim = int(parseInt(a, value(), 8, 256));
+    else if (a == "--length")
+      o.length = parseInt(a, value(), 1, 1ll << 32);
+    else if (a == "--splits")
+      o.splits = int(parseInt(a, value(), 1, 4096));
+    else if (a == "--seed")
+      o.seed = unsigned(parseInt(a, value(), 0, 1 << 30));
+    else if (a == "--blocks")
+      o.blocks = int(parseInt(a, value(), 1, 1 << 20));
+    else if (a == "--threads")
+      o.threads = int(parseInt(a, value(), 32, 1024));
+    else if (a == "--check-heads")
+      o.checkHeads = int(parseInt(a, value(), 0, 4096));
+    else if (a == "--iters")
+      o.iters = int(parseInt(a, value(), 1, 1 << 20));
+    else if (a == "--warmup")
+      o.warmup = int(parseInt(a, value(), 0, 1 << 20));
+    else if (a == "--kernels")
+      o.kernels = value();
+    else if (a == "--bench")
+      o.bench = true;
+    else if (a == "-h" || a == "--help") {
+      printf("usage: flash_decode [--variant bulk_sync|fine_grained|fused] "
+             "[--heads N] [--kv-heads N] [--head-dim D] [--length L] "
+             "[--splits S] [--seed S] [--blocks B] [--threads N] "
+             "[--check-heads N] [--bench [--iters N] [--warmup N]] "
+             "[--kernels PATH]\n");
+      exit(0);
+    } else
+      die("unknown argument '" + a + "' (see --help)");
+  }
+  if (o.variant != "bulk_sync" && o.variant != "fine_grained" &&
+      o.variant != "fused")
+    die("--variant '" + o.variant + "' is not bulk_sync, fine_grained or fused");
+  if (!o.kvHeads)
+    o.kvHeads = o.heads;
+  if (o.heads % o.kvHeads)
+    die("--heads " + std::to_string(o.heads) + " is not a multiple of --kv-heads " +
+        std::to_string(o.kvHeads));
+  int lanes = o.dim / 8;
+  if (o.dim % 8 || 32 % lanes)
+    die("--head-dim " + std::to_string(o.dim) +
+        " must be 8, 16, 32, 64, 128 or 256 (D/8 lanes of 16-byte vectors "
+        "per row, dividing a 32-lane subgroup)");
+  if (o.threads && o.threads % 32)
+    die("--threads " + std::to_string(o.threads) + " is not a multiple of 32");
+  if (o.threads && o.threads / lanes > 64)
+    die("--threads " + std::to_string(o.threads) + " gives more than 64 rows " +
+        "in flight per block for --head-dim " + std::to_string(o.dim));
+  if (o.length < symm_world_size())
+    die("--length " + std::to_string(o.length) +
+        " is shorter than the world size " +
+        std::to_string(symm_world_size()));
+  return o;
+}
+
+// The inputs' generator, the same as the fill kernel's: the top 24 bits of a
+// splitmix64 hash of (key, index), scaled to [-1, 1), rounded to fp16.
+Half value(uint64_t key, uint64_t index) {
+  uint64_t z = index * 0x9E3779B97F4A7C15ull + key;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  z ^= z >> 31;
+  return Half(float(z >> 40) * 0x1p-23f - 1.0f);
+}
+
+class Params {
+public:
+  Params &memref(void *p, size_t n) {
+    return word(uint64_t(uintptr_t(p)))
+        .word(uint64_t(uintptr_t(p)))
+        .word(0)
+        .word(n)
+        .word(1);
+  }
+  Params &index(size_t v) { return word(v); }
+  Params &i64(int64_t v) { return word(uint64_t(v)); }
+  Params &i32(int32_t v) {
+    int32_t &slot = small.emplace_back(v);
+    ptrs.push_back(&slot);
+    return *this;
+  }
+  Params &f32(float v) {
+    float &slot = floats.emplace_back(v);
+    ptrs.push_back(&slot);
+    return *this;
+  }
+  void **data() { return ptrs.data(); }
+  size_t size() const { return ptrs.size(); }
+
+private:
+  Params &word(uint64_t v) {
+    uint64_t &slot = words.emplace_back(v);
+    ptrs.push_back(&slot);
+    return *this;
+  }
+  std::deque<uint64_t> words;
+  std::deque<int32_t> small;
+  std::deque<float> floats;
+  std::vector<void *> ptrs;
+};
+
+template <typename T> T *deviceAlloc(size_t n) {
+  void *p = nullptr;
+  check(symm_device_malloc(std::max<size_t>(n, 1) * sizeof(T), &p),
+        "device allocation");
+  return static_cast<T *>(p);
+}
+
+template <typename T> T *heapAlloc(size_t n) {
+  void *p = nullptr;
+  size_t bytes = (std::max<size_t>(n, 1) * sizeof(T) + 15) / 16 * 16;
+  check(symm_malloc(bytes, &p), "heap allocation");
+  return static_cast<T *>(p);
+}
+
+template <typename T> void upload(T *dst, const std::vector<T> &src) {
+  if (!src.empty())
+    check(symm_memcpy(dst, src.data(), src.size() * sizeof(T)), "upload");
+}
+
+template <typename T> std::vector<T> download(const T *src, size_t n) {
+  std::vector<T> v(n);
+  if (n)
+    check(symm_memcpy(v.data(), src, n * sizeof(T)), "download");
+  return v;
+}
+
+std::string defaultKernels() {
+  char self[4096];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+  std::string dir = ".";
+  if (n > 0) {
+    self[n] = 0;
+    dir = self;
+    dir = dir.substr(0, dir.rfind('/'));
+  }
+  bool host = std::string(symm_backend_name()) == "host";
+  return dir + "/flash_decode-kernels" + (host ? ".so" : ".ptx");
+}
+
+double now() {
+  return std::chrono::duration<double>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+class FlashDecode {
+public:
+  FlashDecode(const Options &o) : o(o) {
+    rank = symm_rank();
+    world = symm_world_size();
+    bool host = std::string(symm_backend_name()) == "host";
+    splits = o.splits ? o.splits : host ? 2 : 16;
+    tiles = size_t(o.heads) * splits;
+    blocks = o.blocks ? o.blocks : host ? 8 : 528;
+    threads = o.threads ? o.threads : host ? 32 : 256;
+    start = rank * o.length / world;
+    len = (rank + 1) * o.length / world - start;
+    p = o.dim + 4;
+    keyK = uint64_t(o.seed) * 4 + 1;
+    keyV = uint64_t(o.seed) * 4 + 2;
+    keyQ = uint64_t(o.seed) * 4 + 3;
+    check(symm_module_load_file(
+              (o.kernels.empty() ? defaultKernels() : o.kernels).c_str(),
+              &module),
+          "loading the kernels");
+    check(symm_stream_create(&stream), "stream");
+    check(symm_stream_create(&side), "stream");
+
+    size_t row = size_t(o.kvHeads) * o.dim;
+    k = deviceAlloc<Half>(len * row);
+    v = deviceAlloc<Half>(len * row);
+    fill(k, len * row, start * row, keyK);
+    fill(v, len * row, start * row, keyV);
+    std::vector<Half> hq(size_t(o.heads) * o.dim);
+    for (size_t i = 0; i < hq.size(); ++i)
+      hq[i] = value(keyQ, i);
+    q = deviceAlloc<Half>(hq.size());
+    upload(q, hq);
+    out = deviceAlloc<Half>(hq.size());
+    local = heapAlloc<float>(tiles * p);
+    ready = heapAlloc<int32_t>(tiles);
+    upload(ready, std::vector<int32_t>(tiles, 0));
+    for (int par = 0; par < 2; ++par) {
+      part[par] = heapAlloc<float>(world * tiles * p);
+      flag[par] = heapAlloc<int32_t>(world * tiles);
+      upload(flag[par], std::vector<int32_t>(world * tiles, 0));
+    }
+    gathered = deviceAlloc<float>(world * tiles * p);
+    check(symm_stream_synchronize(stream), "synchronize");
+    check(symm_barrier(), "barrier");
+  }
+
+  ~FlashDecode() {
+    symm_stream_destroy(stream);
+    symm_stream_destroy(side);
+    symm_module_unload(module);
+  }
+
+  void iteration() {
+    ++epoch;
+    int par = epoch & 1;
+    if (o.variant == "bulk_sync") {
+      attend(0, local);
+      check(symm_all_gather(local, gathered, tiles * p, SYMM_FLOAT32, stream),
+            "all-gather of the partials");
+      combine(gathered, 0);
+    } else if (o.variant == "fine_grained") {
+      attend(2, local);
+      Params a;
+      a.memref(local, tiles * p)
+          .memref(ready, tiles)
+          .memref(part[par], world * tiles * p)
+          .memref(flag[par], world * tiles)
+          .index(tiles)
+          .index(p)
+          .i32(epoch);
+      // Few blocks: they spin on attend's tiles beside it.
+      launch("push", std::min<size_t>(tiles, 8), 64, a, side);
+      combine(part[par], 1);
+    } else {
+      attend(1, part[par]);
+      combine(part[par], 1);
+    }
+  }
+
+  // The local attention kernel alone (no communication), for --bench.
+  void attendOnly() {
+    ++epoch;
+    attend(0, local);
+  }
+
+  double drain() {
+    check(symm_stream_synchronize(stream), "synchronize");
+    check(symm_stream_synchronize(side), "synchronize");
+    return now();
+  }
+
+  int verify();
+  void benchmark();
+
+private:
+  void launch(const char *kernel, size_t grid, unsigned block, Params &a,
+              symm_stream *on) {
+    unsigned g[3] = {unsigned(std::max<size_t>(grid, 1)), 1, 1};
+    unsigned b[3] = {block, 1, 1};
+    check(symm_launch(module, kernel, g, b, 0, on, a.data(), a.size()), kernel);
+  }
+
+  void fill(Half *buf, size_t n, size_t first, uint64_t key) {
+    Params a;
+    a.memref(buf, n).index(n).i64(int64_t(first)).i64(int64_t(key));
+    launch("fill", std::min<size_t>(1024, (n + 2047) / 2048), 256, a, stream);
+  }
+
+  void attend(int mode, float *dst) {
+    int par = epoch & 1;
+    size_t row = size_t(o.kvHeads) * o.dim;
+    Params a;
+    a.memref(q, size_t(o.heads) * o.dim)
+        .memref(k, len * row)
+        .memref(v, len * row)
+        .memref(dst, (mode == 1 ? world : 1) * tiles * p)
+        .memref(flag[par], world * tiles)
+        .memref(ready, tiles)
+        .index(len)
+        .index(o.heads)
+        .index(o.heads / o.kvHeads)
+        .index(o.kvHeads)
+        .index(o.dim)
+        .index(splits)
+        .f32(1.0f / std::sqrt(float(o.dim)))
+        .i32(mode)
+        .i32(epoch);
+    launch("attend", std::min<size_t>(tiles, blocks), threads, a, stream);
+  }
+
+  void combine(float *src, int wait) {
+    Params a;
+    a.memref(src, world * tiles * p)
+        .memref(flag[epoch & 1], world * tiles)
+        .memref(out, size_t(o.heads) * o.dim)
+        .index(o.heads)
+        .index(splits)
+        .index(o.dim)
+        .i32(wait)
+        .i32(epoch);
+    launch("combine", std::min<size_t>(o.heads, blocks), 128, a, stream);
+  }
+
+  const Options &o;
+  int rank = 0, world = 1, splits = 1, blocks = 1, threads = 32;
+  size_t tiles = 1, start = 0, len = 0, p = 0;
+  uint64_t keyK = 0, keyV = 0, keyQ = 0;
+  int32_t epoch = 0;
+  symm_module *module = nullptr;
+  symm_stream *stream = nullptr, *side = nullptr;
+  Half *q = nullptr, *k = nullptr, *v = nullptr, *out = nullptr;
+  float *local = nullptr, *gathered = nullptr, *part[2] = {};
+  int32_t *ready = nullptr, *flag[2] = {};
+};
+
+// Every rank checks the heads it is given against an fp64 softmax over the
+// whole cache (re-generated on the host): all heads when the cache is
+// small, else --check-heads of them (default 2, spread over the ranks).
+int FlashDecode::verify() {
+  std::vector<Half> got = download(out, size_t(o.heads) * o.dim);
+  size_t d = o.dim, row = size_t(o.kvHeads) * d;
+  int count = o.checkHeads;
+  if (count < 0)
+    count = double(o.heads) * o.length * d <= (1 << 26) ? o.heads : 2;
+  count = std::min(count, o.heads);
+  double worst = 0;
+  size_t wrong = 0;
+  std::vector<double> s(o.length), acc(d);
+  for (int c = 0; c < count; ++c) {
+    int h = count == o.heads ? c : (rank + c * (o.heads / count + 1)) % o.heads;
+    int g = h / (o.heads / o.kvHeads);
+    std::vector<double> qv(d);
+    for (size_t j = 0; j < d; ++j)
+      qv[j] = double(float(value(keyQ, h * d + j)));
+    double mx = -1e300;
+    for (long long pos = 0; pos < o.length; ++pos) {
+      double dot = 0;
+      for (size_t j = 0; j < d; ++j)
+        dot += qv[j] * double(float(value(keyK, pos * row + g * d + j)));
+      s[pos] = dot / std::sqrt(double(d));
+      mx = std::max(mx, s[pos]);
+    }
+    std::fill(acc.begin(), acc.end(), 0.0);
+    double sum = 0;
+    for (long long pos = 0; pos < o.length; ++pos) {
+      double e = std::exp(s[pos] - mx);
+      sum += e;
+      for (size_t j = 0; j < d; ++j)
+        acc[j] += e * double(float(value(keyV, pos * row + g * d + j)));
+    }
+    for (size_t j = 0; j < d; ++j) {
+      double ref = acc[j] / sum;
+      double err = std::fabs(double(float(got[h * d + j])) - ref);
+      if (!(err <= 2e-4 + 1e-2 * std::fabs(ref)))
+        ++wrong;
+      if (!(err <= worst))
+        worst = err;
+    }
+  }
+  printf("flash_decode %s: W=%d heads=%d kv_heads=%d D=%d L=%lld splits=%d "
+         "(%d heads checked): ",
+         o.variant.c_str(), world, o.heads, o.kvHeads, o.dim, o.length, splits,
+         count);
+  if (!wrong) {
+    printf("PASS (worst error %.3g)\n", worst);
+    return 0;
+  }
+  printf("FAIL %.3g (%zu outputs out of tolerance)\n", worst, wrong);
+  return 1;
+}
+
+// Per-iteration times of back-to-back iterations, and of the local
+// attention kernel alone; rank 0 prints the slowest rank's, with the KV
+// bytes each rank reads per iteration over that time.
+void FlashDecode::benchmark() {
+  int iters = o.iters ? o.iters : 20, warmup = o.warmup ? o.warmup : 3;
+  auto timeLoop = [&](bool whole) {
+    for (int i = 0; i < warmup; ++i)
+      whole ? iteration() : attendOnly();
+    drain();
+    check(symm_barrier(), "barrier");
+    double t0 = now();
+    for (int i = 0; i < iters; ++i)
+      whole ? iteration() : attendOnly();
+    double t = (drain() - t0) / iters;
+    check(symm_barrier(), "barrier");
+    return t;
+  };
+  double mine[2] = {timeLoop(true), timeLoop(false)};
+  double *dev = deviceAlloc<double>(2);
+  upload(dev, std::vector<double>(mine, mine + 2));
+  check(symm_all_reduce(dev, dev, 2, SYMM_FLOAT64, SYMM_MAX, stream),
+        "all-reduce of the times");
+  check(symm_stream_synchronize(stream), "synchronize");
+  std::vector<double> worst = download(dev, 2);
+  symm_device_free(dev);
+  double bytes = 2.0 * len * o.kvHeads * o.dim * sizeof(Half);
+  if (rank == 0)
+    printf("flash_decode %s W=%d heads=%d kv_heads=%d D=%d L=%lld splits=%d "
+           "blocks=%zu threads=%d: total %.1f us/iter (back to back, %.0f "
+           "GB/s of KV per rank); attention kernel alone %.1f us (%.0f "
+           "GB/s)\n",
+           o.variant.c_str(), world, o.heads, o.kvHeads, o.dim, o.length,
+           splits, std::min<size_t>(tiles, blocks), threads, worst[0] * 1e6,
+           bytes / worst[0] / 1e9, worst[1] * 1e6, bytes / worst[1] / 1e9);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (symm_init() != SYMM_SUCCESS) {
+    fprintf(stderr, "flash_decode: %s\n", symm_last_error());
+    return 1;
+  }
+  Options o = parse(argc, argv);
+  int status = 0;
+  {
+    FlashDecode fd(o);
+    // Two checked iterations: both parities of the gathered partials.
+    for (int i = 0; i < 2; ++i) {
+      fd.iteration();
+      fd.drain();
+      status |= fd.verify();
+      if (o.bench)
+        break;
+    }
+    if (o.bench)
+      fd.benchmark();
+  }
+  check(symm_finalize(), "finalize");
+  return status;
+}
