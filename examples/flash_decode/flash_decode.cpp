@@ -4,7 +4,9 @@
 // length L) is split across ranks by position. Each rank computes partial
 // outputs and log-sum-exps over its shard (online softmax, fp32), the
 // partials are combined across ranks, every rank ends with the whole output.
-// Variants (README.md): bulk_sync, fine_grained, fused.
+// Variants (README.md): bulk_sync, fine_grained, fused, and bulk_nccl (the
+// NCCL baseline: the same kernels around ncclAllGather) in a build with
+// FLASH_DECODE_NCCL defined and NCCL linked (bench/workloads/flash_decode.sh).
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +23,10 @@
 #include <string>
 #include <unistd.h>
 #include <vector>
+
+#ifdef FLASH_DECODE_NCCL
+#include <nccl.h>
+#endif
 
 namespace {
 
@@ -108,8 +114,14 @@ Options parse(int argc, char **argv) {
       die("unknown argument '" + a + "' (see --help)");
   }
   if (o.variant != "bulk_sync" && o.variant != "fine_grained" &&
-      o.variant != "fused")
-    die("--variant '" + o.variant + "' is not bulk_sync, fine_grained or fused");
+      o.variant != "fused" && o.variant != "bulk_nccl")
+    die("--variant '" + o.variant +
+        "' is not bulk_sync, fine_grained, fused or bulk_nccl");
+#ifndef FLASH_DECODE_NCCL
+  if (o.variant == "bulk_nccl")
+    die("--variant bulk_nccl needs a build with NCCL "
+        "(bench/workloads/flash_decode.sh bundle makes one)");
+#endif
   if (!o.kvHeads)
     o.kvHeads = o.heads;
   if (o.heads % o.kvHeads)
@@ -266,6 +278,10 @@ public:
       upload(flag[par], std::vector<int32_t>(world * tiles, 0));
     }
     gathered = deviceAlloc<float>(world * tiles * p);
+#ifdef FLASH_DECODE_NCCL
+    if (o.variant == "bulk_nccl")
+      initNccl();
+#endif
     check(symm_stream_synchronize(stream), "synchronize");
     check(symm_barrier(), "barrier");
   }
@@ -284,6 +300,17 @@ public:
       check(symm_all_gather(local, gathered, tiles * p, SYMM_FLOAT32, stream),
             "all-gather of the partials");
       combine(gathered, 0);
+    } else if (o.variant == "bulk_nccl") {
+#ifdef FLASH_DECODE_NCCL
+      attend(0, local);
+      // On the cuda backend a symm_stream is the CUstream itself.
+      ncclResult_t r =
+          ncclAllGather(local, gathered, tiles * p, ncclFloat32, comm,
+                        reinterpret_cast<cudaStream_t>(stream));
+      if (r != ncclSuccess)
+        die(std::string("ncclAllGather: ") + ncclGetErrorString(r));
+      combine(gathered, 0);
+#endif
     } else if (o.variant == "fine_grained") {
       attend(2, local);
       Params a;
@@ -366,6 +393,26 @@ private:
         .i32(epoch);
     launch("combine", std::min<size_t>(o.heads, blocks), 128, a, stream);
   }
+
+#ifdef FLASH_DECODE_NCCL
+  // NCCL's id travels through rank 0's heap.
+  void initNccl() {
+    ncclUniqueId id;
+    void *slot = heapAlloc<char>(sizeof(id)), *root = nullptr;
+    if (rank == 0) {
+      if (ncclGetUniqueId(&id) != ncclSuccess)
+        die("ncclGetUniqueId failed");
+      check(symm_memcpy(slot, &id, sizeof(id)), "upload");
+    }
+    check(symm_barrier(), "barrier");
+    check(symm_translate(slot, 0, &root), "translate");
+    check(symm_memcpy(&id, root, sizeof(id)), "download");
+    ncclResult_t r = ncclCommInitRank(&comm, world, id, rank);
+    if (r != ncclSuccess)
+      die(std::string("ncclCommInitRank: ") + ncclGetErrorString(r));
+  }
+  ncclComm_t comm = nullptr;
+#endif
 
   const Options &o;
   int rank = 0, world = 1, splits = 1, blocks = 1, threads = 32;
