@@ -125,8 +125,8 @@ Options parse(int argc, char **argv) {
   if (!o.kvHeads)
     o.kvHeads = o.heads;
   if (o.heads % o.kvHeads)
-    die("--heads " + std::to_string(o.heads) + " is not a multiple of --kv-heads " +
-        std::to_string(o.kvHeads));
+    die("--heads " + std::to_string(o.heads) +
+        " is not a multiple of --kv-heads " + std::to_string(o.kvHeads));
   int lanes = o.dim / 8;
   if (o.dim % 8 || 32 % lanes)
     die("--head-dim " + std::to_string(o.dim) +
@@ -139,8 +139,7 @@ Options parse(int argc, char **argv) {
         "in flight per block for --head-dim " + std::to_string(o.dim));
   if (o.length < symm_world_size())
     die("--length " + std::to_string(o.length) +
-        " is shorter than the world size " +
-        std::to_string(symm_world_size()));
+        " is shorter than the world size " + std::to_string(symm_world_size()));
   return o;
 }
 

@@ -244,8 +244,8 @@ module attributes {gpu.container_module} {
         }
         gpu.barrier
         scf.if %first {
-          symm.fence ordering(release) scope(system)
           scf.if %push {
+            symm.fence ordering(release) scope(system)
             %ni = arith.index_cast %n : i32 to index
             scf.for %r = %c0 to %ni step %c1 {
               %ri = arith.index_cast %r : index to i32

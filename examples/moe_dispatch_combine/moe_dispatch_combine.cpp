@@ -262,7 +262,8 @@ public:
     items = size_t(in.tokens) * o.topk;
     maxRows = size_t(world) * (o.maxTokens - 1) * o.topk;
     bool host = std::string(symm_backend_name()) == "host";
-    blocks = o.blocks ? o.blocks : host ? 8 : 132;
+    // Two blocks per SM of an H200 (combine needs them all resident).
+    blocks = o.blocks ? o.blocks : host ? 8 : 264;
     threads = o.threads ? o.threads : host ? 32 : 256;
     check(symm_module_load_file(
               (o.kernels.empty() ? defaultKernels() : o.kernels).c_str(),
@@ -451,8 +452,8 @@ private:
   }
 
   void allToAllv(const void *send, const std::vector<size_t> &sendRows,
-                 void *recv, const std::vector<size_t> &recvRows,
-                 size_t width, symm_dtype type) {
+                 void *recv, const std::vector<size_t> &recvRows, size_t width,
+                 symm_dtype type) {
     std::vector<size_t> sc(world), sd(world), rc(world), rd(world);
     for (int r = 0; r < world; ++r) {
       sc[r] = sendRows[r] * width;
@@ -520,10 +521,9 @@ private:
   Half *x = nullptr, *out = nullptr, *backY = nullptr, *sendX = nullptr,
        *aX = nullptr;
   Half *recvX[2] = {}, *gX[2] = {};
-  int32_t *experts = nullptr, *pos = nullptr, *groups = nullptr,
-          *cnt = nullptr, *ready = nullptr, *backFlag = nullptr,
-          *sendMeta = nullptr, *aMeta = nullptr, *gMeta = nullptr,
-          *rcnt = nullptr;
+  int32_t *experts = nullptr, *pos = nullptr, *groups = nullptr, *cnt = nullptr,
+          *ready = nullptr, *backFlag = nullptr, *sendMeta = nullptr,
+          *aMeta = nullptr, *gMeta = nullptr, *rcnt = nullptr;
   int32_t *recvMeta[2] = {}, *recvFlag[2] = {};
   float *weights = nullptr, *scale = nullptr;
   std::vector<size_t> sendRows, recvRows;
@@ -595,8 +595,8 @@ int Moe::verify() {
       double ref = 0;
       for (int c = 0; c < o.topk; ++c) {
         size_t slot = size_t(t) * o.topk + c;
-        float y = float(Half(float(in.x[t * h + j]) *
-                             scales[in.experts[slot]]));
+        float y =
+            float(Half(float(in.x[t * h + j]) * scales[in.experts[slot]]));
         ref += double(in.weights[slot]) * y;
       }
       double err = std::fabs(double(float(got[t * h + j])) - ref);
@@ -655,8 +655,7 @@ void Moe::benchmark() {
            "phases: dispatch %.1f us, expert %.1f us%s, combine %.1f us\n",
            o.variant.c_str(), world, o.experts, o.topk, o.hidden, o.maxTokens,
            blocks, threads, worst[0] * 1e6, worst[1] * 1e6, worst[2] * 1e6,
-           o.variant == "fused" ? " (fused into combine)" : "",
-           worst[3] * 1e6);
+           o.variant == "fused" ? " (fused into combine)" : "", worst[3] * 1e6);
 }
 
 } // namespace
