@@ -1,7 +1,7 @@
 """MoE dispatch/expert/combine the fast PyTorch way, the baseline of
-moe_dispatch_combine: sort the (token, choice) pairs by destination, one
-all_to_all_single with split sizes each way (split sizes exchanged first and
-read on the host), group per local expert, y = fp16(x * s_e), return, and
+moe_dispatch_combine: sort the (token, choice) pairs by expert, one
+all_to_all_single with split sizes each way (per-expert counts exchanged
+first, the split sizes read on the host), group per local expert, y = fp16(x * s_e), return, and
 out[t] = sum_k w * y in fp32.
 
     torchrun --nproc-per-node 2 moe_dispatch_combine_torch.py E K H T_MAX [E K H T_MAX ...]
@@ -35,20 +35,24 @@ def run(E, K, H, T_MAX, iters=50, warmup=5):
         flat = experts.reshape(-1)
         order = torch.argsort(flat, stable=True)
         send_x = x[order // K]
-        send_e = flat[order].to(torch.int32)
-        send_counts = torch.bincount(flat // local, minlength=world)
+        # Per-expert counts: the receiver learns its rows' experts from them
+        # (rows arrive sorted by expert within each source's part).
+        send_counts = torch.bincount(flat, minlength=E)
         recv_counts = torch.empty_like(send_counts)
         dist.all_to_all_single(recv_counts, send_counts)
-        ins, outs = send_counts.tolist(), recv_counts.tolist()
+        splits = torch.cat([send_counts.view(world, local).sum(1),
+                            recv_counts.view(world, local).sum(1)]).tolist()
+        ins, outs = splits[:world], splits[world:]
         recv_x = x.new_empty(sum(outs), H)
-        recv_e = send_e.new_empty(sum(outs))
         dist.all_to_all_single(recv_x, send_x, outs, ins)
-        dist.all_to_all_single(recv_e, send_e, outs, ins)
+        local_e = torch.arange(local, device=dev).repeat(world)
+        recv_e = torch.repeat_interleave(local_e, recv_counts,
+                                         output_size=sum(outs))
         group = torch.argsort(recv_e, stable=True)
-        return order, ins, outs, recv_x[group], recv_e[group], group
+        return order, ins, outs, recv_x[group], recv_e[group] + rank * local, group
 
     def expert(gx, ge):
-        return (gx.float() * scale[ge.long()][:, None]).half()
+        return (gx.float() * scale[ge][:, None]).half()
 
     def combine(order, ins, outs, gy, group):
         y = torch.empty_like(gy)
