@@ -69,7 +69,7 @@ for L in "${LENGTHS[@]}"; do
     echo "== flash_decode $variant heads=$HEADS D=128 L=$L" | tee -a "$LOG"
     if ! timeout 120 ./symm-run -n 2 --backend "$BACKEND" --timeout 60 "$exe" \
         --variant "$variant" --heads "$HEADS" --length "$L" --bench \
-        --iters 50 --warmup 5 >> "$LOG" 2>&1; then
+        --iters 30 --warmup 3 >> "$LOG" 2>&1; then
       failed+=("$variant L=$L")
       echo "FAILED: $variant L=$L (see $LOG)"
     fi

@@ -342,7 +342,7 @@ module attributes {gpu.container_module} {
     // expert) and the grouped layout (by local expert, then source rank):
     // to_grouped = 1 copies rows and metadata into the grouped buffers,
     // 0 copies grouped rows back. rcnt[s*EL + l]: rows from rank s for
-    // local expert l; arow_meta is the metadata in all-to-all order.
+    // local expert l; a_meta is the metadata in all-to-all order.
     gpu.func @regroup(%a_x: memref<?xf16>, %a_meta: memref<?xi32>,
                       %g_x: memref<?xf16>, %g_meta: memref<?xi32>,
                       %rcnt: memref<?xi32>, %rows: index, %h: index,
