@@ -242,10 +242,16 @@ module attributes {gpu.container_module} {
             memref.store %lse, %part[%li] : memref<?xf32, #symm.heap>
           }
         }
+        // Every thread's stores are complete before the tile's flags.
+        scf.if %push {
+          symm.fence ordering(release) scope(system)
+        }
+        scf.if %signal_ready {
+          symm.fence ordering(release) scope(system)
+        }
         gpu.barrier
         scf.if %first {
           scf.if %push {
-            symm.fence ordering(release) scope(system)
             %ni = arith.index_cast %n : i32 to index
             scf.for %r = %c0 to %ni step %c1 {
               %ri = arith.index_cast %r : index to i32
@@ -300,9 +306,9 @@ module attributes {gpu.container_module} {
             symm.store %x, %part[%di] to %ri : vector<4xf32> -> memref<?xf32, #symm.heap>
           }
         }
+        symm.fence ordering(release) scope(system)
         gpu.barrier
         scf.if %first {
-          symm.fence ordering(release) scope(system)
           scf.for %r = %c0 to %ni step %c1 {
             %ri = arith.index_cast %r : index to i32
             symm.signal set %epoch, %flag[%slot] on %ri scope(system) : i32 -> memref<?xi32, #symm.heap>

@@ -34,10 +34,10 @@ module attributes {gpu.container_module} {
         %p = symm.atomic_rmw add %one, %cnt[%ei] ordering(relaxed) scope(device) : i32 -> memref<?xi32, #symm.heap>
         memref.store %p, %pos[%i] : memref<?xi32>
       }
+      symm.fence ordering(release) scope(system)
       gpu.barrier
       %first = arith.cmpi eq, %tid, %c0 : index
       scf.if %first {
-        symm.fence ordering(release) scope(system)
         symm.store %epoch, %ready[%c0] ordering(release) scope(system) : i32 -> memref<?xi32, #symm.heap>
       }
       gpu.return
@@ -165,9 +165,10 @@ module attributes {gpu.container_module} {
           symm.store %t32, %recv_meta[%m2] to %d : i32 -> memref<?xi32, #symm.heap>
           symm.store %ch32, %recv_meta[%m3] to %d : i32 -> memref<?xi32, #symm.heap>
         }
+        // Every thread's stores are complete before the row's flag.
+        symm.fence ordering(release) scope(system)
         gpu.barrier
         scf.if %first {
-          symm.fence ordering(release) scope(system)
           symm.signal set %epoch, %recv_flag[%row] on %d scope(system) : i32 -> memref<?xi32, #symm.heap>
         }
       }
@@ -237,9 +238,9 @@ module attributes {gpu.container_module} {
           %di = arith.addi %dst, %j : index
           symm.store %y, %back_y[%di] to %src : vector<8xf16> -> memref<?xf16, #symm.heap>
         }
+        symm.fence ordering(release) scope(system)
         gpu.barrier
         scf.if %first {
-          symm.fence ordering(release) scope(system)
           symm.signal set %epoch, %back_flag[%slot] on %src scope(system) : i32 -> memref<?xi32, #symm.heap>
         }
       }
