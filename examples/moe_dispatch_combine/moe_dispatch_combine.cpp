@@ -542,7 +542,8 @@ int Moe::verify() {
   size_t h = o.hidden;
   if (o.variant == "fused") {
     gcount = download(groups, local + 1);
-    rows = size_t(gcount[local]);
+    // A wrong count must not make the check read past the buffers.
+    rows = std::min(size_t(std::max(gcount[local], 0)), maxRows);
     gcount.pop_back();
     int par = epoch & 1;
     gx = download(recvX[par], rows * h);
