@@ -563,7 +563,8 @@ int Moe::verify() {
       if (e / local == rank)
         ++want[e % local];
   }
-  if (gcount != want)
+  if (gcount != want ||
+      rows != size_t(std::accumulate(want.begin(), want.end(), 0)))
     problems.push_back("group counts differ from the routing");
   size_t start = 0, bad = 0;
   std::vector<std::vector<char>> seen(world);
