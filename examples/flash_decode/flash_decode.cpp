@@ -48,9 +48,12 @@ struct Options {
   exit(1);
 }
 
+// The runtime's messages name the rank already.
 void check(symm_status status, const char *what) {
-  if (status != SYMM_SUCCESS)
-    die(std::string(what) + ": " + symm_last_error());
+  if (status == SYMM_SUCCESS)
+    return;
+  fprintf(stderr, "flash_decode: %s: %s\n", what, symm_last_error());
+  exit(1);
 }
 
 long long parseInt(const std::string &flag, const char *text, long long lo,
