@@ -39,10 +39,10 @@ if [[ $MODE == bundle ]]; then
     -o "$DIR/flash_decode_nccl"
   cp "$BUILD/lib/libsymm_runtime.so" "$BUILD/bin/symm-run" \
     "$BUILD/bin/flash_decode" \
-    "$BUILD/bin/flash_decode-kernels.ptx" \
-    "$BUILD/bin/flash_decode-kernels.ptx.json" \
-    "$BUILD/bin/flash_decode-kernels.so" \
-    "$BUILD/bin/flash_decode-kernels.so.json" "$DIR/"
+    "$BUILD/bin/flash_decode.ptx" \
+    "$BUILD/bin/flash_decode.ptx.json" \
+    "$BUILD/bin/flash_decode.so" \
+    "$BUILD/bin/flash_decode.so.json" "$DIR/"
   echo "bundle in $DIR ($(du -sh "$DIR" | cut -f1))"
   exit 0
 fi

@@ -31,10 +31,10 @@ if [[ $MODE == bundle ]]; then
   mkdir -p "$DIR"
   cp "$BUILD/lib/libsymm_runtime.so" "$BUILD/bin/symm-run" \
     "$BUILD/bin/moe_dispatch_combine" \
-    "$BUILD/bin/moe_dispatch_combine-kernels.ptx" \
-    "$BUILD/bin/moe_dispatch_combine-kernels.ptx.json" \
-    "$BUILD/bin/moe_dispatch_combine-kernels.so" \
-    "$BUILD/bin/moe_dispatch_combine-kernels.so.json" \
+    "$BUILD/bin/moe_dispatch_combine.ptx" \
+    "$BUILD/bin/moe_dispatch_combine.ptx.json" \
+    "$BUILD/bin/moe_dispatch_combine.so" \
+    "$BUILD/bin/moe_dispatch_combine.so.json" \
     "$HERE/moe_dispatch_combine_torch.py" "$DIR/"
   echo "bundle in $DIR ($(du -sh "$DIR" | cut -f1))"
   exit 0

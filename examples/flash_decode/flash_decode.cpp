@@ -228,7 +228,7 @@ std::string defaultKernels() {
     dir = dir.substr(0, dir.rfind('/'));
   }
   bool host = std::string(symm_backend_name()) == "host";
-  return dir + "/flash_decode-kernels" + (host ? ".so" : ".ptx");
+  return dir + "/flash_decode" + (host ? ".so" : ".ptx");
 }
 
 double now() {

@@ -244,7 +244,7 @@ std::string defaultKernels() {
     dir = dir.substr(0, dir.rfind('/'));
   }
   bool host = std::string(symm_backend_name()) == "host";
-  return dir + "/moe_dispatch_combine-kernels" + (host ? ".so" : ".ptx");
+  return dir + "/moe_dispatch_combine" + (host ? ".so" : ".ptx");
 }
 
 double now() {
