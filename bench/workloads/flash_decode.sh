@@ -28,8 +28,10 @@ BACKEND="${SYMM_BENCH_BACKEND:-cuda}"
 if [[ $MODE == bundle ]]; then
   set -e
   BUILD="${SYMM_BUILD_DIR:-$ROOT/build}"
-  ninja -C "$BUILD" -j1 symm_runtime symm-run flash_decode
+  ninja -C "$BUILD" -j1 symm_runtime symm-run symm-compile flash_decode
   mkdir -p "$DIR"
+  "$BUILD/bin/symm-compile" --target=sm_90 --emit=ptx \
+    "$ROOT/examples/flash_decode/flash_decode.mlir" -o "$DIR/flash_decode.ptx"
   NCCL_LIB="${SYMM_NCCL_LIB:-$(dirname "$(find /usr/local/cuda*/lib* /usr/lib -name 'libnccl.so*' 2>/dev/null | head -1)")}"
   CUDA_INC="${SYMM_CUDA_INCLUDE:-/usr/local/cuda/include}"
   /usr/lib/llvm-22/bin/clang++ -std=c++17 -O2 -DFLASH_DECODE_NCCL \
@@ -39,8 +41,6 @@ if [[ $MODE == bundle ]]; then
     -o "$DIR/flash_decode_nccl"
   cp "$BUILD/lib/libsymm_runtime.so" "$BUILD/bin/symm-run" \
     "$BUILD/bin/flash_decode" \
-    "$BUILD/bin/flash_decode.ptx" \
-    "$BUILD/bin/flash_decode.ptx.json" \
     "$BUILD/bin/flash_decode.so" \
     "$BUILD/bin/flash_decode.so.json" "$DIR/"
   echo "bundle in $DIR ($(du -sh "$DIR" | cut -f1))"

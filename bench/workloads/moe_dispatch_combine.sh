@@ -27,12 +27,12 @@ BACKEND="${SYMM_BENCH_BACKEND:-cuda}"
 if [[ $MODE == bundle ]]; then
   set -e
   BUILD="${SYMM_BUILD_DIR:-$ROOT/build}"
-  ninja -C "$BUILD" -j1 symm_runtime symm-run moe_dispatch_combine
+  ninja -C "$BUILD" -j1 symm_runtime symm-run symm-compile moe_dispatch_combine
   mkdir -p "$DIR"
+  "$BUILD/bin/symm-compile" --target=sm_90 --emit=ptx \
+    "$ROOT/examples/moe_dispatch_combine/moe_dispatch_combine.mlir" -o "$DIR/moe_dispatch_combine.ptx"
   cp "$BUILD/lib/libsymm_runtime.so" "$BUILD/bin/symm-run" \
     "$BUILD/bin/moe_dispatch_combine" \
-    "$BUILD/bin/moe_dispatch_combine.ptx" \
-    "$BUILD/bin/moe_dispatch_combine.ptx.json" \
     "$BUILD/bin/moe_dispatch_combine.so" \
     "$BUILD/bin/moe_dispatch_combine.so.json" \
     "$HERE/moe_dispatch_combine_torch.py" "$DIR/"

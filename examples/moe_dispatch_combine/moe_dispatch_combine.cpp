@@ -8,119 +8,90 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "symm/collectives.h"
-#include "symm/runtime.h"
+#include "workload.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <deque>
 #include <numeric>
-#include <random>
 #include <string>
-#include <unistd.h>
 #include <vector>
+
+using namespace workload;
 
 namespace {
 
 using Half = _Float16;
 
 struct Options {
-  std::string variant = "fused";
-  int experts = 16, topk = 4, hidden = 256, maxTokens = 32;
-  unsigned seed = 1;
-  int blocks = 0, threads = 0; // 0: the backend's default
+  std::string variant, kernels;
+  int experts = 0, topk = 0, hidden = 0, maxTokens = 0, blocks = 0, threads = 0,
+      iters = 0, warmup = 0;
+  uint64_t seed = 0;
   bool bench = false;
-  int iters = 0, warmup = 0;
-  std::string kernels;
 };
 
-[[noreturn]] void die(const char *fmt, const char *what) {
-  fprintf(stderr, "moe_dispatch_combine: rank %d: ", symm_rank());
-  fprintf(stderr, fmt, what);
-  fprintf(stderr, "\n");
-  exit(1);
-}
-
-// The runtime's messages name the rank already.
-void check(symm_status status, const char *what) {
-  if (status == SYMM_SUCCESS)
-    return;
-  fprintf(stderr, "moe_dispatch_combine: %s: %s\n", what, symm_last_error());
-  exit(1);
-}
-
-int parseInt(const char *flag, const char *text, int lo, int hi) {
-  char *end = nullptr;
-  long v = strtol(text, &end, 10);
-  if (!*text || *end || v < lo || v > hi)
-    die("%s", (std::string(flag) + " '" + text + "' is not an integer in " +
-               std::to_string(lo) + ".." + std::to_string(hi))
-                  .c_str());
-  return int(v);
-}
-
 Options parse(int argc, char **argv) {
+  Args args("moe_dispatch_combine",
+            "expert-parallel MoE dispatch, expert and combine");
+  args.option("variant", "fused", "bulk_sync | fused");
+  args.option("experts", "16", "experts E (divisible by the ranks, <= 1024)");
+  args.option("topk", "4", "experts per token k (<= E)");
+  args.option("hidden", "256", "values per token H (fp16, a multiple of 8)");
+  args.option("max-tokens", "32", "tokens per rank are random in [1, T_max)");
+  args.option("blocks", "auto",
+              "workgroups (auto: 264 on GPUs, two per SM, all co-resident; "
+              "8 on CPU ranks)");
+  args.option("threads", "auto",
+              "threads per workgroup (auto: 256 on GPUs, 32 on CPU ranks)");
+  args.option("kernels", "auto",
+              "compiled kernels (auto: moe_dispatch_combine.so/.ptx beside "
+              "the program)");
+  args.parse(argc, argv);
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto value = [&]() -> const char * {
-      if (i + 1 >= argc)
-        die("%s needs a value", a.c_str());
-      return argv[++i];
-    };
-    if (a == "--variant")
-      o.variant = value();
-    else if (a == "--experts")
-      o.experts = parseInt("--experts", value(), 1, 1024);
-    else if (a == "--topk")
-      o.topk = parseInt("--topk", value(), 1, 1024);
-    else if (a == "--hidden")
-      o.hidden = parseInt("--hidden", value(), 8, 1 << 20);
-    else if (a == "--max-tokens")
-      o.maxTokens = parseInt("--max-tokens", value(), 2, 1 << 20);
-    else if (a == "--seed")
-      o.seed = unsigned(parseInt("--seed", value(), 0, 1 << 30));
-    else if (a == "--blocks")
-      o.blocks = parseInt("--blocks", value(), 1, 1 << 16);
-    else if (a == "--threads")
-      o.threads = parseInt("--threads", value(), 1, 1024);
-    else if (a == "--iters")
-      o.iters = parseInt("--iters", value(), 1, 1 << 20);
-    else if (a == "--warmup")
-      o.warmup = parseInt("--warmup", value(), 0, 1 << 20);
-    else if (a == "--kernels")
-      o.kernels = value();
-    else if (a == "--bench")
-      o.bench = true;
-    else if (a == "-h" || a == "--help") {
-      printf("usage: moe_dispatch_combine [--variant bulk_sync|fused] "
-             "[--experts E] [--topk K] [--hidden H] [--max-tokens T] "
-             "[--seed S] [--blocks B] [--threads N] [--bench [--iters N] "
-             "[--warmup N]] [--kernels PATH]\n");
-      exit(0);
-    } else
-      die("unknown argument '%s' (see --help)", a.c_str());
-  }
-  if (o.variant != "bulk_sync" && o.variant != "fused")
-    die("--variant '%s' is not bulk_sync or fused", o.variant.c_str());
+  std::vector<std::string> variants =
+      args.choices("variant", {"bulk_sync", "fused"});
+  if (variants.size() != 1)
+    args.fail("--variant takes one variant");
+  o.variant = variants[0];
+  auto bounded = [&](const char *name, int64_t hi) {
+    int64_t v = args.integer(name);
+    if (v > hi)
+      args.fail("--" + std::string(name) + "=" + std::to_string(v) +
+                " exceeds " + std::to_string(hi));
+    return int(v);
+  };
+  o.experts = bounded("experts", 1024);
+  o.topk = bounded("topk", 1024);
+  o.hidden = bounded("hidden", 1 << 20);
+  o.maxTokens = bounded("max-tokens", 1 << 20);
+  o.blocks = args.str("blocks") == "auto" ? (onGpu() ? 264 : 8)
+                                          : bounded("blocks", 1 << 16);
+  o.threads = args.str("threads") == "auto" ? (onGpu() ? 256 : 32)
+                                            : bounded("threads", 1024);
+  o.kernels = args.str("kernels") == "auto"
+                  ? kernelsPath("moe_dispatch_combine")
+                  : args.str("kernels");
+  o.seed = uint64_t(args.integer("seed"));
+  o.bench = args.has("bench");
+  o.iters = int(args.integer("iters"));
+  o.warmup = int(args.integer("warmup"));
   int w = symm_world_size();
   if (o.experts % w)
-    die("%s", ("--experts " + std::to_string(o.experts) +
-               " is not divisible by the world size " + std::to_string(w))
-                  .c_str());
+    args.fail("--experts=" + std::to_string(o.experts) +
+              " is not divisible by the world size " + std::to_string(w));
   if (o.topk > o.experts)
-    die("%s", ("--topk " + std::to_string(o.topk) + " exceeds --experts " +
-               std::to_string(o.experts))
-                  .c_str());
+    args.fail("--topk=" + std::to_string(o.topk) +
+              " exceeds --experts=" + std::to_string(o.experts));
   if (o.hidden % 8)
-    die("%s", ("--hidden " + std::to_string(o.hidden) +
-               " is not a multiple of 8 (16-byte vectors of fp16)")
-                  .c_str());
+    args.fail("--hidden=" + std::to_string(o.hidden) +
+              " is not a multiple of 8 (16-byte vectors of fp16)");
+  if (o.maxTokens < 2)
+    args.fail("--max-tokens=" + std::to_string(o.maxTokens) +
+              " leaves no token count in [1, T_max)");
   return o;
 }
 
@@ -135,73 +106,39 @@ struct Inputs {
 };
 
 Inputs makeInputs(const Options &o, int rank, bool withX) {
-  std::mt19937_64 rng(uint64_t(o.seed) * 1000003u + uint64_t(rank));
+  Rng rng(o.seed * 1000003 + uint64_t(rank));
   Inputs in;
-  in.tokens = std::uniform_int_distribution<int>(1, o.maxTokens - 1)(rng);
+  in.tokens = 1 + int(rng.below(uint64_t(o.maxTokens - 1)));
   std::vector<int32_t> all(o.experts);
   std::iota(all.begin(), all.end(), 0);
-  std::uniform_real_distribution<float> unit(0.05f, 1.0f);
   for (int t = 0; t < in.tokens; ++t) {
     // Partial Fisher-Yates: k distinct experts.
     for (int c = 0; c < o.topk; ++c) {
-      int j = std::uniform_int_distribution<int>(c, o.experts - 1)(rng);
+      int j = c + int(rng.below(uint64_t(o.experts - c)));
       std::swap(all[c], all[j]);
       in.experts.push_back(all[c]);
     }
     float sum = 0;
     for (int c = 0; c < o.topk; ++c)
-      sum += in.weights.emplace_back(unit(rng));
+      sum += in.weights.emplace_back(rng.uniform(0.05f, 1.0f));
     for (int c = 0; c < o.topk; ++c)
       in.weights[size_t(t) * o.topk + c] /= sum;
   }
   if (withX) {
-    std::uniform_real_distribution<float> value(-1.0f, 1.0f);
     in.x.resize(size_t(in.tokens) * o.hidden);
     for (Half &v : in.x)
-      v = Half(value(rng));
+      v = Half(rng.uniform(-1.0f, 1.0f));
   }
   return in;
 }
 
 std::vector<float> makeScales(const Options &o) {
-  std::mt19937_64 rng(uint64_t(o.seed) * 7919u + 17u);
-  std::uniform_real_distribution<float> s(0.5f, 1.5f);
+  Rng rng(o.seed * 7919 + 17);
   std::vector<float> scales(o.experts);
   for (float &v : scales)
-    v = s(rng);
+    v = rng.uniform(0.5f, 1.5f);
   return scales;
 }
-
-// Kernel parameters: a memref<?xT> is five (allocated and aligned pointer,
-// offset, size, stride), an index one 64-bit value, an i32 one 32-bit value.
-class Params {
-public:
-  Params &memref(void *p, size_t n) {
-    return word(uint64_t(uintptr_t(p)))
-        .word(uint64_t(uintptr_t(p)))
-        .word(0)
-        .word(n)
-        .word(1);
-  }
-  Params &index(size_t v) { return word(v); }
-  Params &i32(int32_t v) {
-    int32_t &slot = small.emplace_back(v);
-    ptrs.push_back(&slot);
-    return *this;
-  }
-  void **data() { return ptrs.data(); }
-  size_t size() const { return ptrs.size(); }
-
-private:
-  Params &word(uint64_t v) {
-    uint64_t &slot = words.emplace_back(v);
-    ptrs.push_back(&slot);
-    return *this;
-  }
-  std::deque<uint64_t> words;
-  std::deque<int32_t> small;
-  std::vector<void *> ptrs;
-};
 
 template <typename T> T *deviceAlloc(size_t n) {
   void *p = nullptr;
@@ -234,19 +171,6 @@ template <typename T> void zero(T *dst, size_t n) {
   upload(dst, std::vector<T>(n, T(0)));
 }
 
-std::string defaultKernels() {
-  char self[4096];
-  ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-  std::string dir = ".";
-  if (n > 0) {
-    self[n] = 0;
-    dir = self;
-    dir = dir.substr(0, dir.rfind('/'));
-  }
-  bool host = std::string(symm_backend_name()) == "host";
-  return dir + "/moe_dispatch_combine" + (host ? ".so" : ".ptx");
-}
-
 double now() {
   return std::chrono::duration<double>(
              std::chrono::steady_clock::now().time_since_epoch())
@@ -264,13 +188,9 @@ public:
     scales = makeScales(o);
     items = size_t(in.tokens) * o.topk;
     maxRows = size_t(world) * (o.maxTokens - 1) * o.topk;
-    bool host = std::string(symm_backend_name()) == "host";
-    // Two blocks per SM of an H200 (combine needs them all resident).
-    blocks = o.blocks ? o.blocks : host ? 8 : 264;
-    threads = o.threads ? o.threads : host ? 32 : 256;
-    check(symm_module_load_file(
-              (o.kernels.empty() ? defaultKernels() : o.kernels).c_str(),
-              &module),
+    blocks = o.blocks;
+    threads = o.threads;
+    check(symm_module_load_file(o.kernels.c_str(), &module),
           "loading the kernels");
     check(symm_stream_create(&stream), "stream");
 
@@ -354,9 +274,7 @@ public:
 
 private:
   void launch(const char *kernel, unsigned grid, unsigned block, Params &p) {
-    unsigned g[3] = {grid, 1, 1}, b[3] = {block, 1, 1};
-    check(symm_launch(module, kernel, g, b, 0, stream, p.data(), p.size()),
-          kernel);
+    p.launch(module, kernel, grid, block, stream);
   }
 
   int32_t *counts() { return cnt + (epoch & 1) * o.experts; }
@@ -593,37 +511,30 @@ int Moe::verify() {
     problems.push_back(std::to_string(bad) + " dispatched rows are wrong");
 
   std::vector<Half> got = download(out, size_t(in.tokens) * h);
-  double worst = 0;
-  size_t wrong = 0;
+  std::vector<double> ref(got.size(), 0.0);
   for (int t = 0; t < in.tokens; ++t)
-    for (size_t j = 0; j < h; ++j) {
-      double ref = 0;
+    for (size_t j = 0; j < h; ++j)
       for (int c = 0; c < o.topk; ++c) {
         size_t slot = size_t(t) * o.topk + c;
         float y =
             float(Half(float(in.x[t * h + j]) * scales[in.experts[slot]]));
-        ref += double(in.weights[slot]) * y;
+        ref[t * h + j] += double(in.weights[slot]) * y;
       }
-      double err = std::fabs(double(float(got[t * h + j])) - ref);
-      if (!(err <= 5e-3 + 1e-2 * std::fabs(ref)))
-        ++wrong;
-      if (!(err <= worst))
-        worst = err;
-    }
-  if (wrong)
-    problems.push_back(std::to_string(wrong) + " outputs out of tolerance");
-  char line[256];
-  snprintf(line, sizeof(line),
+  Comparison c = compare(
+      got.size(), [&](size_t i) { return double(float(got[i])); }, ref, 5e-3,
+      1e-2);
+  char what[256];
+  snprintf(what, sizeof(what),
            "moe_dispatch_combine %s: W=%d E=%d k=%d H=%d tokens=%d rows "
-           "received=%zu: ",
+           "received=%zu",
            o.variant.c_str(), world, o.experts, o.topk, o.hidden, in.tokens,
            rows);
-  if (problems.empty()) {
-    printf("%sPASS (worst error %.3g)\n", line, worst);
-    return 0;
+  if (!problems.empty()) {
+    printf("%s: FAIL %.6g (dispatch: %s)\n", what, c.worst,
+           problems.front().c_str());
+    return 1;
   }
-  printf("%sFAIL %.3g (%s)\n", line, worst, problems.front().c_str());
-  return 1;
+  return report(what, c);
 }
 
 // Per-iteration times: back-to-back iterations with one synchronisation at
@@ -631,22 +542,16 @@ int Moe::verify() {
 // expert, combine). Rank 0 prints the slowest rank's times (collected with
 // an all-reduce of MAX).
 void Moe::benchmark() {
-  int iters = o.iters ? o.iters : 20, warmup = o.warmup ? o.warmup : 3;
-  for (int i = 0; i < warmup; ++i)
-    iteration(false);
-  check(symm_barrier(), "barrier");
-  double t0 = now();
-  for (int i = 0; i < iters; ++i)
-    iteration(false);
-  double total = drain() - t0;
+  int iters = o.iters;
+  double total =
+      timeUs([&] { iteration(false); }, o.warmup, iters, stream) * 1e-6;
   check(symm_barrier(), "barrier");
   time[0] = time[1] = time[2] = 0;
   for (int i = 0; i < iters; ++i) {
     check(symm_barrier(), "barrier");
     iteration(true);
   }
-  double mine[4] = {total / iters, time[0] / iters, time[1] / iters,
-                    time[2] / iters};
+  double mine[4] = {total, time[0] / iters, time[1] / iters, time[2] / iters};
   double *dev = deviceAlloc<double>(4);
   upload(dev, std::vector<double>(mine, mine + 4));
   check(symm_all_reduce(dev, dev, 4, SYMM_FLOAT64, SYMM_MAX, stream),
@@ -666,10 +571,7 @@ void Moe::benchmark() {
 } // namespace
 
 int main(int argc, char **argv) {
-  if (symm_init() != SYMM_SUCCESS) {
-    fprintf(stderr, "moe_dispatch_combine: %s\n", symm_last_error());
-    return 1;
-  }
+  WORKLOAD_CHECK(symm_init());
   Options o = parse(argc, argv);
   int status = 0;
   {

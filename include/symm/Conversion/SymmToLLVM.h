@@ -81,6 +81,12 @@ LogicalResult lowerSymmProgram(ModuleOp module, const SymmTargetInfo &target);
 /// 0) in every type and attribute under `root`.
 void replaceHeapMemorySpace(Operation *root, unsigned addressSpace);
 
+/// Gives every `gpu.dynamic_shared_memory` in `module` its real size in
+/// bytes, which `bytes` computes at the start of the kernel (upstream lowers
+/// the `?` size to 0): a `memref.reinterpret_cast` of the op's result.
+void sizeDynamicSharedMemory(
+    ModuleOp module, llvm::function_ref<Value(OpBuilder &, Location)> bytes);
+
 /// The LLVM type of symm_kernel_context (symm/kernel_context.h), fields in
 /// symm_kernel_context_field order.
 LLVM::LLVMStructType getKernelContextType(MLIRContext *ctx);

@@ -298,6 +298,25 @@ struct ConvertSymmToNVVM
                               ValueRange{rank, peer, last, worldSize});
         LLVM::Trap::create(b, loc);
       };
+    // convert-gpu-to-nvvm leaves gpu.subgroup_size alone; a warp has 32
+    // threads on every NVIDIA GPU.
+    getOperation().walk([](gpu::SubgroupSizeOp op) {
+      OpBuilder b(op);
+      op.replaceAllUsesWith(
+          arith::ConstantIndexOp::create(b, op.getLoc(), 32).getResult());
+      op.erase();
+    });
+    sizeDynamicSharedMemory(getOperation(), [](OpBuilder &b, Location loc) {
+      return LLVM::InlineAsmOp::create(
+                 b, loc, b.getI32Type(), ValueRange{},
+                 "mov.u32 $0, %dynamic_smem_size;", "=r",
+                 /*has_side_effects=*/false, /*is_align_stack=*/false,
+                 LLVM::TailCallKind::None,
+                 LLVM::AsmDialectAttr::get(b.getContext(),
+                                           LLVM::AsmDialect::AD_ATT),
+                 ArrayAttr())
+          .getResult(0);
+    });
     if (failed(lowerSymmProgram(getOperation(), target)))
       signalPassFailure();
   }
