@@ -35,7 +35,8 @@ if [[ $MODE == bundle ]]; then
   NCCL_LIB="${SYMM_NCCL_LIB:-$(dirname "$(find /usr/local/cuda*/lib* /usr/lib -name 'libnccl.so*' 2>/dev/null | head -1)")}"
   CUDA_INC="${SYMM_CUDA_INCLUDE:-/usr/local/cuda/include}"
   /usr/lib/llvm-22/bin/clang++ -std=c++17 -O2 -DFLASH_DECODE_NCCL \
-    -I "$ROOT/runtime/include" -I "$BUILD/runtime/include" -I "$CUDA_INC" \
+    -I "$ROOT/runtime/include" -I "$BUILD/runtime/include" \
+    -I "$ROOT/examples/common" -I "$CUDA_INC" \
     "$ROOT/examples/flash_decode/flash_decode.cpp" \
     -L "$BUILD/lib" -lsymm_runtime -L "$NCCL_LIB" -lnccl \
     -o "$DIR/flash_decode_nccl"

@@ -10,140 +10,132 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "symm/collectives.h"
-#include "symm/runtime.h"
+#include "workload.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <deque>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 #ifdef FLASH_DECODE_NCCL
 #include <nccl.h>
 #endif
 
+using namespace workload;
+
 namespace {
 
 using Half = _Float16;
 
-struct Options {
-  std::string variant = "fused";
-  int heads = 8, kvHeads = 0, dim = 128, splits = 0;
-  long long length = 1024;
-  unsigned seed = 1;
-  int blocks = 0, threads = 0, checkHeads = -1;
-  bool bench = false;
-  int iters = 0, warmup = 0;
-  std::string kernels;
-};
-
+#ifdef FLASH_DECODE_NCCL
 [[noreturn]] void die(const std::string &message) {
   fprintf(stderr, "flash_decode: rank %d: %s\n", symm_rank(), message.c_str());
   exit(1);
 }
+#endif
 
-// The runtime's messages name the rank already.
-void check(symm_status status, const char *what) {
-  if (status == SYMM_SUCCESS)
-    return;
-  fprintf(stderr, "flash_decode: %s: %s\n", what, symm_last_error());
-  exit(1);
-}
-
-long long parseInt(const std::string &flag, const char *text, long long lo,
-                   long long hi) {
-  char *end = nullptr;
-  long long v = strtoll(text, &end, 10);
-  // K and M suffixes for lengths (32K = 32768).
-  if (end && (*end == 'K' || *end == 'M') && end[1] == 0)
-    v <<= (*end++ == 'K' ? 10 : 20);
-  if (!*text || *end || v < lo || v > hi)
-    die(flag + " '" + text + "' is not an integer in " + std::to_string(lo) +
-        ".." + std::to_string(hi));
-  return v;
-}
+struct Options {
+  std::string variant, kernels;
+  int heads = 0, kvHeads = 0, dim = 0, splits = 0, blocks = 0, threads = 0,
+      checkHeads = -1, iters = 0, warmup = 0;
+  long long length = 0;
+  uint64_t seed = 0;
+  bool bench = false;
+};
 
 Options parse(int argc, char **argv) {
+  Args args("flash_decode", "decode attention over a KV cache split across "
+                            "the ranks by position");
+  args.option("variant", "fused",
+              "bulk_sync | fine_grained | fused | bulk_nccl (builds with "
+              "NCCL only)");
+  args.option("heads", "8", "query heads");
+  args.option("kv-heads", "auto", "KV heads, dividing heads (auto: heads)");
+  args.option("head-dim", "128", "D: 8, 16, 32, 64, 128 or 256");
+  args.option("length", "1024", "global KV length L (K/M suffixes)");
+  args.option("splits", "auto",
+              "tiles per head of a rank's shard (auto: 16 "
+              "on GPUs, 2 on CPU ranks)");
+  args.option("blocks", "auto",
+              "workgroups, at most one per tile (auto: "
+              "528 on GPUs, 8 on CPU ranks)");
+  args.option("threads", "auto",
+              "threads per workgroup, a multiple of 32 "
+              "(auto: 256 on GPUs, 32 on CPU ranks)");
+  args.option("check-heads", "auto",
+              "heads each rank checks (auto: all "
+              "when the cache is small, else 2)");
+  args.option("kernels", "auto",
+              "compiled kernels (auto: flash_decode.so/"
+              ".ptx beside the program)");
+  args.parse(argc, argv);
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto value = [&]() -> const char * {
-      if (i + 1 >= argc)
-        die(a + " needs a value");
-      return argv[++i];
-    };
-    if (a == "--variant")
-      o.variant = value();
-    else if (a == "--heads")
-      o.heads = int(parseInt(a, value(), 1, 4096));
-    else if (a == "--kv-heads")
-      o.kvHeads = int(parseInt(a, value(), 1, 4096));
-    else if (a == "--head-dim")
-      o.dim = int(parseInt(a, value(), 8, 256));
-    else if (a == "--length")
-      o.length = parseInt(a, value(), 1, 1ll << 32);
-    else if (a == "--splits")
-      o.splits = int(parseInt(a, value(), 1, 4096));
-    else if (a == "--seed")
-      o.seed = unsigned(parseInt(a, value(), 0, 1 << 30));
-    else if (a == "--blocks")
-      o.blocks = int(parseInt(a, value(), 1, 1 << 20));
-    else if (a == "--threads")
-      o.threads = int(parseInt(a, value(), 32, 1024));
-    else if (a == "--check-heads")
-      o.checkHeads = int(parseInt(a, value(), 0, 4096));
-    else if (a == "--iters")
-      o.iters = int(parseInt(a, value(), 1, 1 << 20));
-    else if (a == "--warmup")
-      o.warmup = int(parseInt(a, value(), 0, 1 << 20));
-    else if (a == "--kernels")
-      o.kernels = value();
-    else if (a == "--bench")
-      o.bench = true;
-    else if (a == "-h" || a == "--help") {
-      printf("usage: flash_decode [--variant bulk_sync|fine_grained|fused] "
-             "[--heads N] [--kv-heads N] [--head-dim D] [--length L] "
-             "[--splits S] [--seed S] [--blocks B] [--threads N] "
-             "[--check-heads N] [--bench [--iters N] [--warmup N]] "
-             "[--kernels PATH]\n");
-      exit(0);
-    } else
-      die("unknown argument '" + a + "' (see --help)");
-  }
-  if (o.variant != "bulk_sync" && o.variant != "fine_grained" &&
-      o.variant != "fused" && o.variant != "bulk_nccl")
-    die("--variant '" + o.variant +
-        "' is not bulk_sync, fine_grained, fused or bulk_nccl");
+  std::vector<std::string> variants = args.choices(
+      "variant", {"bulk_sync", "fine_grained", "fused", "bulk_nccl"});
+  if (variants.size() != 1)
+    args.fail("--variant takes one variant");
+  o.variant = variants[0];
 #ifndef FLASH_DECODE_NCCL
   if (o.variant == "bulk_nccl")
-    die("--variant bulk_nccl needs a build with NCCL "
-        "(bench/workloads/flash_decode.sh bundle makes one)");
+    args.fail("--variant=bulk_nccl needs a build with NCCL "
+              "(bench/workloads/flash_decode.sh bundle makes one)");
 #endif
-  if (!o.kvHeads)
-    o.kvHeads = o.heads;
+  auto bounded = [&](const char *name, int64_t hi) {
+    int64_t v = args.integer(name);
+    if (v > hi)
+      args.fail("--" + std::string(name) + "=" + std::to_string(v) +
+                " exceeds " + std::to_string(hi));
+    return v;
+  };
+  auto automatic = [&](const char *name, int64_t gpu, int64_t cpu, int64_t hi) {
+    return args.str(name) == "auto" ? (onGpu() ? gpu : cpu) : bounded(name, hi);
+  };
+  o.heads = int(bounded("heads", 4096));
+  o.kvHeads = int(automatic("kv-heads", o.heads, o.heads, 4096));
+  o.dim = int(bounded("head-dim", 256));
+  o.length = bounded("length", 1ll << 32);
+  o.splits = int(automatic("splits", 16, 2, 4096));
+  o.blocks = int(automatic("blocks", 528, 8, 1 << 20));
+  o.threads = int(automatic("threads", 256, 32, 1024));
+  o.checkHeads = args.str("check-heads") == "auto"
+                     ? -1
+                     : int(bounded("check-heads", 4096));
+  o.kernels = args.str("kernels") == "auto" ? kernelsPath("flash_decode")
+                                            : args.str("kernels");
+  o.seed = uint64_t(args.integer("seed"));
+  o.bench = args.has("bench");
+  o.iters = int(args.integer("iters"));
+  o.warmup = int(args.integer("warmup"));
   if (o.heads % o.kvHeads)
-    die("--heads " + std::to_string(o.heads) +
-        " is not a multiple of --kv-heads " + std::to_string(o.kvHeads));
+    args.fail("--heads=" + std::to_string(o.heads) +
+              " is not a multiple of --kv-heads=" + std::to_string(o.kvHeads));
   int lanes = o.dim / 8;
   if (o.dim % 8 || 32 % lanes)
-    die("--head-dim " + std::to_string(o.dim) +
-        " must be 8, 16, 32, 64, 128 or 256 (D/8 lanes of 16-byte vectors "
-        "per row, dividing a 32-lane subgroup)");
-  if (o.threads && o.threads % 32)
-    die("--threads " + std::to_string(o.threads) + " is not a multiple of 32");
-  if (o.threads && o.threads / lanes > 64)
-    die("--threads " + std::to_string(o.threads) + " gives more than 64 rows " +
-        "in flight per block for --head-dim " + std::to_string(o.dim));
+    args.fail("--head-dim=" + std::to_string(o.dim) +
+              " must be 8, 16, 32, 64, 128 or 256 (D/8 lanes of 16-byte "
+              "vectors per row, dividing a 32-lane subgroup)");
+  if (o.threads % 32)
+    args.fail("--threads=" + std::to_string(o.threads) +
+              " is not a multiple of 32");
+  if (o.threads / lanes > 64)
+    args.fail("--threads=" + std::to_string(o.threads) +
+              " gives more than 64 rows in flight per block for --head-dim=" +
+              std::to_string(o.dim));
   if (o.length < symm_world_size())
-    die("--length " + std::to_string(o.length) +
-        " is shorter than the world size " + std::to_string(symm_world_size()));
+    args.fail("--length=" + std::to_string(o.length) +
+              " is shorter than the world size " +
+              std::to_string(symm_world_size()));
   return o;
+}
+
+// An f32 kernel parameter travels in an i32 slot.
+int32_t floatBits(float f) {
+  int32_t bits;
+  std::memcpy(&bits, &f, sizeof(bits));
+  return bits;
 }
 
 // The inputs' generator, the same as the fill kernel's: the top 24 bits of a
@@ -155,42 +147,6 @@ Half value(uint64_t key, uint64_t index) {
   z ^= z >> 31;
   return Half(float(z >> 40) * 0x1p-23f - 1.0f);
 }
-
-class Params {
-public:
-  Params &memref(void *p, size_t n) {
-    return word(uint64_t(uintptr_t(p)))
-        .word(uint64_t(uintptr_t(p)))
-        .word(0)
-        .word(n)
-        .word(1);
-  }
-  Params &index(size_t v) { return word(v); }
-  Params &i64(int64_t v) { return word(uint64_t(v)); }
-  Params &i32(int32_t v) {
-    int32_t &slot = small.emplace_back(v);
-    ptrs.push_back(&slot);
-    return *this;
-  }
-  Params &f32(float v) {
-    float &slot = floats.emplace_back(v);
-    ptrs.push_back(&slot);
-    return *this;
-  }
-  void **data() { return ptrs.data(); }
-  size_t size() const { return ptrs.size(); }
-
-private:
-  Params &word(uint64_t v) {
-    uint64_t &slot = words.emplace_back(v);
-    ptrs.push_back(&slot);
-    return *this;
-  }
-  std::deque<uint64_t> words;
-  std::deque<int32_t> small;
-  std::deque<float> floats;
-  std::vector<void *> ptrs;
-};
 
 template <typename T> T *deviceAlloc(size_t n) {
   void *p = nullptr;
@@ -218,44 +174,22 @@ template <typename T> std::vector<T> download(const T *src, size_t n) {
   return v;
 }
 
-std::string defaultKernels() {
-  char self[4096];
-  ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-  std::string dir = ".";
-  if (n > 0) {
-    self[n] = 0;
-    dir = self;
-    dir = dir.substr(0, dir.rfind('/'));
-  }
-  bool host = std::string(symm_backend_name()) == "host";
-  return dir + "/flash_decode" + (host ? ".so" : ".ptx");
-}
-
-double now() {
-  return std::chrono::duration<double>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
 class FlashDecode {
 public:
   FlashDecode(const Options &o) : o(o) {
     rank = symm_rank();
     world = symm_world_size();
-    bool host = std::string(symm_backend_name()) == "host";
-    splits = o.splits ? o.splits : host ? 2 : 16;
+    splits = o.splits;
     tiles = size_t(o.heads) * splits;
-    blocks = o.blocks ? o.blocks : host ? 8 : 528;
-    threads = o.threads ? o.threads : host ? 32 : 256;
+    blocks = o.blocks;
+    threads = o.threads;
     start = rank * o.length / world;
     len = (rank + 1) * o.length / world - start;
     p = o.dim + 4;
     keyK = uint64_t(o.seed) * 4 + 1;
     keyV = uint64_t(o.seed) * 4 + 2;
     keyQ = uint64_t(o.seed) * 4 + 3;
-    check(symm_module_load_file(
-              (o.kernels.empty() ? defaultKernels() : o.kernels).c_str(),
-              &module),
+    check(symm_module_load_file(o.kernels.c_str(), &module),
           "loading the kernels");
     check(symm_stream_create(&stream), "stream");
     check(symm_stream_create(&side), "stream");
@@ -338,10 +272,9 @@ public:
     attend(0, local);
   }
 
-  double drain() {
+  void drain() {
     check(symm_stream_synchronize(stream), "synchronize");
     check(symm_stream_synchronize(side), "synchronize");
-    return now();
   }
 
   int verify();
@@ -350,14 +283,12 @@ public:
 private:
   void launch(const char *kernel, size_t grid, unsigned block, Params &a,
               symm_stream *on) {
-    unsigned g[3] = {unsigned(std::max<size_t>(grid, 1)), 1, 1};
-    unsigned b[3] = {block, 1, 1};
-    check(symm_launch(module, kernel, g, b, 0, on, a.data(), a.size()), kernel);
+    a.launch(module, kernel, unsigned(std::max<size_t>(grid, 1)), block, on);
   }
 
   void fill(Half *buf, size_t n, size_t first, uint64_t key) {
     Params a;
-    a.memref(buf, n).index(n).i64(int64_t(first)).i64(int64_t(key));
+    a.memref(buf, n).index(n).index(first).index(key);
     launch("fill", std::min<size_t>(1024, (n + 2047) / 2048), 256, a, stream);
   }
 
@@ -377,7 +308,7 @@ private:
         .index(o.kvHeads)
         .index(o.dim)
         .index(splits)
-        .f32(1.0f / std::sqrt(float(o.dim)))
+        .i32(floatBits(1.0f / std::sqrt(float(o.dim))))
         .i32(mode)
         .i32(epoch);
     launch("attend", std::min<size_t>(tiles, blocks), threads, a, stream);
@@ -438,9 +369,7 @@ int FlashDecode::verify() {
   if (count < 0)
     count = double(o.heads) * o.length * d <= (1 << 26) ? o.heads : 2;
   count = std::min(count, o.heads);
-  double worst = 0;
-  size_t wrong = 0;
-  std::vector<double> s(o.length), acc(d);
+  std::vector<double> s(o.length), acc(d), ref, gotChecked;
   for (int c = 0; c < count; ++c) {
     int h = count == o.heads ? c : (rank + c * (o.heads / count + 1)) % o.heads;
     int g = h / (o.heads / o.kvHeads);
@@ -464,44 +393,30 @@ int FlashDecode::verify() {
         acc[j] += e * double(float(value(keyV, pos * row + g * d + j)));
     }
     for (size_t j = 0; j < d; ++j) {
-      double ref = acc[j] / sum;
-      double err = std::fabs(double(float(got[h * d + j])) - ref);
-      if (!(err <= 2e-4 + 1e-2 * std::fabs(ref)))
-        ++wrong;
-      if (!(err <= worst))
-        worst = err;
+      ref.push_back(acc[j] / sum);
+      gotChecked.push_back(double(float(got[h * d + j])));
     }
   }
-  printf("flash_decode %s: W=%d heads=%d kv_heads=%d D=%d L=%lld splits=%d "
-         "(%d heads checked): ",
-         o.variant.c_str(), world, o.heads, o.kvHeads, o.dim, o.length, splits,
-         count);
-  if (!wrong) {
-    printf("PASS (worst error %.3g)\n", worst);
-    return 0;
-  }
-  printf("FAIL %.3g (%zu outputs out of tolerance)\n", worst, wrong);
-  return 1;
+  Comparison c = compare(
+      ref.size(), [&](size_t i) { return gotChecked[i]; }, ref, 2e-4, 1e-2);
+  char what[256];
+  snprintf(what, sizeof(what),
+           "flash_decode %s: W=%d heads=%d kv_heads=%d D=%d L=%lld splits=%d "
+           "(%d heads checked)",
+           o.variant.c_str(), world, o.heads, o.kvHeads, o.dim, o.length,
+           splits, count);
+  return report(what, c);
 }
 
 // Per-iteration times of back-to-back iterations, and of the local
 // attention kernel alone; rank 0 prints the slowest rank's, with the KV
 // bytes each rank reads per iteration over that time.
 void FlashDecode::benchmark() {
-  int iters = o.iters ? o.iters : 20, warmup = o.warmup ? o.warmup : 3;
-  auto timeLoop = [&](bool whole) {
-    for (int i = 0; i < warmup; ++i)
-      whole ? iteration() : attendOnly();
-    drain();
-    check(symm_barrier(), "barrier");
-    double t0 = now();
-    for (int i = 0; i < iters; ++i)
-      whole ? iteration() : attendOnly();
-    double t = (drain() - t0) / iters;
-    check(symm_barrier(), "barrier");
-    return t;
-  };
-  double mine[2] = {timeLoop(true), timeLoop(false)};
+  // The last combine waits for every tile, so the main stream's end also
+  // ends fine_grained's pushes.
+  double mine[2] = {
+      timeUs([&] { iteration(); }, o.warmup, o.iters, stream) * 1e-6,
+      timeUs([&] { attendOnly(); }, o.warmup, o.iters, stream) * 1e-6};
   double *dev = deviceAlloc<double>(2);
   upload(dev, std::vector<double>(mine, mine + 2));
   check(symm_all_reduce(dev, dev, 2, SYMM_FLOAT64, SYMM_MAX, stream),
@@ -523,10 +438,7 @@ void FlashDecode::benchmark() {
 } // namespace
 
 int main(int argc, char **argv) {
-  if (symm_init() != SYMM_SUCCESS) {
-    fprintf(stderr, "flash_decode: %s\n", symm_last_error());
-    return 1;
-  }
+  WORKLOAD_CHECK(symm_init());
   Options o = parse(argc, argv);
   int status = 0;
   {
