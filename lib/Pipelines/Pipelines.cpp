@@ -77,12 +77,14 @@ std::string mlir::symm::getPipelineString(TargetKind kind,
   case TargetKind::ROCDL:
     symmDevice = o.checkRanks ? "convert-symm-to-amdgpu{check-ranks=true}"
                               : "convert-symm-to-amdgpu";
+    symmDevice += ",gpu.module(symm-convert-subgroup-mma-to-amdgpu)";
     attach = llvm::formatv("rocdl-attach-target{{chip={0} O={1}}", chip,
                            o.optLevel.getValue());
     gpuToTarget = llvm::formatv("convert-gpu-to-rocdl{{chipset={0}}", chip);
     break;
   case TargetKind::Host:
-    symmDevice = "convert-symm-to-host";
+    symmDevice = "convert-symm-to-host,"
+                 "gpu.module(symm-convert-subgroup-mma-to-host)";
     attach =
         llvm::formatv("symm-host-attach-target{{O={0}}", o.optLevel.getValue());
     gpuToTarget = "symm-convert-gpu-to-host";
