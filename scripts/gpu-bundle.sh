@@ -30,3 +30,4 @@ nvcc -O2 -std=c++17 -arch="${CHIP}" "$ROOT/bench/bench.cu" -I "$ROOT/runtime/inc
   -L "$BUILD/lib" -lsymm_runtime -L "${SYMM_NCCL_LIB:-/usr/local/cuda/lib}" -lnccl \
   -o "$OUT/bench-gpu"
 cp "$BUILD/lib/libsymm_runtime.so" "$BUILD/bin/symm-run" "$BUILD/bin/symm-launch" "$OUT/"
+cp "$ROOT/scripts/gpu-integration.sh" "$OUT/run-all.sh"
