@@ -1,0 +1,49 @@
+"""Every test runs on every rank of the job (symm-run -n N, or torchrun-style
+variables): ranks call the same collectives in the same order, so a test that
+fails raises on every rank instead of leaving a peer waiting."""
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import symm
+
+HERE = Path(__file__).resolve().parent
+
+
+@pytest.fixture(scope="session", autouse=True)
+def runtime():
+    symm.init()
+    yield
+    # symm.finalize() runs at exit: pytest's own teardown may still print.
+
+
+def _compile(name: str, out: Path, *options: str) -> Path:
+    tool = os.environ.get("SYMM_COMPILE") or shutil.which("symm-compile")
+    if not tool:
+        pytest.fail("symm-compile not found: set SYMM_COMPILE or PATH")
+    subprocess.run([tool, "--target=host", *options,
+                    str(HERE / "kernels" / name), "-o", str(out)], check=True)
+    return out
+
+
+@pytest.fixture(scope="session")
+def kernels_path(tmp_path_factory) -> Path:
+    """kernels.mlir compiled for the host target (once per rank)."""
+    return _compile("kernels.mlir", tmp_path_factory.mktemp("k") / "k.so")
+
+
+@pytest.fixture(scope="session")
+def kernels(kernels_path):
+    return symm.load(kernels_path)
+
+
+@pytest.fixture(scope="session")
+def context_kernels(tmp_path_factory):
+    path = _compile("context_argument.mlir",
+                    tmp_path_factory.mktemp("c") / "c.so",
+                    "--kernel-context=argument")
+    return symm.load(path)
