@@ -5,6 +5,7 @@ fails raises on every rank instead of leaving a peer waiting."""
 import os
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,19 @@ import pytest
 import symm
 
 HERE = Path(__file__).resolve().parent
+
+
+def pytest_configure(config):
+    # Ranks run pytest side by side: each needs a temporary folder of its own,
+    # which another rank's clean-up of pytest's shared folder cannot remove.
+    if not config.option.basetemp:
+        config.option.basetemp = tempfile.mkdtemp(prefix="symm-pytest-")
+        config.symm_basetemp = config.option.basetemp
+
+
+def pytest_unconfigure(config):
+    if hasattr(config, "symm_basetemp"):
+        shutil.rmtree(config.symm_basetemp, ignore_errors=True)
 
 
 @pytest.fixture(scope="session", autouse=True)
