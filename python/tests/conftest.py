@@ -28,11 +28,10 @@ def pytest_unconfigure(config):
         shutil.rmtree(config.symm_basetemp, ignore_errors=True)
 
 
-@pytest.fixture(scope="session", autouse=True)
-def runtime():
+def pytest_sessionstart(session):
+    # Before any test, so that skip conditions may ask for the world size;
+    # symm.finalize() runs at exit.
     symm.init()
-    yield
-    # symm.finalize() runs at exit: pytest's own teardown may still print.
 
 
 def _compile(name: str, out: Path, *options: str) -> Path:
