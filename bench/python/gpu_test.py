@@ -90,12 +90,14 @@ def kernels(me, n, folder):
     check("kernel scalars (i1..f64, bf16, f16)", out.cpu().tolist() == [
         1, -128, 2**31 - 1, -2**63, 0.5, 1.0078125, 0.25, 1e300])
 
-    a = torch.arange(48, dtype=torch.float32, device="cuda").reshape(6, 8)
-    b = torch.zeros(8, 6, dtype=torch.float32, device="cuda")
-    m["add_one"](grid=3, block=8, args=[a[::2], b.t()[::2]])
+    # x: a transposed view, every other row (strides (2, 6)); y: every other
+    # row from column 4.
+    a = torch.arange(48, dtype=torch.float32, device="cuda").reshape(8, 6)
+    b = torch.zeros(6, 16, dtype=torch.float32, device="cuda")
+    m["add_one"](grid=3, block=8, args=[a.t()[::2], b[::2, 4:12]])
     symm.synchronize()
     check("kernel add_one on strided views",
-          torch.equal(b.t()[::2], a[::2] + 1))
+          torch.equal(b[::2, 4:12], a.t()[::2] + 1))
 
     i = torch.zeros(4, 4, dtype=torch.int64, device="cuda")
     m["iota"](block=(4, 4), args=[i])

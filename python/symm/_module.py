@@ -51,7 +51,9 @@ _FLOATS = {"f16": 65504.0, "bf16": 3.3895313892515355e38,
 
 class _Layout:
     """What a memref type says of the arrays it accepts: static sizes, and
-    static strides and offset (None where dynamic or not strided)."""
+    for a strided layout its static strides (None where dynamic) and static
+    offset (0 where dynamic: the descriptor then carries it). ``identity``:
+    no layout, the array must be row-major contiguous."""
 
     def __init__(self, type_text: str, rank: int) -> None:
         body = type_text[len("memref<"):-1]
@@ -65,20 +67,14 @@ class _Layout:
         self.sizes: List[Optional[int]] = dims[:rank]
         self.identity = "strided<" not in body and "affine_map<" not in body
         self.strides: Optional[List[Optional[int]]] = None
-        self.offset: Optional[int] = 0
-        if self.identity:
-            self.strides = list(_tensors.contiguous_strides(
-                [n if n is not None else 0 for n in self.sizes]))
+        self.offset = 0
         m = re.search(r"strided<\[([^\]]*)\](?:,\s*offset:\s*(\?|-?\d+))?>",
                       body)
         if m:
             items = [s.strip() for s in m.group(1).split(",") if s.strip()]
             self.strides = [None if s == "?" else int(s) for s in items]
             off = m.group(2)
-            self.offset = 0 if off is None else (None if off == "?" else
-                                                  int(off))
-        elif not self.identity:
-            self.offset = None  # an affine map: nothing to check
+            self.offset = 0 if off in (None, "?") else int(off)
 
 
 class Kernel:
@@ -132,26 +128,32 @@ class Kernel:
                              f"{state.backend} backend, got a {info.device} "
                              "one")
         layout = _Layout(arg[_K["arg_type"]], rank)
-        for d, (n, s) in enumerate(zip(layout.sizes, info.shape)):
+        for n, s in zip(layout.sizes, info.shape):
             if n is not None and n != s:
                 raise ValueError(f"{where}: expected shape "
                                  f"{tuple('?' if m is None else m for m in layout.sizes)}"
                                  f", got {info.shape}")
-        if layout.strides is not None:
-            for d, (want_s, got_s) in enumerate(
-                    zip(layout.strides, info.strides)):
+        expected = (_tensors.contiguous_strides(info.shape)
+                    if layout.identity else layout.strides)
+        if expected is not None:
+            for d, (want_s, got_s) in enumerate(zip(expected, info.strides)):
                 if want_s is not None and want_s != got_s and info.shape[d] > 1:
                     what = ("a contiguous (row-major) array"
                             if layout.identity else
-                            f"strides {layout.strides} (in elements)")
+                            "strides [" + ", ".join(
+                                "?" if e is None else str(e)
+                                for e in expected) + "] (in elements)")
+                    hint = "; pass a contiguous copy" if layout.identity else ""
                     raise ValueError(f"{where}: expected {what}, got strides "
-                                     f"{info.strides}; pass a contiguous copy")
+                                     f"{info.strides}{hint}")
         if arg.get(_K["arg_heap"]) and _tensors.numel(info.shape) and \
                 not in_heap(info.ptr):
             raise ValueError(f"{where}: expected a symmetric array "
                              "(symm.empty/zeros or a view of one), got memory "
                              "outside the symmetric heap")
-        offset = layout.offset or 0
+        # A static offset is compiled in: the aligned pointer sits before
+        # the array's first element by that many elements.
+        offset = layout.offset
         base = info.ptr - offset * info.dtype.itemsize
         return ([ctypes.c_void_p(base), ctypes.c_void_p(base),
                  ctypes.c_int64(offset)] +
@@ -296,8 +298,9 @@ class Module:
             self.handle = None
             return
         handle, self.handle = self.handle, None
+        # Kernels of the module may still run.
+        check(lib.symm_synchronize())
         if self._context is not None:
-            check(lib.symm_synchronize())
             check(lib.symm_device_free(self._context))
             self._context = None
         check(lib.symm_module_unload(handle))

@@ -21,7 +21,7 @@ def sym():
 
 def test_unknown_kernel(kernels):
     with pytest.raises(KeyError, match="no kernel 'nope' in .*; it has: "
-                       "scale, ring, scalars, add_one, iota"):
+                       "scale, ring, scalars, add_one, copy2d, iota"):
         kernels["nope"]
 
 
@@ -70,6 +70,20 @@ def test_non_contiguous_for_a_contiguous_memref(kernels, sym):
     with pytest.raises(ValueError, match=r"kernel 'iota': argument 0 "
                        r"\(memref<4x4xi64>\): expected a contiguous"):
         kernels["iota"](block=(4, 4), args=[x.T])
+    y = np.zeros((3, 5), dtype=np.int32)
+    with pytest.raises(ValueError, match=r"kernel 'copy2d': argument 1 "
+                       r"\(memref<\?x\?xi32>\): expected a contiguous "
+                       r"\(row-major\) array, got strides \(1, 3\)"):
+        kernels["copy2d"](grid=3, block=5, args=[y, y.T.copy().T])
+
+
+def test_static_stride_of_a_strided_layout(kernels):
+    x = np.zeros((4, 4), dtype=np.float32)
+    with pytest.raises(ValueError, match=r"kernel 'add_one': argument 1 "
+                       r"\(memref<\?x\?xf32, strided<\[\?, 1\], offset: "
+                       r"\?>>\): expected strides \[\?, 1\] \(in elements\), "
+                       r"got strides \(1, 4\)$"):
+        kernels["add_one"](grid=4, block=4, args=[x, x.T])
 
 
 def test_static_shape_mismatch(kernels):

@@ -8,7 +8,7 @@ import symm
 
 def test_module_lists_its_kernels(kernels):
     assert set(kernels.kernels) == {"scale", "ring", "scalars", "add_one",
-                                    "iota"}
+                                    "copy2d", "iota"}
     assert "scale" in kernels
     assert repr(kernels["scale"]) == \
         "<symm.Kernel scale(memref<?xf32, #symm.heap>, index, f32)>"
@@ -52,13 +52,28 @@ def test_scalars_are_converted_to_the_parameter_types(kernels):
 
 def test_strided_views(kernels):
     x = np.arange(48, dtype=np.float32).reshape(6, 8)
-    y = np.zeros((8, 6), dtype=np.float32)
-    # A strided memref takes any view: every other row, columns reversed,
-    # written through a transposed view.
-    kernels["add_one"](grid=3, block=8, args=[x[::2, ::-1], y.T[::2, :]])
+    y = np.zeros((6, 16), dtype=np.float32)
+    # x: every other row, columns reversed; y: rows of unit stride, every
+    # other one, from column 4.
+    kernels["add_one"](grid=3, block=8, args=[x[::2, ::-1], y[::2, 4:12]])
     symm.synchronize()
-    np.testing.assert_array_equal(y.T[::2, :], x[::2, ::-1] + 1)
-    np.testing.assert_array_equal(y.T[1::2, :], 0)
+    np.testing.assert_array_equal(y[::2, 4:12], x[::2, ::-1] + 1)
+    y[::2, 4:12] = 0
+    assert not y.any()
+
+
+def test_dynamic_contiguous_2d(kernels):
+    # Row-major strides follow the array's own (dynamic) sizes.
+    x = np.arange(15, dtype=np.int32).reshape(3, 5)
+    y = np.zeros((3, 5), dtype=np.int32)
+    kernels["copy2d"](grid=3, block=5, args=[x, y])
+    symm.synchronize()
+    np.testing.assert_array_equal(y, x)
+    # A view whose extent-1 dimension has any stride is still contiguous.
+    y[...] = 0
+    kernels["copy2d"](grid=1, block=5, args=[x[1:2], y[2:3]])
+    symm.synchronize()
+    np.testing.assert_array_equal(y[2], x[1])
 
 
 def test_static_shape(kernels):

@@ -57,15 +57,25 @@ gpu.module @kernels {
     gpu.return
   }
 
-  // y[i, j] = x[i, j] + 1 on strided views: block i, thread j.
+  // y[i, j] = x[i, j] + 1 on strided views (rows of y: unit stride):
+  // block i, thread j.
   gpu.func @add_one(%x: memref<?x?xf32, strided<[?, ?], offset: ?>>,
-                    %y: memref<?x?xf32, strided<[?, ?], offset: ?>>) kernel {
+                    %y: memref<?x?xf32, strided<[?, 1], offset: ?>>) kernel {
     %i = gpu.block_id x
     %j = gpu.thread_id x
     %one = arith.constant 1.0 : f32
     %v = memref.load %x[%i, %j] : memref<?x?xf32, strided<[?, ?], offset: ?>>
     %r = arith.addf %v, %one : f32
-    memref.store %r, %y[%i, %j] : memref<?x?xf32, strided<[?, ?], offset: ?>>
+    memref.store %r, %y[%i, %j] : memref<?x?xf32, strided<[?, 1], offset: ?>>
+    gpu.return
+  }
+
+  // y[i, j] = x[i, j] on contiguous arrays of any shape: block i, thread j.
+  gpu.func @copy2d(%x: memref<?x?xi32>, %y: memref<?x?xi32>) kernel {
+    %i = gpu.block_id x
+    %j = gpu.thread_id x
+    %v = memref.load %x[%i, %j] : memref<?x?xi32>
+    memref.store %v, %y[%i, %j] : memref<?x?xi32>
     gpu.return
   }
 
