@@ -205,7 +205,8 @@ class Kernel:
         or tensor for each memref (its shape and strides are passed), a
         Python number for each scalar (converted to the parameter's type).
         ``shared``: dynamic workgroup memory in bytes. ``stream``: None (the
-        default stream) or a :class:`symm.Stream`. Asynchronous: call
+        default stream), a :class:`symm.Stream` or, on cuda and hip, a
+        ``torch.cuda.Stream``. Asynchronous: call
         :func:`symm.synchronize` or :func:`symm.barrier` before reading the
         results."""
         require_init(f"kernel '{self.name}'")
