@@ -9,10 +9,14 @@ BUILD="${SYMM_BUILD_DIR:-$ROOT/build}"
 OUT="${1:-$ROOT/.device}"
 CHIP="${SYMM_CHIP:-sm_90}"
 mkdir -p "$OUT"
+# Programs that test the CPU target itself (its limits, its fault reports,
+# MLIR's runner libraries, which need LLVM) are not GPU programs.
 for f in "$ROOT"/test/Integration/*.mlir "$ROOT"/examples/*.mlir; do
   name=$(basename "$f" .mlir)
   [[ $name == example-allgather ]] && continue
-  "$BUILD/bin/symm-compile" --target="$CHIP" "$f" -o "$OUT/$name.exe"
+  grep -q "REQUIRES: backend-host\|printMemref\|async.execute" "$f" && continue
+  "$BUILD/bin/symm-compile" --target="$CHIP" "$f" -o "$OUT/$name.exe" ||
+    echo "gpu-bundle: $name does not compile for $CHIP" >&2
 done
 # One million release/acquire round trips instead of a thousand.
 sed 's/%iters = arith.constant 1000 : i32/%iters = arith.constant 1000000 : i32/' \

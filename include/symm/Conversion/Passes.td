@@ -27,6 +27,7 @@ def ConvertSymmToNVVM : Pass<"convert-symm-to-nvvm", "::mlir::ModuleOp"> {
     `convert-symm-to-llvm`) in the same step, so that kernel signatures and
     `gpu.launch_func` operands keep agreeing: kernels take heap memrefs in
     the default memory space and cast them to address space 1 on entry.
+    `gpu.subgroup_size`, which `convert-gpu-to-nvvm` does not lower, is 32.
   }];
   let options = [
     Option<"checkRanks", "check-ranks", "bool", /*default=*/"false",
@@ -35,7 +36,8 @@ def ConvertSymmToNVVM : Pass<"convert-symm-to-nvvm", "::mlir::ModuleOp"> {
            "traps (unchecked, it reads a heap base past the context's and "
            "faults or corrupts memory)">,
   ];
-  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::NVVM::NVVMDialect",
                            "::mlir::scf::SCFDialect"];
@@ -53,9 +55,10 @@ def ConvertSymmToAMDGPU : Pass<"convert-symm-to-amdgpu", "::mlir::ModuleOp"> {
     `amdgpu.no.remote.memory`/`amdgpu.no.fine.grained.memory`, so the backend
     keeps them correct on peer memory (float atomics become CAS loops where the
     hardware instruction would not be). `symm.backoff N` is `s_sleep`.
-    `gpu.block_dim` inside kernels is read from the HSA dispatch packet
-    rather than through `__ockl_get_local_size`, so that HSACO builds without
-    the ROCm device libraries; for the same reason `gpu.all_reduce` is
+    `gpu.block_dim` and `gpu.grid_dim` inside kernels are read from the HSA
+    dispatch packet rather than through `__ockl_get_local_size` /
+    `__ockl_get_num_groups`, and `gpu.global_id` is expanded over them, so
+    that HSACO builds without the ROCm device libraries; for the same reason `gpu.all_reduce` is
     rewritten into shuffles here, before `convert-gpu-to-rocdl`.
   }];
   let options = [

@@ -24,38 +24,67 @@ using namespace mlir::symm;
 
 namespace {
 
-/// gpu.block_dim from the HSA dispatch packet (workgroup_size_x/y/z are
-/// 16-bit fields at byte 4, 6, 8). convert-gpu-to-rocdl would call
-/// __ockl_get_local_size, which needs the ROCm device libraries; the tile
-/// loops use block_dim, and HSACO must build without ROCm.
-void lowerBlockDims(ModuleOp module) {
-  SmallVector<gpu::BlockDimOp> dims;
-  module.walk([&](gpu::BlockDimOp op) {
-    if (op->getParentOfType<gpu::GPUModuleOp>())
-      dims.push_back(op);
+/// Field `offset` (bytes, `bits` wide) of the HSA dispatch packet, as an i64.
+Value dispatchField(OpBuilder &b, Location loc, int32_t offset,
+                    unsigned bits) {
+  auto constant = LLVM::LLVMPointerType::get(b.getContext(), 4);
+  Value packet =
+      LLVM::CallIntrinsicOp::create(
+          b, loc, constant, b.getStringAttr("llvm.amdgcn.dispatch.ptr"),
+          ValueRange{})
+          .getResult(0);
+  Value field = LLVM::GEPOp::create(b, loc, constant, b.getI8Type(), packet,
+                                    ArrayRef<LLVM::GEPArg>{offset});
+  Value value = LLVM::LoadOp::create(b, loc, b.getIntegerType(bits), field,
+                                     /*alignment=*/bits / 8,
+                                     /*isVolatile=*/false,
+                                     /*isNonTemporal=*/false,
+                                     /*isInvariant=*/true);
+  return LLVM::ZExtOp::create(b, loc, b.getI64Type(), value);
+}
+
+/// The workgroup size in `dim` (u16 workgroup_size_{x,y,z} at byte 4).
+Value blockDim(OpBuilder &b, Location loc, gpu::Dimension dim) {
+  return dispatchField(b, loc, 4 + 2 * static_cast<int32_t>(dim), 16);
+}
+
+/// Block and grid sizes come from the dispatch packet instead of the ROCm
+/// device library's __ockl_get_local_size / __ockl_get_num_groups, so that
+/// HSACO builds without ROCm; gpu.global_id, which upstream lowers through
+/// them, is expanded first.
+void lowerDispatchDims(ModuleOp module) {
+  SmallVector<Operation *> ops;
+  module.walk([&](Operation *op) {
+    if (isa<gpu::BlockDimOp, gpu::GridDimOp, gpu::GlobalIdOp>(op) &&
+        op->getParentOfType<gpu::GPUModuleOp>())
+      ops.push_back(op);
   });
-  for (gpu::BlockDimOp op : dims) {
+  for (Operation *op : ops) {
     OpBuilder b(op);
-    Location loc = op.getLoc();
-    MLIRContext *ctx = op.getContext();
-    auto constant = LLVM::LLVMPointerType::get(ctx, 4);
-    Value packet =
-        LLVM::CallIntrinsicOp::create(
-            b, loc, constant, b.getStringAttr("llvm.amdgcn.dispatch.ptr"),
-            ValueRange{})
-            .getResult(0);
-    int32_t offset = 4 + 2 * static_cast<int32_t>(op.getDimension());
-    Value field = LLVM::GEPOp::create(b, loc, constant, b.getI8Type(), packet,
-                                      ArrayRef<LLVM::GEPArg>{offset});
-    Value size = LLVM::LoadOp::create(b, loc, b.getI16Type(), field,
-                                      /*alignment=*/2, /*isVolatile=*/false,
-                                      /*isNonTemporal=*/false,
-                                      /*isInvariant=*/true);
-    Value wide = LLVM::ZExtOp::create(b, loc, b.getI64Type(), size);
-    op.replaceAllUsesWith(
-        arith::IndexCastUIOp::create(b, loc, b.getIndexType(), wide)
-            .getResult());
-    op.erase();
+    Location loc = op->getLoc();
+    Type index = b.getIndexType();
+    Value result;
+    if (auto dim = dyn_cast<gpu::BlockDimOp>(op)) {
+      result = arith::IndexCastUIOp::create(
+          b, loc, index, blockDim(b, loc, dim.getDimension()));
+    } else if (auto grid = dyn_cast<gpu::GridDimOp>(op)) {
+      // u32 grid_size_{x,y,z} at byte 12 counts work-items, not workgroups.
+      gpu::Dimension d = grid.getDimension();
+      Value items = dispatchField(b, loc, 12 + 4 * static_cast<int32_t>(d), 32);
+      Value groups =
+          LLVM::UDivOp::create(b, loc, items, blockDim(b, loc, d));
+      result = arith::IndexCastUIOp::create(b, loc, index, groups);
+    } else {
+      gpu::Dimension d = cast<gpu::GlobalIdOp>(op).getDimension();
+      Value size = arith::IndexCastUIOp::create(b, loc, index,
+                                                blockDim(b, loc, d));
+      Value block = gpu::BlockIdOp::create(b, loc, d);
+      Value thread = gpu::ThreadIdOp::create(b, loc, d);
+      result = arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, block, size), thread);
+    }
+    op->getResult(0).replaceAllUsesWith(result);
+    op->erase();
   }
 }
 
@@ -83,12 +112,12 @@ struct ConvertSymmToAMDGPU
                                        Value, Value,
                                        Value) { LLVM::Trap::create(b, loc); };
     // convert-gpu-to-rocdl would rewrite gpu.all_reduce too, but after
-    // lowerBlockDims: its gpu.block_dim would need the ROCm device libraries.
+    // lowerDispatchDims: its gpu.block_dim would need the ROCm device libraries.
     RewritePatternSet allReduce(&getContext());
     populateGpuAllReducePatterns(allReduce);
     if (failed(applyPatternsGreedily(getOperation(), std::move(allReduce))))
       return signalPassFailure();
-    lowerBlockDims(getOperation());
+    lowerDispatchDims(getOperation());
     if (failed(lowerSymmProgram(getOperation(), target)))
       signalPassFailure();
   }

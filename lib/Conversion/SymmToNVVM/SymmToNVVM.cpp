@@ -298,6 +298,14 @@ struct ConvertSymmToNVVM
                               ValueRange{rank, peer, last, worldSize});
         LLVM::Trap::create(b, loc);
       };
+    // convert-gpu-to-nvvm leaves gpu.subgroup_size alone; a warp has 32
+    // threads on every NVIDIA GPU.
+    getOperation().walk([](gpu::SubgroupSizeOp op) {
+      OpBuilder b(op);
+      op.replaceAllUsesWith(
+          arith::ConstantIndexOp::create(b, op.getLoc(), 32).getResult());
+      op.erase();
+    });
     if (failed(lowerSymmProgram(getOperation(), target)))
       signalPassFailure();
   }
