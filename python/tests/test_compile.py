@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import symm
+from helpers import solo_env
 from symm._runtime import find_library
 
 HERE = Path(__file__).resolve().parent
@@ -95,12 +96,8 @@ def test_compile_without_the_compiler_library(tmp_path):
     (lib / "libsymm_runtime.so").symlink_to(runtime)
     shutil.copytree(Path(symm.__file__).parent, tmp_path / "symm",
                     ignore=shutil.ignore_patterns("lib", "__pycache__"))
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("SYMM_RANK", "SYMM_WORLD", "SYMM_RENDEZVOUS",
-                                "RANK", "WORLD_SIZE", "LOCAL_RANK",
-                                "MASTER_"))}
-    env.update(SYMM_LIBRARY_DIR=str(lib), SYMM_BUILD_DIR=str(tmp_path),
-               LD_LIBRARY_PATH="", PYTHONPATH=str(tmp_path))
+    env = solo_env(SYMM_LIBRARY_DIR=str(lib), SYMM_BUILD_DIR=str(tmp_path),
+                   LD_LIBRARY_PATH="", PYTHONPATH=str(tmp_path))
     r = subprocess.run(
         [sys.executable, "-c",
          "import symm\nsymm.init()\ntry:\n    symm.compile('gpu.module @k {}')"

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import symm
+from helpers import solo_env
 from symm._runtime import find_library
 
 PACKAGE = Path(__file__).resolve().parents[1]
@@ -30,10 +31,10 @@ def test_pip_install_offline(tmp_path):
          str(source)], capture_output=True, text=True, timeout=240)
     assert r.returncode == 0, r.stdout + r.stderr
     assert (target / "symm" / "lib" / "libsymm_runtime.so").is_file()
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("SYMM_", "RANK", "WORLD_SIZE", "LOCAL_RANK",
-                                "MASTER_"))}
-    env.update(PYTHONPATH=str(target), LD_LIBRARY_PATH="")
+    # Only the installed copy's own library: no search path from this run.
+    env = solo_env(PYTHONPATH=str(target), LD_LIBRARY_PATH="")
+    for name in ("SYMM_LIBRARY_DIR", "SYMM_BUILD_DIR"):
+        env.pop(name, None)
     r = subprocess.run(
         [sys.executable, "-c", "import symm\nsymm.init()\n"
          "x = symm.zeros(4, dtype='int32')\nprint(symm.__file__, x.sum())"],

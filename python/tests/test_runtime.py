@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import symm
+from helpers import solo_env
 
 # Every dtype but bfloat16, which needs ml_dtypes (test_bfloat16_*).
 PLAIN = [d for d in symm.dtypes if d != "bfloat16"]
@@ -19,8 +20,10 @@ def test_queries():
     symm.init()  # a second call is a no-op
     assert symm.is_initialized()
     n = symm.world_size()
-    expected = os.environ.get("SYMM_WORLD_SIZE") or os.environ.get(
-        "WORLD_SIZE", "1")
+    # Set by symm-run, torchrun or Open MPI's mpirun.
+    expected = (os.environ.get("SYMM_WORLD_SIZE") or
+                os.environ.get("WORLD_SIZE") or
+                os.environ.get("OMPI_COMM_WORLD_SIZE", "1"))
     assert n == int(expected)
     assert 0 <= symm.rank() < n
     assert symm.backend() == "host"
@@ -111,11 +114,7 @@ def test_bfloat16():
 
 def _python(code: str) -> subprocess.CompletedProcess:
     """A one-rank job of its own (none of this job's rank variables)."""
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("SYMM_RANK", "SYMM_WORLD", "SYMM_RENDEZVOUS",
-                                "RANK", "WORLD_SIZE", "LOCAL_RANK",
-                                "MASTER_"))}
-    return subprocess.run([sys.executable, "-c", code], env=env,
+    return subprocess.run([sys.executable, "-c", code], env=solo_env(),
                           capture_output=True, text=True, timeout=60)
 
 
@@ -166,9 +165,9 @@ def test_a_missing_runtime_library_is_a_clear_import_error(tmp_path):
                     ignore=shutil.ignore_patterns("lib", "__pycache__"))
     r = subprocess.run(
         [sys.executable, "-c", "import symm"],
-        env=dict(os.environ, SYMM_LIBRARY_DIR=str(tmp_path),
-                 SYMM_BUILD_DIR=str(tmp_path), LD_LIBRARY_PATH="",
-                 PYTHONPATH=str(tmp_path)),
+        env=solo_env(SYMM_LIBRARY_DIR=str(tmp_path),
+                     SYMM_BUILD_DIR=str(tmp_path), LD_LIBRARY_PATH="",
+                     PYTHONPATH=str(tmp_path)),
         capture_output=True, text=True, cwd=tmp_path, timeout=60)
     assert r.returncode != 0
     assert "symm: cannot find libsymm_runtime.so" in r.stderr, r.stderr
