@@ -139,11 +139,15 @@ def device_index(backend: str) -> int:
     local rank), asked of the driver itself so that PyTorch uses the same."""
     if backend not in _device_id:
         value = ctypes.c_int(0)
+        # The libraries the runtime's backends opened (so already loaded).
         if backend == "cuda":
             api = ctypes.CDLL("libcuda.so.1")
             code = api.cuCtxGetDevice(ctypes.byref(value))
         else:
-            api = ctypes.CDLL("libamdhip64.so")
+            try:
+                api = ctypes.CDLL("libamdhip64.so")
+            except OSError:
+                api = ctypes.CDLL("libamdhip64.so.5")
             code = api.hipGetDevice(ctypes.byref(value))
         if code != 0:
             raise RuntimeError(f"symm: cannot read the current {backend} "
