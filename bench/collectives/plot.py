@@ -74,6 +74,24 @@ def main():
             cells.append(f"{r['us']:9.1f}us {r['busbw']:5.0f}" if r else f"{'-':>17}")
         print(f"{c:15} {impl:15} " + " ".join(cells))
     print("(each cell: time per call, bus bandwidth in GB/s)")
+    # Against the baselines: busbw over NCCL's at the large sizes, and for
+    # all-reduce the time over the best torch symmetric-memory time.
+    print(f"{'collective':15} {'symm/nccl busbw':>17} " +
+          " ".join(f"{human(s):>7}" for s in sizes))
+    for c in sorted({c for c, _ in series}):
+        mine, nccl = series.get((c, "symm"), {}), series.get((c, "nccl"), {})
+        cells = [f"{mine[s]['busbw'] / nccl[s]['busbw']:7.2f}"
+                 if s in mine and s in nccl and nccl[s]["busbw"] else f"{'-':>7}"
+                 for s in sizes]
+        print(f"{c:15} {'':17} " + " ".join(cells))
+    one, two = (series.get(("all_reduce", k), {})
+                for k in ("torch_one_shot", "torch_two_shot"))
+    mine = series.get(("all_reduce", "symm"), {})
+    small = sorted(s for s in mine if s <= 1 << 20 and (s in one or s in two))
+    if small:
+        print("all_reduce symm time / best torch symmetric memory time: " +
+              " ".join(f"{human(s)} {mine[s]['us'] / min(r[s]['us'] for r in (one, two) if s in r):.2f}"
+                       for s in small))
 
 
 if __name__ == "__main__":

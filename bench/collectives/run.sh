@@ -7,7 +7,7 @@
 # symm-run, the correctness suite and the benchmark, plus the scripts.
 #
 # There (2x H200, CUDA 13, PyTorch with NCCL; no LLVM), from the repository:
-#   bench/collectives/run.sh gpu [DIR]
+#   bench/collectives/run.sh gpu [DIR]     # or DIR/run.sh gpu DIR (a copy)
 # runs the correctness suite and the tile building-block test on 2 GPUs (cuda
 # backend), the Symm-vs-NCCL sweep
 # (8 KB..1 GB), PyTorch's NCCL and symmetric-memory all-reduce on the same
@@ -36,7 +36,7 @@ if [[ $MODE == bundle ]]; then
     -o "$DIR/tile-all-reduce.exe"
   cp "$BUILD/lib/libsymm_runtime.so" "$BUILD/bin/symm-run" \
     "$BUILD/bin/symm-collectives-test" "$HERE/torch_symm_mem.py" \
-    "$HERE/plot.py" "$DIR/"
+    "$HERE/plot.py" "$HERE/run.sh" "$DIR/"
   echo "bundle in $DIR ($(du -sh "$DIR" | cut -f1))"
   exit 0
 fi
@@ -58,8 +58,9 @@ echo "== correctness suite, 2 GPUs (cuda backend)"
   2>&1 | tee -a "$RESULTS/correctness.log" | grep -E "tile all-reduce" | head -4
 
 echo "== Symm vs NCCL, $MIN..$MAX bytes"
-# send and recv (up to 1 GB each) live in the heap.
-./symm-run -n 2 --backend cuda --timeout 600 --heap-size 3G ./collectives-bench "$MIN" "$MAX" \
+# send and recv (up to 1 GB each) live in the heap; 4G leaves the
+# collectives their default scratch of 256M (a sixteenth of the heap).
+./symm-run -n 2 --backend cuda --timeout 600 --heap-size 4G ./collectives-bench "$MIN" "$MAX" \
   > "$RESULTS/symm-raw.log" 2> "$RESULTS/symm.err" || { tail "$RESULTS/symm.err"; }
 # symm-run prefixes each line with the rank; rank 0 writes the CSV.
 sed -n 's/^\[rank 0\] //p' "$RESULTS/symm-raw.log" > "$RESULTS/symm.csv"

@@ -56,7 +56,7 @@ def main():
         want = x.clone()
         dist.all_reduce(want)
         contenders = {
-            "nccl": lambda: dist.all_reduce(x),
+            "torch_nccl": lambda: dist.all_reduce(x),
             "torch_one_shot": lambda: torch.ops.symm_mem.one_shot_all_reduce(sym, "sum", group),
             "torch_two_shot": lambda: torch.ops.symm_mem.two_shot_all_reduce_(sym, "sum", group),
         }

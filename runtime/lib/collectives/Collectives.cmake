@@ -9,6 +9,11 @@
 
 set(_coll_dir ${CMAKE_CURRENT_SOURCE_DIR}/lib/collectives)
 target_sources(symm_runtime PRIVATE ${_coll_dir}/Collectives.cpp)
+# The most threads per workgroup SYMM_COLLECTIVES_THREADS allows, and the
+# bound the kernels are compiled for.
+set(MAX_THREADS 1024)
+set_property(SOURCE ${_coll_dir}/Collectives.cpp APPEND PROPERTY
+  COMPILE_DEFINITIONS SYMM_COLL_MAX_THREADS=${MAX_THREADS})
 target_include_directories(symm_runtime PRIVATE ${_coll_dir})
 
 if(NOT SYMM_BUILD_COMPILER)
@@ -66,7 +71,7 @@ function(symm_instantiate text names out)
   endforeach()
   set(${out} "${text}" PARENT_SCOPE)
 endfunction()
-set(_names S T A W BYTES EXT TRUNC ADD MUL MIN MAX KINDS MAX_RANKS)
+set(_names S T A W BYTES EXT TRUNC ADD MUL MIN MAX KINDS MAX_RANKS MAX_THREADS)
 set(_blobs)
 foreach(S ${SYMM_COLL_DTYPES})
   set(T ${S})

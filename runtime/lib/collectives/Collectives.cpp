@@ -35,6 +35,16 @@ const size_t kDtypeSizes[kNumDtypes] = {1, 4, 8, 2, 2, 4, 8};
 
 /// Workgroups per launch are at most this many: each uses one flag slot.
 constexpr unsigned kMaxBlocks = 128;
+/// A launch gets a workgroup per this many bytes, at least kMinGpuBlocks on
+/// GPUs and at most SYMM_COLLECTIVES_BLOCKS: a small call waits on flag round
+/// trips, not on bandwidth, and each workgroup adds fences and flags, while
+/// too few serialise the copies. On 2 H200s a one-shot all-reduce took
+/// 12.7 us at 8 KB on 128 workgroups, 10.2 on 8 and 11.8 on 1; 15.3 us at
+/// 1 MB on 128 and 17.6 on 32.
+constexpr size_t kBytesPerBlock = size_t(8) << 10;
+constexpr unsigned kMinGpuBlocks = 8;
+constexpr size_t kMinScratch = size_t(64) << 10;
+constexpr size_t kMaxDefaultScratch = size_t(256) << 20;
 constexpr size_t kFlagBytes =
     size_t(kMaxBlocks) * SYMM_COLL_FLAGS_PER_SLOT * sizeof(int32_t);
 /// What each rank publishes per workgroup for zero-copy exchanges: one
@@ -59,7 +69,8 @@ struct State {
   size_t scratchBytes = 0;
   size_t directMin = 0; // exchanges of this many bytes per block store directly
   unsigned blocks = 0, threads = 0;
-  std::string backend; // empty until configured
+  unsigned minBlocks = 1; // the fewest workgroups a launch gets
+  std::string backend;    // empty until configured
   symm_module *modules[kNumDtypes] = {};
   std::vector<Channel> channels;
 };
@@ -93,27 +104,42 @@ symm_status configure(State &s) {
   std::string backend = symm_backend_name();
   bool gpu = backend != "host";
   // CPU ranks run every GPU thread on the processor: few small workgroups.
-  const char *scratch = envOr("SYMM_COLLECTIVES_SCRATCH", gpu ? "64M" : "1M");
-  s.scratchBytes = env::parseSize(scratch).value_or(0);
-  if (s.scratchBytes < 65536)
-    return fail(SYMM_ERROR_INVALID_ARGUMENT,
-                "SYMM_COLLECTIVES_SCRATCH='%s' is not a size of at least 64K",
-                scratch);
-  const char *direct = envOr("SYMM_COLLECTIVES_DIRECT_MIN", "256K");
+  // On GPUs a sixteenth of the heap, at most 256M: data beyond the scratch
+  // goes in chunks, and each chunk costs a launch and a flag round trip
+  // with the link idle (about 10% of a 256 MB call with 64M, measured).
+  if (const char *scratch = getenv("SYMM_COLLECTIVES_SCRATCH");
+      scratch && *scratch) {
+    s.scratchBytes = env::parseSize(scratch).value_or(0);
+    if (s.scratchBytes < kMinScratch)
+      return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                  "SYMM_COLLECTIVES_SCRATCH='%s' is not a size of at least 64K",
+                  scratch);
+  } else {
+    s.scratchBytes = gpu ? std::min(kMaxDefaultScratch, symm_heap_size() / 16)
+                         : size_t(1) << 20;
+    s.scratchBytes =
+        std::max(kMinScratch, s.scratchBytes / kMinScratch * kMinScratch);
+  }
+  // Storing straight into the receive buffers costs a flag round trip more
+  // (on 2 H200s an all-gather took 13.0 us at 256 KB through the scratch and
+  // 16.0 us at 512 KB direct) and saves a local copy of the block out of the
+  // scratch (about 1 us per 2 MB of HBM traffic).
+  const char *direct = envOr("SYMM_COLLECTIVES_DIRECT_MIN", "2M");
   s.directMin = env::parseSize(direct).value_or(0);
   if (!s.directMin)
     return fail(SYMM_ERROR_INVALID_ARGUMENT,
                 "SYMM_COLLECTIVES_DIRECT_MIN='%s' is not a size", direct);
-  const char *blocks = envOr("SYMM_COLLECTIVES_BLOCKS", gpu ? "64" : "2");
+  const char *blocks = envOr("SYMM_COLLECTIVES_BLOCKS", gpu ? "128" : "2");
   const char *threads = envOr("SYMM_COLLECTIVES_THREADS", gpu ? "512" : "16");
   int b = atoi(blocks), t = atoi(threads);
-  if (b < 1 || b > int(kMaxBlocks) || t < 1 || t > 1024)
+  if (b < 1 || b > int(kMaxBlocks) || t < 1 || t > SYMM_COLL_MAX_THREADS)
     return fail(SYMM_ERROR_INVALID_ARGUMENT,
                 "SYMM_COLLECTIVES_BLOCKS='%s' must be 1..%u and "
-                "SYMM_COLLECTIVES_THREADS='%s' 1..1024",
-                blocks, kMaxBlocks, threads);
+                "SYMM_COLLECTIVES_THREADS='%s' 1..%d",
+                blocks, kMaxBlocks, threads, SYMM_COLL_MAX_THREADS);
   s.blocks = unsigned(b);
   s.threads = unsigned(t);
+  s.minBlocks = gpu ? std::min(kMinGpuBlocks, s.blocks) : 1;
   // Configured: later calls skip the checks above.
   s.backend = backend;
   return SYMM_SUCCESS;
@@ -197,9 +223,14 @@ public:
     memcpy(&slot, &v, sizeof(v));
     scalar(slot);
   }
+  /// Launches `kernel` on `grid` workgroups. Every kernel but `send_recv`
+  /// (`slots` false) also takes the channel's number of flag slots, the most
+  /// workgroups any launch uses, which each launch acknowledges in full.
   symm_status launch(State &s, symm_module *m, const char *kernel,
-                     symm_stream *stream) {
-    scalar(s.blocks);
+                     symm_stream *stream, unsigned grid, bool slots = true) {
+    scalar(grid);
+    if (slots)
+      scalar(s.blocks);
     if (count_ > kMax)
       return fail(SYMM_ERROR_INVALID_ARGUMENT,
                   "collective kernel '%s' takes %zu parameters, more than %zu",
@@ -207,8 +238,8 @@ public:
     void *params[kMax];
     for (size_t i = 0; i < count_; ++i)
       params[i] = &values_[i];
-    unsigned grid[3] = {s.blocks, 1, 1}, block[3] = {s.threads, 1, 1};
-    return symm_launch(m, kernel, grid, block, 0, stream, params, count_);
+    unsigned grid3[3] = {grid, 1, 1}, block[3] = {s.threads, 1, 1};
+    return symm_launch(m, kernel, grid3, block, 0, stream, params, count_);
   }
 
 private:
@@ -238,6 +269,11 @@ struct Call {
   /// Elements in each of `slots` slots per rank.
   size_t slotCap(size_t slots) const {
     return roundDown(scratchElems() / (slots * world));
+  }
+  /// Workgroups for a launch that moves `elems` elements per rank.
+  unsigned grid(size_t elems) const {
+    size_t g = (elems * esize + kBytesPerBlock - 1) / kBytesPerBlock;
+    return unsigned(std::clamp<size_t>(g, s->minBlocks, s->blocks));
   }
 };
 
@@ -394,8 +430,9 @@ symm_status exchange(Call &call, const void *send, void *recv, size_t count,
     if (direct)
       p.scalar(uint64_t(published));
     p.i32(++call.c->epoch);
-    if (symm_status st = p.launch(
-            *call.s, call.m, direct ? "exchange_direct" : "exchange", stream))
+    if (symm_status st =
+            p.launch(*call.s, call.m, direct ? "exchange_direct" : "exchange",
+                     stream, call.grid(total)))
       return st;
   }
   return SYMM_SUCCESS;
@@ -413,7 +450,11 @@ symm_status allReduceAlgorithm(size_t bytes, int world, bool *twoShot) {
                 "SYMM_ALL_REDUCE_ALGO='%s' is not one of one_shot, two_shot",
                 forced);
   }
-  const char *oneShotMax = envOr("SYMM_ALL_REDUCE_ONE_SHOT_MAX", "64K");
+  // On 2 H200s one-shot is faster up to 1M (15 us against 24 at 1 MB): it
+  // has one flag round trip less, and NVLink has bandwidth to spare there.
+  bool gpu = strcmp(symm_backend_name(), "host") != 0;
+  const char *oneShotMax =
+      envOr("SYMM_ALL_REDUCE_ONE_SHOT_MAX", gpu ? "1M" : "64K");
   std::optional<size_t> limit = env::parseSize(oneShotMax);
   if (!limit)
     return fail(SYMM_ERROR_INVALID_ARGUMENT,
@@ -580,7 +621,8 @@ symm_status symm_all_reduce(const void *send, void *recv, size_t count,
     if (direct)
       p.scalar(uint64_t(published));
     p.i32(++call.c->epoch);
-    if (symm_status st = p.launch(*call.s, call.m, kernel, stream))
+    if (symm_status st =
+            p.launch(*call.s, call.m, kernel, stream, call.grid(total)))
       return st;
   }
   return SYMM_SUCCESS;
@@ -631,7 +673,8 @@ symm_status symm_reduce_scatter(const void *send, void *recv, size_t recv_count,
     p.scalar(recv_count);
     p.i32(op);
     p.i32(++call.c->epoch);
-    if (symm_status st = p.launch(*call.s, call.m, "reduce_scatter", stream))
+    if (symm_status st = p.launch(*call.s, call.m, "reduce_scatter", stream,
+                                  call.grid(total * call.world)))
       return st;
   }
   return SYMM_SUCCESS;
@@ -702,7 +745,9 @@ symm_status symm_all_to_allv(const void *send, const size_t *send_counts,
     p.scalar(cap);
     p.i32(call.c->sent[to]);
     p.i32(call.c->received[from]);
-    if (symm_status st = p.launch(*call.s, call.m, "send_recv", stream))
+    // The pair flags count chunks per workgroup: every launch uses them all.
+    if (symm_status st = p.launch(*call.s, call.m, "send_recv", stream,
+                                  call.s->blocks, /*slots=*/false))
       return st;
     call.c->sent[to] += int32_t(nsend);
     call.c->received[from] += int32_t(nrecv);
