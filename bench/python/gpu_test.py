@@ -113,6 +113,41 @@ def kernels(me, n, folder):
     check("kernel with the context as argument",
           ident.cpu().tolist() == [me, n, (me - 1) % n])
 
+    # The fused workload: scale + all-reduce inside one kernel (flags and
+    # waits), against torch: a * x then dist.all_reduce.
+    gather = symm.zeros((n, 1024), dtype="float32")
+    flag = symm.zeros(1, dtype="int32")
+    fused = torch.zeros(1024, dtype=torch.float32, device="cuda")
+    symm.barrier()
+    ok, epoch = True, 0
+    for step in range(3):
+        epoch += 1
+        xs = pattern(me + step, (1024,), torch.float32)
+        m["scale_all_reduce"](block=1024, args=[xs, gather, flag, fused, 0.5,
+                                                epoch])
+        ref = xs * 0.5
+        dist.all_reduce(ref)
+        ok = ok and torch.equal(fused, ref)
+        symm.barrier()
+
+    def fused_call():
+        nonlocal epoch
+        epoch += 1
+        m["scale_all_reduce"](block=1024, args=[xs, gather, flag, fused, 0.5,
+                                                epoch])
+        symm.barrier()
+
+    def torch_call():
+        r = xs * 0.5
+        dist.all_reduce(r)
+        torch.cuda.synchronize()
+
+    check("fused scale+all_reduce kernel vs torch", ok,
+          f"symm {timed(fused_call):.0f} us (incl. barrier), "
+          f"torch {timed(torch_call):.0f} us")
+    symm.free(flag)
+    symm.free(gather)
+
     errors = []
     for args, kind in (([x.cpu(), 1000, 1.0], ValueError),
                        ([x[::2], 500, 1.0], ValueError),

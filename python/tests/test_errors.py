@@ -21,7 +21,8 @@ def sym():
 
 def test_unknown_kernel(kernels):
     with pytest.raises(KeyError, match="no kernel 'nope' in .*; it has: "
-                       "scale, ring, scalars, add_one, copy2d, iota"):
+                       "scale, ring, scalars, add_one, copy2d, iota, "
+                       "scale_all_reduce"):
         kernels["nope"]
 
 

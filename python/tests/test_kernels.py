@@ -8,7 +8,7 @@ import symm
 
 def test_module_lists_its_kernels(kernels):
     assert set(kernels.kernels) == {"scale", "ring", "scalars", "add_one",
-                                    "copy2d", "iota"}
+                                    "copy2d", "iota", "scale_all_reduce"}
     assert "scale" in kernels
     assert repr(kernels["scale"]) == \
         "<symm.Kernel scale(memref<?xf32, #symm.heap>, index, f32)>"
@@ -104,3 +104,23 @@ def test_context_argument(context_kernels):
     np.testing.assert_array_equal(buf, [me, n, (me - 1) % n])
     symm.barrier()
     symm.free(buf)
+
+
+def test_fused_scale_all_reduce(kernels):
+    """A workload driven from Python: a kernel that computes, pushes its
+    tile to every rank and waits on flags, checked against NumPy."""
+    me, n = symm.rank(), symm.world_size()
+    gather = symm.zeros((n, 128), dtype="float32")
+    flag = symm.zeros(1, dtype="int32")
+    out = np.zeros(128, dtype=np.float32)
+    symm.barrier()
+    for epoch in (1, 2):
+        x = (np.arange(128) % 7 + me + epoch).astype(np.float32)
+        kernels["scale_all_reduce"](block=128, args=[x, gather, flag, out,
+                                                     0.5, epoch])
+        symm.synchronize()
+        everyone = [(np.arange(128) % 7 + r + epoch) * 0.5 for r in range(n)]
+        np.testing.assert_array_equal(out, np.sum(everyone, axis=0))
+        symm.barrier()
+    symm.free(flag)
+    symm.free(gather)

@@ -90,4 +90,50 @@ gpu.module @kernels {
     memref.store %v, %x[%i, %j] : memref<4x4xi64>
     gpu.return
   }
+
+  // A fused workload: scale, then all-reduce from the kernel. Thread i
+  // stores a * x[i] into row `me` of every rank's gather, the workgroup
+  // raises every rank's flag once, waits until all n rows of this call
+  // (`epoch`, counting from 1) have arrived, and writes out[i] = the sum of
+  // column i. One workgroup; calls are separated by a barrier (rows are
+  // reused).
+  gpu.func @scale_all_reduce(%x: memref<?xf32>,
+                             %gather: memref<?x?xf32, #symm.heap>,
+                             %flag: memref<1xi32, #symm.heap>,
+                             %out: memref<?xf32>, %a: f32, %epoch: i32) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %one = arith.constant 1 : i32
+    %zero = arith.constant 0.0 : f32
+    %i = gpu.thread_id x
+    %me = symm.rank : i32
+    %n = symm.world_size : i32
+    %row = arith.index_cast %me : i32 to index
+    %rows = arith.index_cast %n : i32 to index
+    %v = memref.load %x[%i] : memref<?xf32>
+    %s = arith.mulf %v, %a : f32
+    scf.for %p = %c0 to %rows step %c1 {
+      %peer = arith.index_cast %p : index to i32
+      symm.store %s, %gather[%row, %i] to %peer : f32 -> memref<?x?xf32, #symm.heap>
+    }
+    symm.fence ordering(release) scope(system)
+    gpu.barrier
+    %first = arith.cmpi eq, %i, %c0 : index
+    scf.if %first {
+      scf.for %p = %c0 to %rows step %c1 {
+        %peer = arith.index_cast %p : index to i32
+        symm.signal add %one, %flag[%c0] on %peer scope(system) : i32 -> memref<1xi32, #symm.heap>
+      }
+      %all = arith.muli %epoch, %n : i32
+      %seen = symm.wait %flag[%c0] ge %all scope(system) : memref<1xi32, #symm.heap> -> i32
+    }
+    gpu.barrier
+    %sum = scf.for %r = %c0 to %rows step %c1 iter_args(%acc = %zero) -> (f32) {
+      %g = memref.load %gather[%r, %i] : memref<?x?xf32, #symm.heap>
+      %t = arith.addf %acc, %g : f32
+      scf.yield %t : f32
+    }
+    memref.store %sum, %out[%i] : memref<?xf32>
+    gpu.return
+  }
 }
