@@ -3,8 +3,8 @@
 
 The shared library ``libsymm_runtime.so`` is looked up, in order, in
 ``$SYMM_LIBRARY_DIR``, in ``symm/lib/`` beside this package (a bundled copy),
-in the build tree of a source checkout (``<repo>/build/lib``) and finally by
-the system's dynamic loader (an installed runtime).
+in a build tree (``$SYMM_BUILD_DIR``, then the source checkout's ``build``)
+and finally by the system's dynamic loader (an installed runtime).
 """
 
 from __future__ import annotations
@@ -38,10 +38,13 @@ def library_dirs() -> List[Path]:
         dirs.append(Path(env))
     here = Path(__file__).resolve().parent
     dirs.append(here / "lib")
-    build = os.environ.get("SYMM_BUILD_DIR")
-    if build:
-        dirs.append(Path(build) / "lib")
-    dirs.append(here.parent.parent / "build" / "lib")
+    # Build trees: SYMM_BUILD_DIR's, then the source tree's own; the compiler
+    # library is built into lib/CAPI.
+    builds = [Path(os.environ["SYMM_BUILD_DIR"])] \
+        if os.environ.get("SYMM_BUILD_DIR") else []
+    builds.append(here.parent.parent / "build")
+    for build in builds:
+        dirs += [build / "lib", build / "lib" / "CAPI"]
     return dirs
 
 
