@@ -174,6 +174,11 @@ def timed(fn, iterations=20):
     return (time.perf_counter() - start) / iterations * 1e6
 
 
+def versus(symm_fn, nccl_fn):
+    """Both calls timed, for the table."""
+    return f"symm {timed(symm_fn):.0f} us, nccl {timed(nccl_fn):.0f} us"
+
+
 def collectives(me, n):
     ops = {"sum": dist.ReduceOp.SUM, "max": dist.ReduceOp.MAX,
            "min": dist.ReduceOp.MIN, "prod": dist.ReduceOp.PRODUCT}
@@ -189,52 +194,52 @@ def collectives(me, n):
                     ours = symm.all_reduce(a, op=op)
                     ref = a.clone()
                     dist.all_reduce(ref, op=ops[op])
+                    ok = torch.equal(ours, ref)  # before timing reuses them
                     detail = ""
                     if big and op == "sum":
-                        detail = (
-                            f"symm {timed(lambda: symm.all_reduce(a, sync=False)):.0f} us, "
-                            f"nccl {timed(lambda: dist.all_reduce(ref)):.0f} us")
-                    check(f"all_reduce {op} {name} x{count}",
-                          torch.equal(ours, ref), detail)
+                        detail = versus(
+                            lambda: symm.all_reduce(a, out=ours, sync=False),
+                            lambda: dist.all_reduce(ref))
+                    check(f"all_reduce {op} {name} x{count}", ok, detail)
                 attempt(f"all_reduce {op} {name} x{count}", run)
 
             def gather():
                 ours = symm.all_gather(a)
                 ref = torch.empty(n * count, dtype=dtype, device="cuda")
                 dist.all_gather_into_tensor(ref, a)
+                ok = torch.equal(ours, ref)
                 detail = ""
                 if big:
-                    detail = (
-                        f"symm {timed(lambda: symm.all_gather(a, out=ours, sync=False)):.0f} us, "
-                        f"nccl {timed(lambda: dist.all_gather_into_tensor(ref, a)):.0f} us")
-                check(f"all_gather {name} x{count}", torch.equal(ours, ref),
-                      detail)
+                    detail = versus(
+                        lambda: symm.all_gather(a, out=ours, sync=False),
+                        lambda: dist.all_gather_into_tensor(ref, a))
+                check(f"all_gather {name} x{count}", ok, detail)
             attempt(f"all_gather {name} x{count}", gather)
 
             def scatter():
                 ours = symm.reduce_scatter(a)
                 ref = torch.empty(count // n, dtype=dtype, device="cuda")
                 dist.reduce_scatter_tensor(ref, a)
+                ok = torch.equal(ours, ref)
                 detail = ""
                 if big:
-                    detail = (
-                        f"symm {timed(lambda: symm.reduce_scatter(a, out=ours, sync=False)):.0f} us, "
-                        f"nccl {timed(lambda: dist.reduce_scatter_tensor(ref, a)):.0f} us")
-                check(f"reduce_scatter {name} x{count}",
-                      torch.equal(ours, ref), detail)
+                    detail = versus(
+                        lambda: symm.reduce_scatter(a, out=ours, sync=False),
+                        lambda: dist.reduce_scatter_tensor(ref, a))
+                check(f"reduce_scatter {name} x{count}", ok, detail)
             attempt(f"reduce_scatter {name} x{count}", scatter)
 
             def to_all():
                 ours = symm.all_to_all(a)
                 ref = torch.empty_like(a)
                 dist.all_to_all_single(ref, a)
+                ok = torch.equal(ours, ref)
                 detail = ""
                 if big:
-                    detail = (
-                        f"symm {timed(lambda: symm.all_to_all(a, out=ours, sync=False)):.0f} us, "
-                        f"nccl {timed(lambda: dist.all_to_all_single(ref, a)):.0f} us")
-                check(f"all_to_all {name} x{count}", torch.equal(ours, ref),
-                      detail)
+                    detail = versus(
+                        lambda: symm.all_to_all(a, out=ours, sync=False),
+                        lambda: dist.all_to_all_single(ref, a))
+                check(f"all_to_all {name} x{count}", ok, detail)
             attempt(f"all_to_all {name} x{count}", to_all)
 
             def bcast():

@@ -10,7 +10,7 @@ by default, wait for their result (``sync=False`` returns at once: then
 
 from __future__ import annotations
 
-from typing import Any, Optional, Tuple
+from typing import Any, Tuple
 
 from . import _tensors
 from ._core import require_init, state, stream_handle

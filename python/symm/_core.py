@@ -7,7 +7,7 @@ import ctypes
 from typing import Any, Dict, Optional, Sequence, Tuple, Union
 
 from . import _tensors
-from ._dtypes import DType, dtype as to_dtype
+from ._dtypes import dtype as to_dtype
 from ._runtime import SymmError, check, lib
 
 Shape = Union[int, Sequence[int]]

@@ -12,11 +12,11 @@ from typing import Any, Dict, NamedTuple, Optional
 
 
 class DType(NamedTuple):
-    name: str              # NumPy / PyTorch spelling
-    element: str           # MLIR element type in the manifest
+    name: str                  # NumPy / PyTorch spelling
+    element: str               # MLIR element type in the manifest
     itemsize: int
     collective: Optional[int]  # symm_dtype value, None where unsupported
-    dlpack_code: int       # DLDataTypeCode: 0 int, 1 uint, 2 float, 4 bfloat, 6 bool
+    dlpack_code: int           # DLDataTypeCode: 0 int, 2 float, 4 bf, 6 bool
 
 
 # symm_dtype's enumerators in declaration order (symm/collectives.h);
@@ -51,7 +51,7 @@ def dtype(spec: Any) -> DType:
     type, or a ``torch.dtype``."""
     if isinstance(spec, str):
         name = spec
-    elif type(spec).__module__ == "torch":  # torch.dtype, without importing torch
+    elif type(spec).__module__ == "torch":  # a torch.dtype; torch not imported
         name = str(spec).rsplit(".", 1)[-1]
     else:
         import numpy as np
@@ -76,5 +76,6 @@ def numpy_dtype(d: DType):
     except ImportError:
         raise TypeError(
             "symm: bfloat16 arrays on the host backend need the ml_dtypes "
-            "package (pip install ml_dtypes), which is not importable") from None
+            "package (pip install ml_dtypes), which is not importable"
+        ) from None
     return np.dtype(ml_dtypes.bfloat16)

@@ -11,7 +11,7 @@ import numbers
 import os
 import re
 import struct
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Optional, Sequence, Union
 
 from . import _tensors
 from ._core import in_heap, require_init, state, stream_handle
@@ -130,9 +130,10 @@ class Kernel:
         layout = _Layout(arg[_K["arg_type"]], rank)
         for n, s in zip(layout.sizes, info.shape):
             if n is not None and n != s:
-                raise ValueError(f"{where}: expected shape "
-                                 f"{tuple('?' if m is None else m for m in layout.sizes)}"
-                                 f", got {info.shape}")
+                static = "(" + ", ".join("?" if m is None else str(m)
+                                         for m in layout.sizes) + ")"
+                raise ValueError(f"{where}: expected shape {static}, got "
+                                 f"{info.shape}")
         expected = (_tensors.contiguous_strides(info.shape)
                     if layout.identity else layout.strides)
         if expected is not None:

@@ -80,7 +80,8 @@ def _load() -> ctypes.CDLL:
     # Global: host-target modules resolve the runtime's entry points (such as
     # the thread-id queries) in the process's global scope when loaded.
     lib = ctypes.CDLL(path, mode=ctypes.RTLD_GLOBAL)
-    status, i, vp, sz = ctypes.c_int, ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t
+    status, i = ctypes.c_int, ctypes.c_int
+    vp, sz = ctypes.c_void_p, ctypes.c_size_t
     _declare(lib, "symm_init", status)
     _declare(lib, "symm_finalize", status)
     _declare(lib, "symm_last_error", ctypes.c_char_p)

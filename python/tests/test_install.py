@@ -1,6 +1,5 @@
 """`pip install ./python` works offline and the installed copy runs."""
 
-import os
 import shutil
 import subprocess
 import sys

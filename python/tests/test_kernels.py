@@ -1,7 +1,6 @@
 """Kernels loaded with their manifest and launched on (symmetric) arrays."""
 
 import numpy as np
-import pytest
 
 import symm
 
