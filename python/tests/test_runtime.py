@@ -148,6 +148,11 @@ def test_lifecycle_in_a_process_of_its_own():
 def test_runtime_errors_name_the_rank():
     r = _python(
         "import os, symm\n"
+        "os.environ['SYMM_HEAP_SIZE'] = 'lots'\n"
+        "try:\n"
+        "    symm.init()\n"
+        "except symm.SymmError as e:\n"
+        "    print(e.status, '|', e, symm.is_initialized())\n"
         "os.environ['SYMM_HEAP_SIZE'] = '1M'\n"
         "symm.init()\n"
         "try:\n"
@@ -155,8 +160,12 @@ def test_runtime_errors_name_the_rank():
         "except symm.SymmError as e:\n"
         "    print(e.status, '|', e)\n")
     assert r.returncode == 0, r.stderr
-    assert r.stdout.startswith("out of heap | rank 0: symm_malloc of 8388608 "
-                               "bytes does not fit"), r.stdout
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("invalid argument | rank 0: SYMM_HEAP_SIZE"), \
+        lines[0]
+    assert lines[0].endswith(" False")
+    assert lines[1].startswith("out of heap | rank 0: symm_malloc of 8388608 "
+                               "bytes does not fit"), lines[1]
 
 
 def test_a_missing_runtime_library_is_a_clear_import_error(tmp_path):
