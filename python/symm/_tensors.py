@@ -158,16 +158,18 @@ def device_index(backend: str) -> int:
     return _device_id[backend]
 
 
-def _torch_view(backend: str, ptr: int, shape: Tuple[int, ...], d: DType,
-                strides: Tuple[int, ...]):
-    import torch.utils.dlpack
+def dlpack_capsule(ptr: int, shape: Tuple[int, ...], d: DType,
+                   strides: Tuple[int, ...], device: Tuple[int, int]):
+    """A DLPack capsule ("dltensor") over memory the heap owns: the
+    consumer's deleter only drops this module's hold on the structures.
+    ``device``: (DLDeviceType, device id)."""
     ndim = len(shape)
     managed = _DLManagedTensor()
     shape_c = (ctypes.c_int64 * max(ndim, 1))(*shape)
     strides_c = (ctypes.c_int64 * max(ndim, 1))(*strides)
     t = managed.dl_tensor
     t.data = ptr
-    t.device = _DLDevice(_DL_DEVICE[backend], device_index(backend))
+    t.device = _DLDevice(*device)
     t.ndim = ndim
     t.dtype = _DLDataType(d.dlpack_code, d.itemsize * 8, 1)
     t.shape = shape_c
@@ -178,7 +180,14 @@ def _torch_view(backend: str, ptr: int, shape: Tuple[int, ...], d: DType,
     managed.manager_ctx = key
     managed.deleter = _release
     _live[key] = (managed, shape_c, strides_c)
-    capsule = _capsule_new(ctypes.addressof(managed), _DLTENSOR_NAME, None)
+    return _capsule_new(ctypes.addressof(managed), _DLTENSOR_NAME, None)
+
+
+def _torch_view(backend: str, ptr: int, shape: Tuple[int, ...], d: DType,
+                strides: Tuple[int, ...]):
+    import torch.utils.dlpack
+    capsule = dlpack_capsule(ptr, shape, d, strides,
+                             (_DL_DEVICE[backend], device_index(backend)))
     return torch.utils.dlpack.from_dlpack(capsule)
 
 
