@@ -22,7 +22,7 @@ llvm_config.use_default_substitutions()
 
 tool_dirs = [config.symm_tools_dir, config.llvm_tools_dir]
 tools = ["symm-opt", "symm-compile", "symm-run", "symm-launch",
-         "symm-context-driver", "symm-capi-test",
+         "symm-context-driver", "symm-capi-test", "symm-capi-compile-test",
          "llvm-readelf", "llvm-objdump"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)

@@ -8,7 +8,7 @@
 #
 # There (2x H200, CUDA 13, PyTorch with NCCL; no LLVM), from the repository:
 #   bench/collectives/run.sh gpu [DIR]     # or DIR/run.sh gpu DIR (a copy)
-# runs the correctness suite and the tile building-block test on 2 GPUs (cuda
+# runs the correctness suite and the tile building-block test on every GPU (cuda
 # backend), the Symm-vs-NCCL sweep
 # (8 KB..1 GB), PyTorch's NCCL and symmetric-memory all-reduce on the same
 # sizes, and prints a table last; CSVs, logs and PNG plots go to $OUT (the
@@ -50,24 +50,26 @@ NCCL_DIR="$(python3 -c 'import nvidia.nccl as m, os; print(os.path.join(list(m._
 export LD_LIBRARY_PATH="$DIR${NCCL_DIR:+:$NCCL_DIR}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$RESULTS/gpus.txt"
 
-echo "== correctness suite, 2 GPUs (cuda backend)"
-./symm-run -n 2 --backend cuda --timeout 300 ./symm-collectives-test \
+# One rank per GPU unless SYMM_BENCH_RANKS says otherwise.
+N="${SYMM_BENCH_RANKS:-$(nvidia-smi -L | wc -l)}"
+echo "== correctness suite, $N GPUs (cuda backend)"
+./symm-run -n "$N" --backend cuda --timeout 300 ./symm-collectives-test \
   2>&1 | tee "$RESULTS/correctness.log" | grep -E "collectives (ok|FAILED)|FAILED" | head -20
 
-./symm-run -n 2 --backend cuda --timeout 120 ./tile-all-reduce.exe \
+./symm-run -n "$N" --backend cuda --timeout 120 ./tile-all-reduce.exe \
   2>&1 | tee -a "$RESULTS/correctness.log" | grep -E "tile all-reduce" | head -4
 
 echo "== Symm vs NCCL, $MIN..$MAX bytes"
 # send and recv (up to 1 GB each) live in the heap; 4G leaves the
 # collectives their default scratch of 256M (a sixteenth of the heap).
-./symm-run -n 2 --backend cuda --timeout 600 --heap-size 4G ./collectives-bench "$MIN" "$MAX" \
+./symm-run -n "$N" --backend cuda --timeout 600 --heap-size 4G ./collectives-bench "$MIN" "$MAX" \
   > "$RESULTS/symm-raw.log" 2> "$RESULTS/symm.err" || { tail "$RESULTS/symm.err"; }
 # symm-run prefixes each line with the rank; rank 0 writes the CSV.
 sed -n 's/^\[rank 0\] //p' "$RESULTS/symm-raw.log" > "$RESULTS/symm.csv"
 cat "$RESULTS/symm.err" | tail -5
 
 echo "== PyTorch: NCCL and symmetric memory all-reduce"
-torchrun --nproc-per-node 2 --master-port "${MASTER_PORT:-29533}" torch_symm_mem.py \
+torchrun --nproc-per-node "$N" --master-port "${MASTER_PORT:-29533}" torch_symm_mem.py \
   "$MIN" "$MAX" > "$RESULTS/torch.csv" 2> "$RESULTS/torch.err" || tail "$RESULTS/torch.err"
 
 echo "== summary"

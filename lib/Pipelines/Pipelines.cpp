@@ -1,12 +1,25 @@
 //===- Pipelines.cpp - End-to-end Symm lowering pipelines -------*- C++ -*-===//
 
 #include "symm/Pipelines/Pipelines.h"
+#include "symm/Conversion/Passes.h"
+#include "symm/Dialect/Symm/Transforms/Passes.h"
+#include "symm/Target/Host/Passes.h"
+#include "symm/abi.h"
 
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Async/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/TargetSelect.h"
 
@@ -16,17 +29,17 @@ using namespace mlir::symm;
 std::string mlir::symm::getDefaultChip(TargetKind kind) {
   switch (kind) {
   case TargetKind::NVVM:
-    return "sm_90";
+    return SYMM_DEFAULT_NVIDIA_TARGET;
   case TargetKind::ROCDL:
-    return "gfx942";
+    return SYMM_DEFAULT_AMD_TARGET;
   case TargetKind::Host:
-    return "host";
+    return SYMM_TARGET_HOST;
   }
   llvm_unreachable("unknown target kind");
 }
 
 std::optional<TargetKind> mlir::symm::getTargetKind(StringRef target) {
-  if (target == "host")
+  if (target == SYMM_TARGET_HOST)
     return TargetKind::Host;
   if (target.starts_with("sm_"))
     return TargetKind::NVVM;
@@ -50,71 +63,198 @@ static std::string defaultFeatures(TargetKind kind, StringRef chip) {
   return "+ptx70";
 }
 
-std::string mlir::symm::getPipelineString(TargetKind kind,
-                                          const SymmPipelineOptions &o) {
-  std::string chip = o.chip.empty() ? getDefaultChip(kind) : o.chip.getValue();
-  std::string features =
-      o.features.empty() ? defaultFeatures(kind, chip) : o.features.getValue();
-  std::string symmDevice, attach, gpuToTarget, nvvmToLLVM;
-  // CPUs have no bf16 arithmetic, and the x86 backend rounds f32 to bf16
-  // through __truncsfbf2, which libgcc before GCC 13 lacks: CPU code computes
-  // bf16 in f32 and rounds with integer operations, to nearest even as GPUs
-  // do. That is host code on every target (the func.funcs outside
-  // gpu.modules), and the kernels too on the CPU target.
-  std::string bf16OnCPU = "math-extend-to-supported-types{target-type=f32},"
-                          "arith-emulate-unsupported-floats{source-types=bf16 "
-                          "target-type=f32},arith-expand{include-bf16=true}";
-  std::string floats = "func.func(" + bf16OnCPU + "),";
+namespace {
+
+/// CPUs have no bf16 arithmetic, and the x86 backend rounds f32 to bf16
+/// through __truncsfbf2, which libgcc before GCC 13 lacks: CPU code computes
+/// bf16 in f32 and rounds with integer operations, to nearest even as GPUs
+/// do. That is host code on every target (the func.funcs outside
+/// gpu.modules), and the kernels too on the CPU target.
+void addBf16OnCPU(OpPassManager &pm) {
+  math::MathExtendToSupportedTypesOptions extend;
+  extend.targetTypeStr = "f32";
+  pm.addPass(math::createMathExtendToSupportedTypes(extend));
+  arith::ArithEmulateUnsupportedFloatsOptions emulate;
+  emulate.sourceTypeStrs = {"bf16"};
+  emulate.targetTypeStr = "f32";
+  pm.addPass(arith::createArithEmulateUnsupportedFloats(emulate));
+  arith::ArithExpandOpsPassOptions expand;
+  expand.includeBf16 = true;
+  pm.addPass(arith::createArithExpandOpsPass(expand));
+}
+
+/// Kernel outlining and the target-independent symm lowering.
+void addHeapBasePhase(OpPassManager &pm, const SymmPipelineOptions &o) {
+  pm.addPass(createGpuKernelOutliningPass());
+  SymmTranslateToHeapBaseOptions heapBase;
+  heapBase.kernelContext = o.kernelContext;
+  pm.addPass(createSymmTranslateToHeapBase(heapBase));
+  pm.addPass(createConvertLinalgToLoopsPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+/// The target's symm lowering and bf16 on the CPU.
+void addSymmToTargetPhase(OpPassManager &pm, TargetKind kind,
+                          const SymmPipelineOptions &o) {
   switch (kind) {
-  case TargetKind::NVVM:
-    symmDevice = o.checkRanks ? "convert-symm-to-nvvm{check-ranks=true}"
-                              : "convert-symm-to-nvvm";
-    attach = llvm::formatv("nvvm-attach-target{{chip={0} features={1} O={2}}",
-                           chip, features, o.optLevel.getValue());
-    gpuToTarget = "convert-gpu-to-nvvm";
-    nvvmToLLVM = "convert-nvvm-to-llvm,";
-    break;
-  case TargetKind::ROCDL:
-    symmDevice = o.checkRanks ? "convert-symm-to-amdgpu{check-ranks=true}"
-                              : "convert-symm-to-amdgpu";
-    attach = llvm::formatv("rocdl-attach-target{{chip={0} O={1}}", chip,
-                           o.optLevel.getValue());
-    gpuToTarget = llvm::formatv("convert-gpu-to-rocdl{{chipset={0}}", chip);
-    break;
-  case TargetKind::Host:
-    symmDevice = "convert-symm-to-host";
-    attach =
-        llvm::formatv("symm-host-attach-target{{O={0}}", o.optLevel.getValue());
-    gpuToTarget = "symm-convert-gpu-to-host";
-    floats = bf16OnCPU + ",";
+  case TargetKind::NVVM: {
+    ConvertSymmToNVVMOptions nvvm;
+    nvvm.checkRanks = o.checkRanks;
+    pm.addPass(createConvertSymmToNVVM(nvvm));
+    addBf16OnCPU(pm.nest<func::FuncOp>());
     break;
   }
-  std::string toBinary =
-      o.toolkit.empty()
-          ? llvm::formatv("gpu-module-to-binary{{format={0}}",
-                          o.format.getValue())
-                .str()
-          : llvm::formatv("gpu-module-to-binary{{format={0} toolkit={1}}",
-                          o.format.getValue(), o.toolkit.getValue())
-                .str();
-  return llvm::formatv(
-      "builtin.module("
-      "gpu-kernel-outlining,"
-      "symm-translate-to-heap-base{{kernel-context={0}},convert-linalg-to-"
-      "loops,"
-      "canonicalize,cse,"
-      "{1},{6}"
-      // async.execute regions (with GPU work inside) as coroutines over
-      // MLIR's async runtime, before func-to-llvm converts their signatures.
-      "async-to-async-runtime,async-runtime-ref-counting,"
-      "async-runtime-ref-counting-opt,convert-async-to-llvm,"
-      "convert-vector-to-scf,convert-scf-to-cf,{2}"
-      "convert-func-to-llvm,expand-strided-metadata,{3},lower-affine,"
-      "convert-arith-to-llvm,convert-index-to-llvm,canonicalize,cse,"
-      "gpu.module({4},canonicalize,cse,reconcile-unrealized-casts),"
-      "symm-gpu-memory-ops-to-async,gpu-to-llvm,canonicalize,cse,{5},reconcile-unrealized-casts)",
-      o.kernelContext.getValue(), symmDevice, nvvmToLLVM, attach, gpuToTarget,
-      toBinary, floats);
+  case TargetKind::ROCDL: {
+    ConvertSymmToAMDGPUOptions amdgpu;
+    amdgpu.checkRanks = o.checkRanks;
+    pm.addPass(createConvertSymmToAMDGPU(amdgpu));
+    pm.addNestedPass<gpu::GPUModuleOp>(createSymmConvertSubgroupMmaToAMDGPU());
+    addBf16OnCPU(pm.nest<func::FuncOp>());
+    break;
+  }
+  case TargetKind::Host:
+    pm.addPass(createConvertSymmToHost());
+    pm.addNestedPass<gpu::GPUModuleOp>(createSymmConvertSubgroupMmaToHost());
+    addBf16OnCPU(pm);
+    break;
+  }
+}
+
+/// Host code (and the generic parts of device code) to the LLVM dialect, the
+/// target attached to every gpu.module.
+void addToLLVMPhase(OpPassManager &pm, TargetKind kind,
+                    const SymmPipelineOptions &o, StringRef chip) {
+  // async.execute regions (with GPU work inside) as coroutines over MLIR's
+  // async runtime, before func-to-llvm converts their signatures.
+  pm.addPass(createAsyncToAsyncRuntimePass());
+  pm.addPass(createAsyncRuntimeRefCountingPass());
+  pm.addPass(createAsyncRuntimeRefCountingOptPass());
+  pm.addPass(createConvertAsyncToLLVMPass());
+  pm.addPass(createConvertVectorToSCFPass());
+  pm.addPass(createSCFToControlFlowPass());
+  if (kind == TargetKind::NVVM)
+    pm.addPass(createConvertNVVMToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  switch (kind) {
+  case TargetKind::NVVM: {
+    GpuNVVMAttachTargetOptions attach;
+    attach.chip = chip.str();
+    attach.features = o.features.empty() ? defaultFeatures(kind, chip)
+                                         : o.features.getValue();
+    attach.optLevel = o.optLevel;
+    pm.addPass(createGpuNVVMAttachTarget(attach));
+    break;
+  }
+  case TargetKind::ROCDL: {
+    GpuROCDLAttachTargetOptions attach;
+    attach.chip = chip.str();
+    attach.optLevel = o.optLevel;
+    pm.addPass(createGpuROCDLAttachTarget(attach));
+    break;
+  }
+  case TargetKind::Host: {
+    SymmHostAttachTargetOptions attach;
+    attach.optLevel = o.optLevel;
+    pm.addPass(createSymmHostAttachTarget(attach));
+    break;
+  }
+  }
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+/// Device code to the target's LLVM dialect (NVVM, ROCDL or plain LLVM).
+void addDevicePhase(OpPassManager &pm, TargetKind kind, StringRef chip) {
+  OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
+  switch (kind) {
+  case TargetKind::NVVM:
+    device.addPass(createConvertGpuOpsToNVVMOps());
+    break;
+  case TargetKind::ROCDL: {
+    ConvertGpuOpsToROCDLOpsOptions rocdl;
+    rocdl.chipset = chip.str();
+    device.addPass(createConvertGpuOpsToROCDLOps(rocdl));
+    break;
+  }
+  case TargetKind::Host:
+    device.addPass(createSymmConvertGpuToHost());
+    break;
+  }
+  device.addPass(createCanonicalizerPass());
+  device.addPass(createCSEPass());
+  device.addPass(createReconcileUnrealizedCastsPass());
+}
+
+/// Kernel launches to runtime calls.
+void addLaunchPhase(OpPassManager &pm) {
+  pm.addPass(createSymmGpuMemoryOpsToAsync());
+  pm.addPass(createGpuToLLVMConversionPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+std::string chipOf(TargetKind kind, const SymmPipelineOptions &o) {
+  return o.chip.empty() ? getDefaultChip(kind) : o.chip.getValue();
+}
+
+} // namespace
+
+void mlir::symm::buildSymmLoweringPipeline(OpPassManager &pm, TargetKind kind,
+                                           const SymmPipelineOptions &o) {
+  std::string chip = chipOf(kind, o);
+  addHeapBasePhase(pm, o);
+  addSymmToTargetPhase(pm, kind, o);
+  addToLLVMPhase(pm, kind, o, chip);
+  addDevicePhase(pm, kind, chip);
+  addLaunchPhase(pm);
+}
+
+void mlir::symm::buildSymmSerializationPipeline(OpPassManager &pm,
+                                                const SymmPipelineOptions &o) {
+  GpuModuleToBinaryPassOptions toBinary;
+  toBinary.compilationTarget = o.format;
+  toBinary.toolkitPath = o.toolkit;
+  pm.addPass(createGpuModuleToBinaryPass(toBinary));
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void mlir::symm::buildSymmPipeline(OpPassManager &pm, TargetKind kind,
+                                   const SymmPipelineOptions &options,
+                                   PipelinePart part) {
+  if (part != PipelinePart::Serialization)
+    buildSymmLoweringPipeline(pm, kind, options);
+  if (part != PipelinePart::Lowering)
+    buildSymmSerializationPipeline(pm, options);
+}
+
+void mlir::symm::buildSymmToNVVMPipeline(OpPassManager &pm,
+                                         const SymmPipelineOptions &options) {
+  buildSymmPipeline(pm, TargetKind::NVVM, options);
+}
+
+void mlir::symm::buildSymmToROCDLPipeline(OpPassManager &pm,
+                                          const SymmPipelineOptions &options) {
+  buildSymmPipeline(pm, TargetKind::ROCDL, options);
+}
+
+void mlir::symm::buildSymmToHostPipeline(OpPassManager &pm,
+                                         const SymmPipelineOptions &options) {
+  buildSymmPipeline(pm, TargetKind::Host, options);
+}
+
+std::string mlir::symm::getPipelineString(TargetKind kind,
+                                          const SymmPipelineOptions &options) {
+  OpPassManager pm(ModuleOp::getOperationName());
+  buildSymmPipeline(pm, kind, options);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  pm.printAsTextualPipeline(os);
+  return text;
 }
 
 /// Rejects chips LLVM does not know, and NVIDIA chips without scoped atomics.
@@ -193,27 +333,17 @@ LogicalResult mlir::symm::validateSymmPipelineOptions(
   return success();
 }
 
-LogicalResult mlir::symm::buildSymmPipeline(OpPassManager &pm, TargetKind kind,
-                                            const SymmPipelineOptions &options,
-                                            PipelinePart part) {
-  std::string pipeline = getPipelineString(kind, options);
-  StringRef inner =
-      StringRef(pipeline).drop_front(strlen("builtin.module(")).drop_back();
-  // The last two passes serialise device code and clean up the host side.
-  size_t split = inner.rfind(",gpu-module-to-binary");
-  if (part == PipelinePart::Lowering)
-    inner = inner.take_front(split);
-  else if (part == PipelinePart::Serialization)
-    inner = inner.drop_front(split + 1);
-  return parsePassPipeline(inner, pm, llvm::errs());
-}
-
 void mlir::symm::registerSymmPipelines() {
-  auto reg = [](const char *name, const char *desc, TargetKind kind) {
+  using Builder = void (*)(OpPassManager &, const SymmPipelineOptions &);
+  // PassPipelineRegistration's builder cannot fail; a bad chip or format must
+  // be a one-line error, so the options are validated here first.
+  auto reg = [](const char *name, const char *desc, TargetKind kind,
+                Builder build) {
     registerPassPipeline(
         name, desc,
-        [name, kind](OpPassManager &pm, StringRef text,
-                     function_ref<LogicalResult(const Twine &)> errorHandler) {
+        [name, kind,
+         build](OpPassManager &pm, StringRef text,
+                function_ref<LogicalResult(const Twine &)> errorHandler) {
           SymmPipelineOptions options;
           if (failed(options.parseFromString(text)))
             return failure();
@@ -221,7 +351,8 @@ void mlir::symm::registerSymmPipelines() {
           if (failed(validateSymmPipelineOptions(
                   kind, options, [&](const Twine &m) { message = m.str(); })))
             return errorHandler(Twine(name) + ": " + message);
-          return buildSymmPipeline(pm, kind, options);
+          build(pm, options);
+          return success();
         },
         [](function_ref<void(const detail::PassOptions &)> handler) {
           handler(SymmPipelineOptions());
@@ -229,12 +360,12 @@ void mlir::symm::registerSymmPipelines() {
   };
   reg("symm-to-nvvm",
       "Lower a symm program for NVIDIA GPUs: PTX/cubin kernels, LLVM host code",
-      TargetKind::NVVM);
+      TargetKind::NVVM, buildSymmToNVVMPipeline);
   reg("symm-to-rocdl",
       "Lower a symm program for AMD GPUs: HSACO kernels, LLVM host code",
-      TargetKind::ROCDL);
+      TargetKind::ROCDL, buildSymmToROCDLPipeline);
   reg("symm-to-host",
       "Lower a symm program for the CPU target: shared-object kernels, LLVM "
       "host code",
-      TargetKind::Host);
+      TargetKind::Host, buildSymmToHostPipeline);
 }

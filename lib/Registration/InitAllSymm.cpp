@@ -7,6 +7,7 @@
 #include "symm/Dialect/Symm/Transforms/Passes.h"
 #include "symm/Pipelines/Pipelines.h"
 #include "symm/Target/Host/HostTarget.h"
+#include "symm/Target/Host/Passes.h"
 
 void mlir::symm::registerAllSymmDialects(DialectRegistry &registry) {
   registry.insert<SymmDialect>();
@@ -16,5 +17,6 @@ void mlir::symm::registerAllSymmDialects(DialectRegistry &registry) {
 void mlir::symm::registerAllSymmPasses() {
   registerSymmTransformsPasses();
   registerSymmConversionPasses();
+  registerSymmHostTargetPasses();
   registerSymmPipelines();
 }

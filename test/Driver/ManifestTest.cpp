@@ -81,9 +81,8 @@ std::string writeManifest(StringRef kernelContext) {
   writer.recordKernels(*module);
   PassManager pm(&context);
   pm.addInstrumentation(writer.createInstrumentation());
-  EXPECT_TRUE(succeeded(
-      mlir::symm::buildSymmPipeline(pm, mlir::symm::TargetKind::Host, options,
-                                    mlir::symm::PipelinePart::Lowering)));
+  mlir::symm::buildSymmLoweringPipeline(pm, mlir::symm::TargetKind::Host,
+                                        options);
   EXPECT_TRUE(succeeded(pm.run(*module)));
   FailureOr<std::string> text =
       writer.write(*module, "host", "so", kernelContext);

@@ -1,5 +1,5 @@
 // Each target's whole lowering is one symm-opt pipeline; symm-compile prints
-// the exact string it runs.
+// the pipeline it runs as the pass manager prints it (every option spelled).
 // RUN: symm-opt %s --symm-to-rocdl="chip=gfx942 format=isa" | FileCheck %s --check-prefix=ROCDL
 // RUN: symm-opt %s --symm-to-nvvm="chip=sm_90 format=isa" | FileCheck %s --check-prefix=NVVM
 // RUN: symm-opt %s --symm-to-host="format=isa" | FileCheck %s --check-prefix=HOST
@@ -9,7 +9,7 @@
 // NVVM: gpu.binary @kernels [#gpu.object<#nvvm.target<chip = "sm_90", features = "+ptx80">, {{.*}}red.release.sys.global.add.u32
 // HOST: gpu.binary @kernels [#gpu.object<#symm.host_target, assembly = "{{.*}}_symm_kernel_bump
 // HOST: llvm.call @_symm_program_alloc
-// PRINT: builtin.module(gpu-kernel-outlining,symm-translate-to-heap-base{kernel-context=global},{{.*}}convert-symm-to-amdgpu,{{.*}}rocdl-attach-target{chip=gfx90a O=2}{{.*}}gpu.module(convert-gpu-to-rocdl{chipset=gfx90a},{{.*}}gpu-module-to-binary{format=bin toolkit={{.*}}}
+// PRINT: builtin.module(gpu-kernel-outlining{{.*}},symm-translate-to-heap-base{kernel-context=global},{{.*}},convert-symm-to-amdgpu{{.*}},rocdl-attach-target{O=2 {{.*}}chip=gfx90a {{.*}},gpu.module(convert-gpu-to-rocdl{ chipset=gfx90a {{.*}},gpu-module-to-binary{format=bin {{.*}}toolkit={{.*}}}
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     gpu.func @bump(%flags: memref<4xi32, #symm.heap>) kernel {

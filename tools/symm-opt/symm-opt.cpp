@@ -1,6 +1,7 @@
 //===- symm-opt.cpp - mlir-opt with the symm dialect and passes -*- C++ -*-===//
 
 #include "symm/InitAllSymm.h"
+#include "symm/version.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -15,7 +16,7 @@ int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::symm::registerAllSymmPasses();
   llvm::cl::SetVersionPrinter([](llvm::raw_ostream &os) {
-    os << "symm-opt (Symm) " SYMM_VERSION_STRING "\n"
+    os << "symm-opt (Symm) " SYMM_VERSION "\n"
        << "LLVM version " LLVM_VERSION_STRING "\n";
   });
 

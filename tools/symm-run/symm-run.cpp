@@ -1,7 +1,8 @@
 //===- symm-run.cpp - Start N ranks of a Symm program -----------*- C++ -*-===//
 //
-//   symm-run -n N [--backend host|cuda|hip] [--heap-size S] [--timeout T]
+//   symm-run -n N [--backend B] [--heap-size S] [--timeout T]
 //            [--target T] [--] PROGRAM|FILE.mlir [ARGS...]
+//   symm-run --list-backends
 //
 // Starts N ranks on this node with SYMM_RANK, SYMM_WORLD_SIZE,
 // SYMM_LOCAL_RANK and a private rendezvous folder in the environment,
@@ -15,6 +16,7 @@
 
 #include "Environment.h"
 #include "symm/kernel_context.h"
+#include "symm/runtime.h"
 #include "symm/version.h"
 
 #include <algorithm>
@@ -48,18 +50,27 @@ namespace {
 volatile sig_atomic_t interrupted = 0;
 void onSignal(int sig) { interrupted = sig; }
 
-const char *kUsage =
-    "usage: symm-run -n N [--backend host|cuda|hip] [--heap-size S] "
-    "[--timeout SECONDS] [--target host|sm_90|gfx942] [--] "
-    "PROGRAM|FILE.mlir [ARGS...]\n";
+/// "host|cuda|hip": the runtime's backends, as the usage spells them.
+std::string backendChoices(const char *separator) {
+  std::string choices;
+  for (size_t i = 0; const char *name = symm_backend_at(i); ++i)
+    choices += (i ? separator : "") + std::string(name);
+  return choices;
+}
+
+std::string usageLine() {
+  return "usage: symm-run -n N [--backend " + backendChoices("|") +
+         "] [--heap-size S] [--timeout SECONDS] [--target T] [--] "
+         "PROGRAM|FILE.mlir [ARGS...]\n       symm-run --list-backends\n";
+}
 
 [[noreturn]] void usage(const std::string &message) {
-  fprintf(stderr, "symm-run: %s\n%s", message.c_str(), kUsage);
+  fprintf(stderr, "symm-run: %s\n%s", message.c_str(), usageLine().c_str());
   exit(2);
 }
 
 [[noreturn]] void help() {
-  printf("%s\n", kUsage);
+  printf("%s\n", usageLine().c_str());
   printf(
       "Starts N ranks of PROGRAM on this node, prefixes every output line "
       "with\n\"[rank k] \", and exits with the status of the rank that failed "
@@ -68,8 +79,7 @@ const char *kUsage =
       "\n"
       "options:\n"
       "  -n N, --np N     number of ranks, 1 to %d (default 1)\n"
-      "  --backend B      host, cuda or hip (default $SYMM_BACKEND, else "
-      "host)\n"
+      "  --backend B      %s (default $SYMM_BACKEND, else %s)\n"
       "  --heap-size S    symmetric heap of each rank: bytes, with an "
       "optional\n"
       "                   K, M, G or T suffix (default $SYMM_HEAP_SIZE, else "
@@ -78,14 +88,23 @@ const char *kUsage =
       "                   $SYMM_TIMEOUT, else 60)\n"
       "  --target T       the target a FILE.mlir is compiled for (default: "
       "the\n"
-      "                   backend's, host, sm_90 or gfx942)\n"
+      "                   backend's; see --list-backends)\n"
+      "  --list-backends  print each backend and its default target, and "
+      "exit\n"
       "  -h, --help       print this help and exit\n"
       "  --version        print Symm's version and exit\n"
       "\n"
       "environment:\n"
       "  SYMM_CACHE_DIR   where compiled programs are kept (default "
       "~/.cache/symm)\n",
-      SYMM_MAX_RANKS);
+      SYMM_MAX_RANKS, backendChoices(", ").c_str(), symm_backend_at(0));
+  exit(0);
+}
+
+/// One line per backend: its name and the target it runs by default.
+[[noreturn]] void listBackends() {
+  for (size_t i = 0; const char *name = symm_backend_at(i); ++i)
+    printf("%s %s\n", name, symm_backend_default_target(name));
   exit(0);
 }
 
@@ -352,6 +371,8 @@ int main(int argc, char **argv) {
       target = value("--target");
     } else if (arg == "-h" || arg == "--help") {
       help();
+    } else if (arg == "--list-backends") {
+      listBackends();
     } else if (arg == "--version") {
       printf("symm-run (Symm) %s\n", SYMM_VERSION);
       return 0;
@@ -364,9 +385,11 @@ int main(int argc, char **argv) {
   if (i >= argc)
     usage("no program given");
   if (backend.empty())
-    backend = env::get(env::kBackend) ? env::get(env::kBackend) : "host";
-  if (backend != "host" && backend != "cuda" && backend != "hip")
-    usage("--backend must be host, cuda or hip");
+    backend =
+        env::get(env::kBackend) ? env::get(env::kBackend) : symm_backend_at(0);
+  const char *defaultTarget = symm_backend_default_target(backend.c_str());
+  if (!defaultTarget)
+    usage("--backend must be one of " + backendChoices(", "));
   // What the ranks would inherit is checked as strictly as the options.
   if (const char *h = env::get(env::kHeapSize);
       heapSize.empty() && h && !env::parseSize(h))
@@ -378,9 +401,7 @@ int main(int argc, char **argv) {
   std::string program = argv[i];
   if (program.size() > 5 && program.substr(program.size() - 5) == ".mlir") {
     if (target.empty())
-      target = backend == "cuda"  ? "sm_90"
-               : backend == "hip" ? "gfx942"
-                                  : "host";
+      target = defaultTarget;
     program = compileProgram(program, target);
   }
 

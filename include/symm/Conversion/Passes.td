@@ -159,12 +159,51 @@ def SymmConvertGpuToHost : Pass<"symm-convert-gpu-to-host", "::mlir::gpu::GPUMod
                            "::mlir::scf::SCFDialect"];
 }
 
-def SymmHostAttachTarget : Pass<"symm-host-attach-target", "::mlir::ModuleOp"> {
-  let summary = "Attach #symm.host_target to every gpu.module";
-  let options = [
-    Option<"optLevel", "O", "int", /*default=*/"2",
-           "LLVM optimisation level of the host kernels">,
-  ];
+def SymmConvertSubgroupMmaToHost
+    : Pass<"symm-convert-subgroup-mma-to-host", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Lower gpu.subgroup_mma_* for the CPU target";
+  let description = [{
+    Rewrites `gpu.subgroup_mma_load_matrix`, `_store_matrix`, `_compute`,
+    `_constant_matrix` and `_elementwise` into per-thread vector, memref and
+    scf operations, so that the 32 lanes of a subgroup together hold and
+    compute each fragment with no communication between them. An "AOp" or
+    "BOp" fragment is replicated: every lane holds the whole matrix, row-major,
+    in a `vector<rows*cols x T>`. A "COp" fragment is distributed: lane `l`
+    holds the elements `l, l+32, l+64, ...` of the row-major matrix in a
+    `vector<rows*cols/32 x T>`. `gpu.subgroup_mma_compute` computes each
+    lane's elements of C = A·B + C as `c = C[i][j]; for k in 0..K: c = c +
+    A[i][k] * B[k][j]` in f32 (f64 for f64, i32 for integers) with products
+    and sums rounded one by one, in increasing k, and rounds the result once
+    to C's element type. Stores are split between the lanes the same way, so
+    no two lanes write one element. Fragments with a number of elements that
+    is not a multiple of 32 are rejected.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
+def SymmConvertSubgroupMmaToAMDGPU
+    : Pass<"symm-convert-subgroup-mma-to-amdgpu", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Lower gpu.subgroup_mma_* to amdgpu.mfma for wave64 CDNA GPUs";
+  let description = [{
+    The AMD counterpart of upstream's WMMA lowering for NVIDIA: a 16x16x16
+    `gpu.subgroup_mma_compute` with f16 operands and an f32 or f16
+    accumulator becomes one `amdgpu.mfma 16x16x16` (`v_mfma_f32_16x16x16f16`
+    on gfx90a/gfx942), run by the 64 lanes of a wavefront. Each lane holds 4
+    elements of each fragment, in the instruction's register layout: lane
+    `l` holds A[l mod 16][4 (l / 16) + t], B[4 (l / 16) + t][l mod 16] and
+    C[4 (l / 16) + t][l mod 16] for t = 0..3. An f16 accumulator is widened
+    to f32 for the instruction and rounded back. Loads, stores, constants and
+    elementwise operations move and transform these elements lane by lane;
+    other shapes and element types are rejected.
+  }];
+  let dependentDialects = ["::mlir::amdgpu::AMDGPUDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 #endif // SYMM_CONVERSION_PASSES_TD

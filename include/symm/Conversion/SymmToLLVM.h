@@ -1,15 +1,14 @@
 //===- SymmToLLVM.h - Shared lowering of symm device ops --------*- C++ -*-===//
 //
 // The target-independent part of lowering symm device operations to the LLVM
-// dialect. Each target (NVVM, AMDGPU, host) fills a SymmTargetInfo with its
-// decisions: address spaces, sync scopes, and the few operations it lowers in
-// its own way.
+// dialect, parameterised by a target's SymmTargetInfo (TargetInfo.h).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef SYMM_CONVERSION_SYMMTOLLVM_H
 #define SYMM_CONVERSION_SYMMTOLLVM_H
 
+#include "symm/Conversion/TargetInfo.h"
 #include "symm/Dialect/Symm/IR/SymmOps.h"
 
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
@@ -18,42 +17,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 
-#include <array>
-#include <functional>
-
 namespace mlir::symm {
-
-struct SymmTargetInfo {
-  /// LLVM address space of `#symm.heap` memory in device code.
-  unsigned heapAddressSpace = 1;
-  /// LLVM address space of the module's kernel-context global.
-  unsigned contextAddressSpace = 4;
-  /// LLVM address spaces of gpu.address_space<global|workgroup|private>.
-  std::array<unsigned, 3> gpuAddressSpaces = {1, 3, 0};
-  /// LLVM syncscope of each symm scope (workgroup, device, system); the empty
-  /// string is LLVM's system scope.
-  std::array<StringRef, 3> syncScopes;
-  /// Lowers `op` at `ptr` itself, or returns a null Value to get an
-  /// llvm.atomicrmw with the scope's syncscope. Fails with a diagnostic for a
-  /// kind or type the target cannot do.
-  std::function<FailureOr<Value>(ConversionPatternRewriter &, AtomicRMWOp,
-                                 Value ptr, Value value)>
-      lowerAtomicRMW;
-  /// Reports that `what` (an operation's name and location) translated to
-  /// `peer`, outside [0, `worldSize`), and stops the thread; it is emitted in
-  /// the branch a translation takes for such a peer. Null: peers are not
-  /// checked, and an out-of-range peer reads a heap base past the context's.
-  std::function<void(OpBuilder &, Location, StringRef what, Value rank,
-                     Value peer, Value worldSize)>
-      reportPeerOutOfRange;
-  /// Emits the pause of a spin loop (`ns` nanoseconds when given).
-  std::function<void(OpBuilder &, Location, std::optional<int64_t> ns)>
-      emitBackoff;
-
-  StringRef syncScope(MemoryScope scope) const {
-    return syncScopes[static_cast<unsigned>(scope)];
-  }
-};
 
 /// Lowers the symm operations translate-to-heap-base leaves in device code
 /// (translate, rank, world_size, ordered load/store, atomic_rmw, atomic_cas,
@@ -80,6 +44,12 @@ LogicalResult lowerSymmProgram(ModuleOp module, const SymmTargetInfo &target);
 /// Rewrites `#symm.heap` into the integer memory space `addressSpace` (none for
 /// 0) in every type and attribute under `root`.
 void replaceHeapMemorySpace(Operation *root, unsigned addressSpace);
+
+/// Gives every `gpu.dynamic_shared_memory` in `module` its real size in
+/// bytes, which `bytes` computes at the start of the kernel (upstream lowers
+/// the `?` size to 0): a `memref.reinterpret_cast` of the op's result.
+void sizeDynamicSharedMemory(
+    ModuleOp module, llvm::function_ref<Value(OpBuilder &, Location)> bytes);
 
 /// The LLVM type of symm_kernel_context (symm/kernel_context.h), fields in
 /// symm_kernel_context_field order.

@@ -54,19 +54,38 @@ struct SymmPipelineOptions : public PassPipelineOptions<SymmPipelineOptions> {
                                     llvm::cl::init(2)};
 };
 
-/// The textual pipeline for `kind`: what symm-compile runs and what a user can
-/// pass to `symm-opt --pass-pipeline`.
-std::string getPipelineString(TargetKind kind,
-                              const SymmPipelineOptions &options);
-
 /// Which passes of a pipeline: all of them, the lowering up to the point where
 /// device code is LLVM dialect, or the serialisation that follows.
 enum class PipelinePart { All, Lowering, Serialization };
 
-/// Parses the pipeline for `kind`, or a part of it, into `pm`.
-LogicalResult buildSymmPipeline(OpPassManager &pm, TargetKind kind,
-                                const SymmPipelineOptions &options,
-                                PipelinePart part = PipelinePart::All);
+/// The phases of every target's pipeline, for callers that look at the module
+/// in between (the driver describes the lowered kernels there): symm + gpu +
+/// host IR to LLVM dialect, device code as the target's LLVM dialect...
+void buildSymmLoweringPipeline(OpPassManager &pm, TargetKind kind,
+                               const SymmPipelineOptions &options);
+/// ... then gpu.modules serialised into gpu.binary objects.
+void buildSymmSerializationPipeline(OpPassManager &pm,
+                                    const SymmPipelineOptions &options);
+
+/// Adds the pipeline for `kind`, or a part of it, to `pm` (anchored on
+/// builtin.module). `options` must have passed validateSymmPipelineOptions.
+void buildSymmPipeline(OpPassManager &pm, TargetKind kind,
+                       const SymmPipelineOptions &options,
+                       PipelinePart part = PipelinePart::All);
+
+/// The whole pipeline of one target: `symm-to-nvvm`, `symm-to-rocdl`,
+/// `symm-to-host`.
+void buildSymmToNVVMPipeline(OpPassManager &pm,
+                             const SymmPipelineOptions &options);
+void buildSymmToROCDLPipeline(OpPassManager &pm,
+                              const SymmPipelineOptions &options);
+void buildSymmToHostPipeline(OpPassManager &pm,
+                             const SymmPipelineOptions &options);
+
+/// The textual form of the pipeline for `kind`, as the pass manager prints
+/// it: what symm-compile runs and what `symm-opt --pass-pipeline` accepts.
+std::string getPipelineString(TargetKind kind,
+                              const SymmPipelineOptions &options);
 
 /// Checks `options` for `kind` before anything runs: a chip the target's LLVM
 /// backend knows (NVIDIA: sm_70 or newer), an optimisation level of 0 to 3, a

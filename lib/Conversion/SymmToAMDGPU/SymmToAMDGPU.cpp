@@ -88,37 +88,59 @@ void lowerDispatchDims(ModuleOp module) {
   }
 }
 
+} // namespace
+
+SymmTargetInfo
+mlir::symm::getAMDGPUTargetInfo(const GPUTargetOptions &options) {
+  SymmTargetInfo target;
+  target.heapAddressSpace = 1;
+  target.contextAddressSpace = 4;
+  target.gpuAddressSpaces = {1, 3, 5};
+  target.syncScopes = {"workgroup", "agent-one-as", "one-as"};
+  target.emitBackoff = [](OpBuilder &b, Location loc,
+                          std::optional<int64_t> ns) {
+    if (!ns)
+      return;
+    // s_sleep N waits about 64 * N cycles; at ~2 GHz that is 32 * N ns.
+    int64_t count = std::clamp<int64_t>((*ns + 31) / 32, 1, 127);
+    ROCDL::SSleepOp::create(b, loc, b.getI32IntegerAttr(count));
+  };
+  // AMD GPUs have no printf without the ROCm device libraries: the trap
+  // ends the kernel, and the launch reports the fault.
+  if (options.checkRanks)
+    target.reportPeerOutOfRange = [](OpBuilder &b, Location loc, StringRef,
+                                     Value, Value,
+                                     Value) { LLVM::Trap::create(b, loc); };
+  return target;
+}
+
+namespace {
+
 struct ConvertSymmToAMDGPU
     : public symm::impl::ConvertSymmToAMDGPUBase<ConvertSymmToAMDGPU> {
   using Base::Base;
   void runOnOperation() override {
-    SymmTargetInfo target;
-    target.heapAddressSpace = 1;
-    target.contextAddressSpace = 4;
-    target.gpuAddressSpaces = {1, 3, 5};
-    target.syncScopes = {"workgroup", "agent-one-as", "one-as"};
-    target.emitBackoff = [](OpBuilder &b, Location loc,
-                            std::optional<int64_t> ns) {
-      if (!ns)
-        return;
-      // s_sleep N waits about 64 * N cycles; at ~2 GHz that is 32 * N ns.
-      int64_t count = std::clamp<int64_t>((*ns + 31) / 32, 1, 127);
-      ROCDL::SSleepOp::create(b, loc, b.getI32IntegerAttr(count));
-    };
-    // AMD GPUs have no printf without the ROCm device libraries: the trap
-    // ends the kernel, and the launch reports the fault.
-    if (checkRanks)
-      target.reportPeerOutOfRange = [](OpBuilder &b, Location loc, StringRef,
-                                       Value, Value,
-                                       Value) { LLVM::Trap::create(b, loc); };
     // convert-gpu-to-rocdl would rewrite gpu.all_reduce too, but after
     // lowerDispatchDims: its gpu.block_dim would need the ROCm device libraries.
     RewritePatternSet allReduce(&getContext());
     populateGpuAllReducePatterns(allReduce);
     if (failed(applyPatternsGreedily(getOperation(), std::move(allReduce))))
       return signalPassFailure();
+    // The dispatch's LDS (u32 group_segment_size at byte 28) less the
+    // kernel's static LDS.
+    sizeDynamicSharedMemory(getOperation(), [](OpBuilder &b, Location loc) {
+      Value group = dispatchField(b, loc, 28, 32);
+      Value fixed =
+          LLVM::CallIntrinsicOp::create(
+              b, loc, b.getI32Type(),
+              b.getStringAttr("llvm.amdgcn.groupstaticsize"), ValueRange{})
+              .getResult(0);
+      return LLVM::SubOp::create(
+          b, loc, group, LLVM::ZExtOp::create(b, loc, b.getI64Type(), fixed));
+    });
     lowerDispatchDims(getOperation());
-    if (failed(lowerSymmProgram(getOperation(), target)))
+    if (failed(lowerSymmProgram(getOperation(),
+                                getAMDGPUTargetInfo({checkRanks}))))
       signalPassFailure();
   }
 };

@@ -102,39 +102,45 @@ FailureOr<Value> lowerAtomicRMW(ConversionPatternRewriter &rewriter,
       .getResult();
 }
 
+} // namespace
+
+SymmTargetInfo mlir::symm::getHostTargetInfo() {
+  SymmTargetInfo target;
+  target.heapAddressSpace = 0;
+  target.contextAddressSpace = 0;
+  target.gpuAddressSpaces = {0, 0, 0};
+  target.syncScopes = {"", "", ""};
+  target.lowerAtomicRMW = lowerAtomicRMW;
+  target.emitBackoff = [](OpBuilder &b, Location loc, std::optional<int64_t>) {
+    Operation *symbols = SymbolTable::getNearestSymbolTable(
+        b.getInsertionBlock()->getParentOp());
+    LLVM::CallOp::create(
+        b, loc,
+        getRuntimeFunction(b, symbols, SYMM_HOST_YIELD_FN, {},
+                           LLVM::LLVMVoidType::get(b.getContext())),
+        ValueRange{});
+  };
+  target.reportPeerOutOfRange = [](OpBuilder &b, Location loc, StringRef what,
+                                   Value, Value peer, Value) {
+    Operation *symbols = SymbolTable::getNearestSymbolTable(
+        b.getInsertionBlock()->getParentOp());
+    Type ptr = LLVM::LLVMPointerType::get(b.getContext());
+    LLVM::CallOp::create(
+        b, loc,
+        getRuntimeFunction(b, symbols, SYMM_HOST_PEER_OUT_OF_RANGE_FN,
+                           {ptr, b.getI32Type()},
+                           LLVM::LLVMVoidType::get(b.getContext())),
+        ValueRange{stringConstant(b, loc, symbols, what), peer});
+  };
+  return target;
+}
+
+namespace {
+
 struct ConvertSymmToHost
     : public symm::impl::ConvertSymmToHostBase<ConvertSymmToHost> {
   void runOnOperation() override {
-    ModuleOp module = getOperation();
-    SymmTargetInfo target;
-    target.heapAddressSpace = 0;
-    target.contextAddressSpace = 0;
-    target.gpuAddressSpaces = {0, 0, 0};
-    target.syncScopes = {"", "", ""};
-    target.lowerAtomicRMW = lowerAtomicRMW;
-    target.emitBackoff = [](OpBuilder &b, Location loc,
-                            std::optional<int64_t>) {
-      Operation *symbols = SymbolTable::getNearestSymbolTable(
-          b.getInsertionBlock()->getParentOp());
-      LLVM::CallOp::create(
-          b, loc,
-          getRuntimeFunction(b, symbols, SYMM_HOST_YIELD_FN, {},
-                             LLVM::LLVMVoidType::get(b.getContext())),
-          ValueRange{});
-    };
-    target.reportPeerOutOfRange = [](OpBuilder &b, Location loc, StringRef what,
-                                     Value, Value peer, Value) {
-      Operation *symbols = SymbolTable::getNearestSymbolTable(
-          b.getInsertionBlock()->getParentOp());
-      Type ptr = LLVM::LLVMPointerType::get(b.getContext());
-      LLVM::CallOp::create(
-          b, loc,
-          getRuntimeFunction(b, symbols, SYMM_HOST_PEER_OUT_OF_RANGE_FN,
-                             {ptr, b.getI32Type()},
-                             LLVM::LLVMVoidType::get(b.getContext())),
-          ValueRange{stringConstant(b, loc, symbols, what), peer});
-    };
-    if (failed(lowerSymmProgram(module, target)))
+    if (failed(lowerSymmProgram(getOperation(), getHostTargetInfo())))
       signalPassFailure();
   }
 };

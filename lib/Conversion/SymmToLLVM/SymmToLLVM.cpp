@@ -8,6 +8,7 @@
 #include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -90,6 +91,25 @@ static LLVM::AtomicBinOp toLLVMBinOp(AtomicKind kind) {
     return LLVM::AtomicBinOp::xchg;
   }
   llvm::report_fatal_error("unknown symm atomic kind");
+}
+
+void mlir::symm::sizeDynamicSharedMemory(
+    ModuleOp module, llvm::function_ref<Value(OpBuilder &, Location)> bytes) {
+  SmallVector<gpu::DynamicSharedMemoryOp> ops;
+  module.walk([&](gpu::DynamicSharedMemoryOp op) { ops.push_back(op); });
+  for (gpu::DynamicSharedMemoryOp op : ops) {
+    OpBuilder b(op);
+    b.setInsertionPointAfter(op);
+    Location loc = op.getLoc();
+    Value size = arith::IndexCastUIOp::create(b, loc, b.getIndexType(),
+                                              bytes(b, loc));
+    auto sized = memref::ReinterpretCastOp::create(
+        b, loc, op.getType(), op.getResult(),
+        /*offset=*/OpFoldResult(b.getIndexAttr(0)),
+        /*sizes=*/ArrayRef<OpFoldResult>{size},
+        /*strides=*/ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+    op.getResult().replaceAllUsesExcept(sized.getResult(), sized);
+  }
 }
 
 LLVM::LLVMStructType mlir::symm::getKernelContextType(MLIRContext *ctx) {

@@ -263,41 +263,48 @@ std::string escapePercent(StringRef text) {
   return escaped;
 }
 
+} // namespace
+
+SymmTargetInfo mlir::symm::getNVVMTargetInfo(const GPUTargetOptions &options) {
+  SymmTargetInfo target;
+  target.heapAddressSpace = 1;
+  target.contextAddressSpace = 4;
+  target.gpuAddressSpaces = {1, 3, 0};
+  target.syncScopes = kSyncScopes;
+  target.lowerAtomicRMW = lowerRMW;
+  target.emitBackoff = [](OpBuilder &b, Location loc,
+                          std::optional<int64_t> ns) {
+    if (!ns)
+      return;
+    // nanosleep sleeps at most 1 ms.
+    int64_t clamped = std::min<int64_t>(*ns, 1000000);
+    NVVM::NanosleepOp::create(
+        b, loc, LLVM::ConstantOp::create(b, loc, b.getI32Type(), clamped));
+  };
+  if (options.checkRanks)
+    target.reportPeerOutOfRange = [](OpBuilder &b, Location loc, StringRef what,
+                                     Value rank, Value peer, Value worldSize) {
+      // gpu.printf becomes vprintf in convert-gpu-to-nvvm.
+      std::string format =
+          ("symm: rank %d: " + escapePercent(what) +
+           ": peer %d is out of range; valid peers are 0 to %d (world size "
+           "%d)\n");
+      Value last = LLVM::SubOp::create(
+          b, loc, worldSize,
+          LLVM::ConstantOp::create(b, loc, b.getI32Type(), 1));
+      gpu::PrintfOp::create(b, loc, b.getStringAttr(format),
+                            ValueRange{rank, peer, last, worldSize});
+      LLVM::Trap::create(b, loc);
+    };
+  return target;
+}
+
+namespace {
+
 struct ConvertSymmToNVVM
     : public symm::impl::ConvertSymmToNVVMBase<ConvertSymmToNVVM> {
   using Base::Base;
   void runOnOperation() override {
-    SymmTargetInfo target;
-    target.heapAddressSpace = 1;
-    target.contextAddressSpace = 4;
-    target.gpuAddressSpaces = {1, 3, 0};
-    target.syncScopes = kSyncScopes;
-    target.lowerAtomicRMW = lowerRMW;
-    target.emitBackoff = [](OpBuilder &b, Location loc,
-                            std::optional<int64_t> ns) {
-      if (!ns)
-        return;
-      // nanosleep sleeps at most 1 ms.
-      int64_t clamped = std::min<int64_t>(*ns, 1000000);
-      NVVM::NanosleepOp::create(
-          b, loc, LLVM::ConstantOp::create(b, loc, b.getI32Type(), clamped));
-    };
-    if (checkRanks)
-      target.reportPeerOutOfRange = [](OpBuilder &b, Location loc,
-                                       StringRef what, Value rank, Value peer,
-                                       Value worldSize) {
-        // gpu.printf becomes vprintf in convert-gpu-to-nvvm.
-        std::string format =
-            ("symm: rank %d: " + escapePercent(what) +
-             ": peer %d is out of range; valid peers are 0 to %d (world size "
-             "%d)\n");
-        Value last = LLVM::SubOp::create(
-            b, loc, worldSize,
-            LLVM::ConstantOp::create(b, loc, b.getI32Type(), 1));
-        gpu::PrintfOp::create(b, loc, b.getStringAttr(format),
-                              ValueRange{rank, peer, last, worldSize});
-        LLVM::Trap::create(b, loc);
-      };
     // convert-gpu-to-nvvm leaves gpu.subgroup_size alone; a warp has 32
     // threads on every NVIDIA GPU.
     getOperation().walk([](gpu::SubgroupSizeOp op) {
@@ -306,7 +313,19 @@ struct ConvertSymmToNVVM
           arith::ConstantIndexOp::create(b, op.getLoc(), 32).getResult());
       op.erase();
     });
-    if (failed(lowerSymmProgram(getOperation(), target)))
+    sizeDynamicSharedMemory(getOperation(), [](OpBuilder &b, Location loc) {
+      return LLVM::InlineAsmOp::create(
+                 b, loc, b.getI32Type(), ValueRange{},
+                 "mov.u32 $0, %dynamic_smem_size;", "=r",
+                 /*has_side_effects=*/false, /*is_align_stack=*/false,
+                 LLVM::TailCallKind::None,
+                 LLVM::AsmDialectAttr::get(b.getContext(),
+                                           LLVM::AsmDialect::AD_ATT),
+                 ArrayAttr())
+          .getResult(0);
+    });
+    if (failed(
+            lowerSymmProgram(getOperation(), getNVVMTargetInfo({checkRanks}))))
       signalPassFailure();
   }
 };

@@ -17,6 +17,14 @@
  * pointer, aligned pointer, offset, r sizes and r strides. */
 #define SYMM_MEMREF_PARAMS(rank) (3 + 2 * (rank))
 
+/* ---- Targets ----------------------------------------------------------- */
+
+/* symm-compile --target names: the CPU target, and the chips a target kind
+ * compiles for when none is named (the cuda and hip backends run them). */
+#define SYMM_TARGET_HOST "host"
+#define SYMM_DEFAULT_NVIDIA_TARGET "sm_90"
+#define SYMM_DEFAULT_AMD_TARGET "gfx942"
+
 /* ---- The CPU target ---------------------------------------------------- */
 
 /* `void _symm_kernel_<name>(void **params)` runs one thread of kernel <name>

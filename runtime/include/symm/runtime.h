@@ -59,6 +59,12 @@ SYMM_EXPORT const char *symm_status_string(symm_status status);
 SYMM_EXPORT int symm_rank(void);
 SYMM_EXPORT int symm_world_size(void);
 SYMM_EXPORT const char *symm_backend_name(void);
+/* The backends this runtime knows (one table, runtime/lib/core/Backends.cpp),
+   whether built in or not: the index-th name, NULL past the last. */
+SYMM_EXPORT const char *symm_backend_at(size_t index);
+/* The symm-compile --target a backend runs by default (host, sm_90, gfx942),
+   NULL when `backend` is not a backend's name. */
+SYMM_EXPORT const char *symm_backend_default_target(const char *backend);
 
 /* Collective (as are symm_barrier and symm_finalize): every rank makes the
    same calls in the same order with the same sizes; a mismatch fails on every

@@ -21,6 +21,7 @@ constexpr const char *kWorldSize = "SYMM_WORLD_SIZE";
 constexpr const char *kLocalRank = "SYMM_LOCAL_RANK";
 constexpr const char *kRendezvous = "SYMM_RENDEZVOUS";
 constexpr const char *kBackend = "SYMM_BACKEND";
+constexpr const char *kBootstrap = "SYMM_BOOTSTRAP";
 constexpr const char *kHeapSize = "SYMM_HEAP_SIZE";
 constexpr const char *kTimeout = "SYMM_TIMEOUT";
 

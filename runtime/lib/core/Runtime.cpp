@@ -70,7 +70,7 @@ symm_status symm::collective(Collective kind, const char *what,
   State &s = state();
   uint64_t mine[3] = {s.collectiveSeq++, static_cast<uint64_t>(kind), value};
   std::vector<uint64_t> all(3 * s.size);
-  if (symm_status st = s.bootstrap.allgather(mine, sizeof(mine), all.data()))
+  if (symm_status st = s.bootstrap->allgather(mine, sizeof(mine), all.data()))
     return st;
   for (int r = 0; r < s.size; ++r) {
     const uint64_t *theirs = &all[3 * r];
@@ -139,13 +139,9 @@ static symm_status abandonInit(symm_status status) {
   State &s = state();
   if (s.backend)
     s.backend->destroyHeap();
-  s.bootstrap.close();
+  s.bootstrap.reset(); // closes it, removing what a failed rendezvous left
   s.backend.reset();
   s.bases.clear();
-  // The folder empties once rank 0 has gone; the last rank to fail removes it.
-  if (!s.ownedDir.empty())
-    rmdir(s.ownedDir.c_str());
-  s.ownedDir.clear();
   return status;
 }
 
@@ -187,40 +183,23 @@ symm_status symm_init(void) {
   s.heapBytes = (s.heapBytes + 4095) & ~size_t(4095);
 
   std::string backend =
-      env::get(env::kBackend) ? env::get(env::kBackend) : "host";
-  Backend *b = nullptr;
-  if (backend == "host")
-    b = createHostBackend();
-  else if (backend == "cuda")
-    b = createCudaBackend();
-  else if (backend == "hip")
-    b = createHipBackend();
-  else
-    return fail(SYMM_ERROR_INVALID_ARGUMENT,
-                "%s='%s' is not one of host, cuda, hip", env::kBackend,
-                backend.c_str());
+      env::get(env::kBackend) ? env::get(env::kBackend) : symm_backend_at(0);
+  const BackendInfo *info = findBackend(backend.c_str());
+  if (!info)
+    return fail(SYMM_ERROR_INVALID_ARGUMENT, "%s='%s' is not one of %s",
+                env::kBackend, backend.c_str(), backendNames().c_str());
+  if (symm_status st = createBootstrap(s.bootstrap))
+    return st;
+  Backend *b = info->create();
   if (!b)
     return SYMM_ERROR_UNAVAILABLE;
   s.backend.reset(b);
   if (symm_status st = s.backend->init(s.localRank))
     return abandonInit(st);
-  // A single rank meets nobody.
-  std::string dir;
-  if (s.size > 1) {
-    bool derived = false;
-    if (symm_status st = Bootstrap::rendezvousFolder(dir, derived))
-      return abandonInit(st);
-    if (derived)
-      s.ownedDir = dir;
-  }
-  if (symm_status st = s.bootstrap.connect(s.rank, s.size, dir, s.timeout))
+  if (symm_status st = s.bootstrap->connect(s.rank, s.size, s.timeout))
     return abandonInit(st);
-  // Every rank has connected and rank 0 has unlinked the socket: the folder
-  // is empty, and a job that fails later leaves nothing behind.
-  if (s.rank == 0 && !s.ownedDir.empty())
-    rmdir(s.ownedDir.c_str());
-  s.ownedDir.clear();
-  if (symm_status st = s.backend->createHeap(s.heapBytes, s.bootstrap, s.bases))
+  if (symm_status st =
+          s.backend->createHeap(s.heapBytes, *s.bootstrap, s.bases))
     return abandonInit(st);
   s.collectiveSeq = 0;
   s.initialized = true;
@@ -238,7 +217,7 @@ symm_status symm_finalize(void) {
   if (status == SYMM_SUCCESS)
     status = collective(Collective::Finalize, "symm_finalize", 0);
   s.backend->destroyHeap();
-  s.bootstrap.close();
+  s.bootstrap.reset();
   s.backend.reset();
   s.allocations.clear();
   s.bases.clear();

@@ -1,7 +1,7 @@
 //===- Runtime.h - Symm runtime internals -----------------------*- C++ -*-===//
 //
-// What the backends share: errors that name the rank, the bootstrap channel
-// between ranks, and the backend interface.
+// What the backends share: errors that name the rank, the bootstrap interface
+// between ranks, and the backend interface, with their tables.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +11,7 @@
 #include "symm/runtime.h"
 
 #include <cstdarg>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -24,41 +25,44 @@ symm_status fail(symm_status status, const char *format, ...)
 /// launcher gave (-1 when that is not a rank).
 int currentRank();
 
-/// The channel between ranks while they set up and synchronise: rank 0 is a
-/// hub every other rank connects to over a Unix socket in a private folder.
-/// Every operation is bounded by the timeout, and a peer that disappears is
-/// reported by rank.
+/// The channel between ranks while they set up and synchronise. Every
+/// operation is bounded by the timeout, and a peer that disappears is
+/// reported by rank. Implementations are rows of the bootstrap table
+/// (Bootstrap.cpp), chosen by SYMM_BOOTSTRAP.
 class Bootstrap {
 public:
-  ~Bootstrap() { close(); }
-  /// The folder the ranks meet in: symm-run's (SYMM_RENDEZVOUS), or one
-  /// derived from the launcher's job identity so that every rank of the job
-  /// finds the same one (`derived`). Only this user may write into it.
-  static symm_status rendezvousFolder(std::string &dir, bool &derived);
-  symm_status connect(int rank, int size, const std::string &dir,
-                      double timeoutSeconds);
+  virtual ~Bootstrap() = default;
+  virtual const char *name() const = 0;
+  /// Meets the other ranks of the job.
+  virtual symm_status connect(int rank, int size, double timeoutSeconds) = 0;
   /// Every rank contributes `bytes` bytes; `all` receives size * bytes.
-  symm_status allgather(const void *mine, size_t bytes, void *all);
-  symm_status barrier();
+  virtual symm_status allgather(const void *mine, size_t bytes, void *all) = 0;
+  virtual symm_status barrier() = 0;
   /// Every rank contributes a file descriptor; `fds` receives one per rank
   /// (this rank's own at its index), each a new descriptor the caller owns.
-  symm_status allgatherFds(int mine, std::vector<int> &fds);
-  void close();
+  /// Only ranks of one node can; a bootstrap that cannot pass descriptors
+  /// fails with SYMM_ERROR_UNAVAILABLE.
+  virtual symm_status allgatherFds(int mine, std::vector<int> &fds) = 0;
+  /// Ends the connections (and whatever a failed connect left behind).
+  virtual void close() = 0;
   int rank() const { return rank_; }
   int size() const { return size_; }
 
-private:
-  symm_status sendAll(int fd, const void *data, size_t bytes, int peer);
-  symm_status recvAll(int fd, void *data, size_t bytes, int peer);
-  symm_status sendFds(int fd, const int *fds, int count, int peer);
-  symm_status recvFds(int fd, int *fds, int count, int peer);
-  symm_status waitReadable(int fd, int peer);
-
+protected:
   int rank_ = 0, size_ = 1;
-  double timeout_ = 60;
-  int hub_ = -1;             // on ranks > 0: the connection to rank 0
-  std::vector<int> clients_; // on rank 0: connection to each rank
 };
+
+/// A row of the bootstrap table.
+struct BootstrapInfo {
+  const char *name;
+  std::unique_ptr<Bootstrap> (*create)();
+};
+/// The bootstrap SYMM_BOOTSTRAP names (the table's first by default), or an
+/// error naming the variable and every bootstrap.
+symm_status createBootstrap(std::unique_ptr<Bootstrap> &bootstrap);
+
+/// Rendezvous over a Unix socket in a private folder: ranks of one node.
+std::unique_ptr<Bootstrap> createSocketBootstrap();
 
 /// A device API behind the runtime. Handles are opaque pointers owned by the
 /// backend.
@@ -108,6 +112,19 @@ Backend *createHostBackend();
 /// Null, with the error recorded, when the backend is not built in.
 Backend *createCudaBackend();
 Backend *createHipBackend();
+
+/// A row of the backend table (Backends.cpp).
+struct BackendInfo {
+  const char *name;
+  /// Null, with the error recorded, when the backend is not built in.
+  Backend *(*create)();
+  /// The symm-compile --target its programs are compiled for by default.
+  const char *defaultTarget;
+};
+/// The backend called `name`, or null.
+const BackendInfo *findBackend(const char *name);
+/// "host, cuda, hip": every backend's name, for messages.
+std::string backendNames();
 
 /// The initialised runtime's backend, initialising it on first use (the
 /// MLIR entry points run before main); null, with the error recorded, when

@@ -27,12 +27,9 @@ struct State {
   int rank = 0, size = 1, localRank = 0;
   double timeout = 60;
   std::unique_ptr<Backend> backend;
-  Bootstrap bootstrap;
+  std::unique_ptr<Bootstrap> bootstrap;
   std::vector<char *> bases;
   size_t heapBytes = 0;
-  /// The rendezvous folder derived from the job's identity (not symm-run's),
-  /// while this rank may have to remove it.
-  std::string ownedDir;
   std::vector<Allocation> allocations; // live, sorted by offset
   uint64_t collectiveSeq = 0;
 };

@@ -1,11 +1,11 @@
 //===- HostAttachTarget.cpp - Attach the CPU target -------------*- C++ -*-===//
 
-#include "symm/Conversion/Passes.h"
 #include "symm/Dialect/Symm/IR/SymmDialect.h"
+#include "symm/Target/Host/Passes.h"
 
 namespace mlir::symm {
 #define GEN_PASS_DEF_SYMMHOSTATTACHTARGET
-#include "symm/Conversion/Passes.h.inc"
+#include "symm/Target/Host/Passes.h.inc"
 } // namespace mlir::symm
 
 using namespace mlir;

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# flash_decode on the GPUs in one command.
+#
+# Here (after scripts/setup.sh; needs NCCL's header and library):
+#   bench/workloads/flash_decode.sh bundle [DIR]   # default DIR: .device-workloads
+# builds the driver, its sm_90 PTX kernels, the runtime and symm-run into DIR,
+# and flash_decode_nccl: the same driver with the bulk_nccl variant (the same
+# attention and combine kernels around ncclAllGather), the baseline.
+#
+# There (2x H200, CUDA 13, PyTorch with NCCL; no LLVM), from the repository:
+#   bench/workloads/flash_decode.sh gpu [DIR]
+# runs, for 96 heads of dimension 128 and L in 32K, 128K, 512K, every variant
+# on 2 GPUs with --bench (each run first checks its result on every rank:
+# PASS/FAIL), and prints a table last. Logs go to $OUT (the device machine's
+# output folder) or DIR/results. A failing step is reported and the others
+# still run.
+set -uo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$HERE/../.." && pwd)"
+MODE="${1:-gpu}"
+DIR="$(realpath -m "${2:-$ROOT/.device-workloads}")"
+# SYMM_FD_LENGTHS, SYMM_FD_HEADS and SYMM_BENCH_BACKEND (default cuda) let
+# the script be tried on CPU ranks.
+read -r -a LENGTHS <<< "${SYMM_FD_LENGTHS:-32K 128K 512K}"
+HEADS="${SYMM_FD_HEADS:-96}"
+BACKEND="${SYMM_BENCH_BACKEND:-cuda}"
+
+if [[ $MODE == bundle ]]; then
+  set -e
+  BUILD="${SYMM_BUILD_DIR:-$ROOT/build}"
+  ninja -C "$BUILD" -j1 symm_runtime symm-run symm-compile flash_decode
+  mkdir -p "$DIR"
+  "$BUILD/bin/symm-compile" --target=sm_90 --emit=ptx \
+    "$ROOT/examples/flash_decode/flash_decode.mlir" -o "$DIR/flash_decode.ptx"
+  NCCL_LIB="${SYMM_NCCL_LIB:-$(dirname "$(find /usr/local/cuda*/lib* /usr/lib -name 'libnccl.so*' 2>/dev/null | head -1)")}"
+  CUDA_INC="${SYMM_CUDA_INCLUDE:-/usr/local/cuda/include}"
+  /usr/lib/llvm-22/bin/clang++ -std=c++17 -O2 -DFLASH_DECODE_NCCL \
+    -I "$ROOT/runtime/include" -I "$BUILD/runtime/include" \
+    -I "$ROOT/examples/common" -I "$CUDA_INC" \
+    "$ROOT/examples/flash_decode/flash_decode.cpp" \
+    -L "$BUILD/lib" -lsymm_runtime -L "$NCCL_LIB" -lnccl \
+    -o "$DIR/flash_decode_nccl"
+  cp "$BUILD/lib/libsymm_runtime.so" "$BUILD/bin/symm-run" \
+    "$BUILD/bin/flash_decode" \
+    "$BUILD/bin/flash_decode.so" \
+    "$BUILD/bin/flash_decode.so.json" "$DIR/"
+  echo "bundle in $DIR ($(du -sh "$DIR" | cut -f1))"
+  exit 0
+fi
+if [[ $MODE != gpu ]]; then
+  echo "usage: $0 bundle|gpu [DIR]" >&2
+  exit 2
+fi
+
+RESULTS="${OUT:-$DIR/results}"
+mkdir -p "$RESULTS"
+cd "$DIR" || exit 1
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+# NCCL for the baseline: PyTorch's copy on the GPU machine.
+NCCL_DIR="$(python3 -c 'import nvidia.nccl as m, os; print(os.path.join(list(m.__path__)[0], "lib"))' 2>/dev/null || true)"
+export LD_LIBRARY_PATH="$DIR${NCCL_DIR:+:$NCCL_DIR}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+LOG="$RESULTS/flash_decode.log"
+: > "$LOG"
+failed=()
+
+for L in "${LENGTHS[@]}"; do
+  for variant in bulk_nccl bulk_sync fine_grained fused; do
+    exe=./flash_decode
+    [[ $variant == bulk_nccl ]] && exe=./flash_decode_nccl
+    echo "== flash_decode $variant heads=$HEADS D=128 L=$L" | tee -a "$LOG"
+    if ! timeout 120 ./symm-run -n 2 --backend "$BACKEND" --timeout 60 "$exe" \
+        --variant "$variant" --heads "$HEADS" --length "$L" --bench \
+        --iters 30 --warmup 3 >> "$LOG" 2>&1; then
+      failed+=("$variant L=$L")
+      echo "FAILED: $variant L=$L (see $LOG)"
+    fi
+    grep -E "PASS|FAIL|us/iter|error|rank [01]:" "$LOG" | tail -3
+  done
+done
+
+echo "== summary (us per iteration, slowest rank)"
+python3 - "$LOG" <<'PY'
+import re, sys
+rows = {}
+for line in open(sys.argv[1]):
+    m = re.search(r"flash_decode (\w+) W=\d+ heads=(\d+) .*L=(\d+) .*total ([\d.]+) us/iter.*"
+                  r"attention kernel alone ([\d.]+) us \(([\d.]+) GB/s", line)
+    if m:
+        rows.setdefault((m.group(2), m.group(3)), {})[m.group(1)] = (
+            float(m.group(4)), float(m.group(5)), float(m.group(6)))
+print(f"{'heads':>5} {'L':>8} {'variant':>13} {'total':>10} {'attn alone':>10} {'attn GB/s':>9} {'nccl/this':>9}")
+for (heads, length), by in rows.items():
+    base = by.get("bulk_nccl", (None,))[0]
+    for name in ("bulk_nccl", "bulk_sync", "fine_grained", "fused"):
+        if name in by:
+            t, a, bw = by[name]
+            ratio = f"{base / t:.2f}x" if base else "-"
+            print(f"{heads:>5} {length:>8} {name:>13} {t:10.1f} {a:10.1f} {bw:9.0f} {ratio:>9}")
+PY
+if ((${#failed[@]})); then
+  echo "failed steps: ${failed[*]}"
+  exit 1
+fi

@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# gemv_all_reduce on the GPUs, beside cuBLAS GEMV + NCCL all-reduce.
+#
+# Here (after scripts/setup.sh; needs nothing from CUDA but the runtime's
+# cuda backend, which is always built):
+#   bench/workloads/gemv_all_reduce.sh bundle [DIR]   # default .device-workloads
+# builds into DIR the driver, its kernels as sm_90 PTX, symm-run, the
+# runtime and the PyTorch baseline.
+#
+# There (2x H200, CUDA 13, PyTorch with NCCL; no LLVM), from the repository:
+#   bench/workloads/gemv_all_reduce.sh gpu [DIR]
+# checks every variant (PASS on both ranks) and times it at M = 8192, 28672,
+# 65536 and K = 8192, compares the fused result at M = 8192 with cuBLAS +
+# NCCL on the same inputs, times torch (cuBLAS GEMV, NCCL all-reduce, both),
+# and prints a table last. Logs go to $OUT (the device machine's output
+# folder) or DIR/results. A failing step is reported and the rest goes on.
+set -uo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$HERE/../.." && pwd)"
+MODE="${1:-gpu}"
+DIR="$(realpath -m "${2:-$ROOT/.device-workloads}")"
+SHAPES="${SYMM_GEMV_SHAPES:-8192 28672 65536}"
+K=8192
+
+if [[ $MODE == bundle ]]; then
+  set -e
+  BUILD="${SYMM_BUILD_DIR:-$ROOT/build}"
+  ninja -C "$BUILD" symm_runtime symm-run symm-compile gemv_all_reduce
+  mkdir -p "$DIR"
+  "$BUILD/bin/symm-compile" --target=sm_90 --emit=ptx \
+    "$ROOT/examples/gemv_all_reduce/gemv_all_reduce.mlir" \
+    -o "$DIR/gemv_all_reduce.ptx"
+  cp "$BUILD/lib/libsymm_runtime.so" "$BUILD/bin/symm-run" \
+    "$BUILD/bin/gemv_all_reduce" "$HERE/gemv_all_reduce.sh" "$DIR/"
+  # The baseline: what a user runs today, timed like the driver's --bench
+  # (back-to-back iterations between a barrier and a synchronisation).
+  cat > "$DIR/gemv_all_reduce_torch.py" <<'EOF'
+import os, sys, time
+import torch
+import torch.distributed as dist
+
+def per_iter_us(step, iters=100, warmup=10):
+    for _ in range(warmup):
+        step()
+    torch.cuda.synchronize()
+    dist.barrier()
+    start = time.perf_counter()
+    for _ in range(iters):
+        step()
+    torch.cuda.synchronize()
+    return (time.perf_counter() - start) * 1e6 / iters
+
+def check(prefix, m, k):
+    """Our last result (dumped by the driver) against cuBLAS + NCCL on the
+    same inputs, both against the exact sum (float64 GEMV + all-reduce)."""
+    kr = k // world
+    def load(name, shape):
+        data = bytearray(open(f"{prefix}.rank{rank}.{name}.bin", "rb").read())
+        return torch.frombuffer(data, dtype=torch.int16).view(torch.bfloat16).view(shape).cuda()
+    w, x, y = load("w", (m, kr)), load("x", (kr,)), load("y", (m,))
+    ref = torch.mv(w, x)
+    dist.all_reduce(ref)
+    part = torch.mv(w.double(), x.double())
+    rms = part.square().clone()
+    exact = part.clone()
+    dist.all_reduce(exact)
+    dist.all_reduce(rms)
+    tol = 0.01 * (rms.sum() / m).sqrt() + 0.01 * exact.abs()
+    ok = bool(((y.double() - exact).abs() <= tol).all())
+    print(f"torch check rank {rank} m={m} k={k}: {'PASS' if ok else 'FAIL'}: "
+          f"max |symm - torch| {(y.double() - ref.double()).abs().max():.3g}, "
+          f"max |symm - exact| {(y.double() - exact).abs().max():.3g}, "
+          f"max |torch - exact| {(ref.double() - exact).abs().max():.3g}", flush=True)
+
+rank, world = int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"])
+torch.cuda.set_device(int(os.environ["LOCAL_RANK"]))
+dist.init_process_group("nccl")
+k = int(sys.argv[1])
+if len(sys.argv) > 3:
+    check(sys.argv[3], int(sys.argv[4]), k)
+for m in [int(a) for a in sys.argv[2].split()]:
+    g = torch.Generator(device="cuda").manual_seed(rank)
+    w = torch.rand(m, k // world, device="cuda", dtype=torch.bfloat16, generator=g) - 0.5
+    x = torch.rand(k // world, device="cuda", dtype=torch.bfloat16, generator=g) - 0.5
+    y = torch.empty(m, device="cuda", dtype=torch.bfloat16)
+    def gemv():
+        torch.mv(w, x, out=y)
+    def reduce():
+        dist.all_reduce(y)
+    def both():
+        torch.mv(w, x, out=y)
+        dist.all_reduce(y)
+    t = [per_iter_us(f) for f in (gemv, reduce, both)]
+    gbs = (m * (k // world) * 2) / t[0] * 1e-3
+    if rank == 0:
+        print(f"torch m={m} k={k}: cublas_gemv {t[0]:.2f} us ({gbs:.0f} GB/s), "
+              f"nccl_all_reduce {t[1]:.2f} us, gemv+all_reduce {t[2]:.2f} us",
+              flush=True)
+dist.destroy_process_group()
+EOF
+  echo "bundle in $DIR ($(du -sh "$DIR" | cut -f1))"
+  exit 0
+fi
+
+RESULTS="${OUT:-$DIR/results}"
+mkdir -p "$RESULTS"
+cd "$DIR" || exit 1
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+export LD_LIBRARY_PATH="$DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+LOG="$RESULTS/gemv_all_reduce.log"
+: > "$LOG"
+# The first shape's inputs and fused result, for the comparison with torch.
+DUMP="$(mktemp -d)"
+DUMP_M="${SHAPES%% *}"
+trap 'rm -rf "$DUMP"' EXIT
+for m in $SHAPES; do
+  echo "== gemv_all_reduce m=$m k=$K: check and time gemv, bulk_sync, fused"
+  dump=()
+  [[ $m == "$DUMP_M" ]] && dump=(--dump="$DUMP/gemv")
+  timeout 120 ./symm-run -n 2 --backend cuda --timeout 90 ./gemv_all_reduce \
+    --variant=gemv,bulk_sync,fused --m="$m" --k=$K --bench --iters=200 \
+    ${dump[@]+"${dump[@]}"} >> "$LOG" 2>&1 ||
+    echo "FAILED: gemv_all_reduce m=$m (exit $?)" | tee -a "$LOG"
+done
+m=28672
+echo "== fused at m=$m with other grids"
+for grid in 132 396; do
+  timeout 60 ./symm-run -n 2 --backend cuda --timeout 50 ./gemv_all_reduce \
+    --variant=fused,gemv --m=$m --k=$K --grid=$grid --bench --iters=200 \
+    >> "$LOG" 2>&1 || echo "FAILED: grid=$grid (exit $?)" | tee -a "$LOG"
+done
+echo "== torch: fused m=$DUMP_M against cuBLAS + NCCL; cuBLAS GEMV + NCCL all-reduce"
+timeout 120 torchrun --nproc-per-node 2 --master-port "${MASTER_PORT:-29541}" \
+  gemv_all_reduce_torch.py $K "$SHAPES" "$DUMP/gemv" "$DUMP_M" >> "$LOG" \
+  2> "$RESULTS/gemv_torch.err" ||
+  { echo "FAILED: torch baseline"; tail -5 "$RESULTS/gemv_torch.err"; }
+grep -E "FAIL|: rank [0-9]+: |torch check" "$LOG" | head -10
+
+echo "== summary (us per iteration, rank 0; ratio = torch gemv+all_reduce / fused)"
+python3 - "$LOG" <<'EOF'
+import re, sys
+symm, torch = {}, {}
+for line in open(sys.argv[1]):
+    m = re.search(r"\[rank 0\] gemv_all_reduce (\w+) m=(\d+) k=\d+ ranks=\d+ grid=(\d+): ([\d.]+) us/iter, ([\d.]+) GB/s", line)
+    if m:
+        symm.setdefault((int(m[2]), m[1]), []).append((float(m[4]), int(m[3]), float(m[5])))
+    m = re.search(r"torch m=(\d+) k=\d+: cublas_gemv ([\d.]+) us \((\d+) GB/s\), nccl_all_reduce ([\d.]+) us, gemv\+all_reduce ([\d.]+) us", line)
+    if m:
+        torch[int(m[1])] = [float(m[i]) for i in (2, 3, 4, 5)]
+passes = {}
+for line in open(sys.argv[1]):
+    m = re.search(r"gemv_all_reduce (\w+) m=(\d+) .*: (PASS|FAIL)", line)
+    if m:
+        passes.setdefault((int(m[2]), m[1]), set()).add(m[3])
+print(f"{'M':>6} {'symm gemv':>16} {'cublas gemv':>16} {'bulk_sync':>10} {'fused':>8} {'torch+nccl':>11} {'ratio':>6} check")
+for mm in sorted({k[0] for k in symm} | set(torch)):
+    def best(v):
+        r = symm.get((mm, v))
+        return min(r) if r else None
+    g, b, f, t = best("gemv"), best("bulk_sync"), best("fused"), torch.get(mm)
+    cell = lambda r: f"{r[0]:.1f}" if r else "-"
+    gcell = f"{g[0]:.1f} ({g[2]:.0f}GB/s)" if g else "-"
+    tcell = f"{t[0]:.1f} ({t[1]:.0f}GB/s)" if t else "-"
+    ratio = f"{t[3] / f[0]:.2f}" if t and f else "-"
+    ok = all(passes.get((mm, v)) == {"PASS"} for v in ("gemv", "bulk_sync", "fused"))
+    print(f"{mm:>6} {gcell:>16} {tcell:>16} {cell(b):>10} {cell(f):>8} {(f'{t[3]:.1f}' if t else '-'):>11} {ratio:>6} {'PASS' if ok else 'FAIL/missing'}")
+for (mm, v), rs in sorted(symm.items()):
+    if len(rs) > 1:
+        print(f"  m={mm} {v}: " + ", ".join(f"grid {gr}: {us:.1f} us" for us, gr, _ in sorted(rs, key=lambda r: r[1])))
+EOF

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# moe_dispatch_combine on the GPUs in one command.
+#
+# Here (after scripts/setup.sh):
+#   bench/workloads/moe_dispatch_combine.sh bundle [DIR]   # default DIR: .device-workloads
+# builds the driver, its sm_90 PTX kernels, the runtime and symm-run into DIR,
+# with the PyTorch baseline.
+#
+# There (2x H200, CUDA 13, PyTorch with NCCL; no LLVM), from the repository:
+#   bench/workloads/moe_dispatch_combine.sh gpu [DIR]
+# checks both variants at every shape on 2 GPUs (PASS on every rank), times
+# them (--bench: dispatch, expert and combine separately) and the PyTorch
+# all_to_all_single version, and prints a table last. Logs go to $OUT (the
+# device machine's output folder) or DIR/results. A failing step is reported
+# and the others still run.
+set -uo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$HERE/../.." && pwd)"
+MODE="${1:-gpu}"
+DIR="$(realpath -m "${2:-$ROOT/.device-workloads}")"
+# E K H T_MAX: the competition's shape, then smaller ones.
+# SYMM_MOE_SHAPES and SYMM_BENCH_BACKEND (default cuda) let the script be
+# tried on CPU ranks.
+read -r -a SHAPES <<< "${SYMM_MOE_SHAPES:-256,8,7168,256 64,6,4096,128 32,4,2048,64}"
+BACKEND="${SYMM_BENCH_BACKEND:-cuda}"
+
+if [[ $MODE == bundle ]]; then
+  set -e
+  BUILD="${SYMM_BUILD_DIR:-$ROOT/build}"
+  ninja -C "$BUILD" -j1 symm_runtime symm-run symm-compile moe_dispatch_combine
+  mkdir -p "$DIR"
+  "$BUILD/bin/symm-compile" --target=sm_90 --emit=ptx \
+    "$ROOT/examples/moe_dispatch_combine/moe_dispatch_combine.mlir" -o "$DIR/moe_dispatch_combine.ptx"
+  cp "$BUILD/lib/libsymm_runtime.so" "$BUILD/bin/symm-run" \
+    "$BUILD/bin/moe_dispatch_combine" \
+    "$BUILD/bin/moe_dispatch_combine.so" \
+    "$BUILD/bin/moe_dispatch_combine.so.json" \
+    "$HERE/moe_dispatch_combine_torch.py" "$DIR/"
+  echo "bundle in $DIR ($(du -sh "$DIR" | cut -f1))"
+  exit 0
+fi
+if [[ $MODE != gpu ]]; then
+  echo "usage: $0 bundle|gpu [DIR]" >&2
+  exit 2
+fi
+
+RESULTS="${OUT:-$DIR/results}"
+mkdir -p "$RESULTS"
+cd "$DIR" || exit 1
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+export LD_LIBRARY_PATH="$DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+LOG="$RESULTS/moe_dispatch_combine.log"
+: > "$LOG"
+failed=()
+
+for shape in "${SHAPES[@]}"; do
+  IFS=, read -r E K H T <<< "$shape"
+  for variant in bulk_sync fused; do
+    echo "== moe_dispatch_combine $variant E=$E k=$K H=$H T_max=$T" | tee -a "$LOG"
+    # The driver checks every rank (PASS/FAIL) before it times.
+    if ! timeout 120 ./symm-run -n 2 --backend "$BACKEND" --heap-size 2G --timeout 60 \
+        ./moe_dispatch_combine --variant "$variant" --experts "$E" --topk "$K" \
+        --hidden "$H" --max-tokens "$T" --bench --iters 50 --warmup 5 \
+        >> "$LOG" 2>&1; then
+      failed+=("$variant $shape")
+      echo "FAILED: $variant $shape (see $LOG)"
+    fi
+    grep -E "PASS|FAIL|us/iter|error" "$LOG" | tail -3
+  done
+done
+
+echo "== PyTorch all_to_all_single baseline" | tee -a "$LOG"
+# shellcheck disable=SC2086
+if ! timeout 180 torchrun --nproc-per-node 2 --master-port "${MASTER_PORT:-29541}" \
+    moe_dispatch_combine_torch.py ${SHAPES[*]//,/ } >> "$LOG" 2>&1; then
+  failed+=("torch baseline")
+  echo "FAILED: torch baseline (see $LOG)"
+  tail -5 "$LOG"
+fi
+
+echo "== summary (us per iteration, slowest rank; Symm's phases drained one by one)"
+python3 - "$LOG" <<'EOF'
+import re, sys
+rows = {}
+for line in open(sys.argv[1]):
+    m = re.search(r"moe_dispatch_combine (\w+) W=\d+ E=(\d+) k=(\d+) H=(\d+) T_max=(\d+)"
+                  r".*total ([\d.]+) us.*dispatch ([\d.]+) us, expert ([\d.]+) us.*combine ([\d.]+) us", line)
+    if m:
+        rows.setdefault(m.group(2, 3, 4, 5), {})[m.group(1)] = m.group(6, 7, 8, 9)
+    m = re.search(r"torch E=(\d+) k=(\d+) H=(\d+) T_max=(\d+): (\w+).*dispatch ([\d.]+) us, "
+                  r"expert ([\d.]+) us, combine ([\d.]+) us, total ([\d.]+) us", line)
+    if m:
+        t = m.group(6, 7, 8, 9)
+        rows.setdefault(m.group(1, 2, 3, 4), {})["torch"] = (t[3], t[0], t[1], t[2])
+print(f"{'E k H T_max':>18} {'variant':>10} {'total':>9} {'dispatch':>9} {'expert':>9} {'combine':>9} {'torch/this':>10} {'bulk/this':>9}")
+for shape, by in rows.items():
+    base = float(by["torch"][0]) if "torch" in by else None
+    bulk = float(by["bulk_sync"][0]) if "bulk_sync" in by else None
+    for name in ("torch", "bulk_sync", "fused"):
+        if name in by:
+            t = [float(v) for v in by[name]]
+            ratio = f"{base / t[0]:.2f}x" if base and t[0] else "-"
+            vs_bulk = f"{bulk / t[0]:.2f}x" if bulk and t[0] else "-"
+            print(f"{' '.join(shape):>18} {name:>10} {t[0]:9.1f} {t[1]:9.1f} {t[2]:9.1f} {t[3]:9.1f} {ratio:>10} {vs_bulk:>9}")
+EOF
+if ((${#failed[@]})); then
+  echo "failed steps: ${failed[*]}"
+  exit 1
+fi

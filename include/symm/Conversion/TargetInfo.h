@@ -1,0 +1,76 @@
+//===- TargetInfo.h - One target's lowering decisions -----------*- C++ -*-===//
+//
+// What the lowering of symm operations must know about a target: address
+// spaces, the syncscope of each symm scope, and the few operations it lowers
+// its own way. One factory per target builds it (each beside its conversion,
+// lib/Conversion/SymmTo<Target>/); the conversion passes call them, and so
+// can a compiler that embeds Symm's patterns
+// (populateSymmToLLVMConversionPatterns).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SYMM_CONVERSION_TARGETINFO_H
+#define SYMM_CONVERSION_TARGETINFO_H
+
+#include "symm/Dialect/Symm/IR/SymmOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+#include <array>
+#include <functional>
+#include <optional>
+
+namespace mlir::symm {
+
+struct SymmTargetInfo {
+  /// LLVM address space of `#symm.heap` memory in device code.
+  unsigned heapAddressSpace = 1;
+  /// LLVM address space of the module's kernel-context global.
+  unsigned contextAddressSpace = 4;
+  /// LLVM address spaces of gpu.address_space<global|workgroup|private>.
+  std::array<unsigned, 3> gpuAddressSpaces = {1, 3, 0};
+  /// LLVM syncscope of each symm scope (workgroup, device, system); the empty
+  /// string is LLVM's system scope.
+  std::array<StringRef, 3> syncScopes;
+  /// Lowers `op` at `ptr` itself, or returns a null Value to get an
+  /// llvm.atomicrmw with the scope's syncscope. Fails with a diagnostic for a
+  /// kind or type the target cannot do.
+  std::function<FailureOr<Value>(ConversionPatternRewriter &, AtomicRMWOp,
+                                 Value ptr, Value value)>
+      lowerAtomicRMW;
+  /// Reports that `what` (an operation's name and location) translated to
+  /// `peer`, outside [0, `worldSize`), and stops the thread; it is emitted in
+  /// the branch a translation takes for such a peer. Null: peers are not
+  /// checked, and an out-of-range peer reads a heap base past the context's.
+  std::function<void(OpBuilder &, Location, StringRef what, Value rank,
+                     Value peer, Value worldSize)>
+      reportPeerOutOfRange;
+  /// Emits the pause of a spin loop (`ns` nanoseconds when given).
+  std::function<void(OpBuilder &, Location, std::optional<int64_t> ns)>
+      emitBackoff;
+
+  StringRef syncScope(MemoryScope scope) const {
+    return syncScopes[static_cast<unsigned>(scope)];
+  }
+};
+
+/// The options of the GPU targets' decisions.
+struct GPUTargetOptions {
+  /// Check every peer rank against the world size (report and trap).
+  bool checkRanks = false;
+};
+
+/// NVIDIA: block/device/system syncscopes, inline PTX for read-modify-writes
+/// (LLVM 22's NVPTX backend drops their ordering and scope), nanosleep.
+SymmTargetInfo getNVVMTargetInfo(const GPUTargetOptions &options);
+/// AMD: AMDGPU syncscopes, the context in the constant address space,
+/// s_sleep.
+SymmTargetInfo getAMDGPUTargetInfo(const GPUTargetOptions &options);
+/// The CPU target: one address space, system scope, a runtime call in spin
+/// loops, and every peer checked.
+SymmTargetInfo getHostTargetInfo();
+
+} // namespace mlir::symm
+
+#endif // SYMM_CONVERSION_TARGETINFO_H

@@ -1,0 +1,81 @@
+//===- Driver.h - The Symm compiler as a library ----------------*- C++ -*-===//
+//
+// One call from a parsed module to a binary in memory and its manifest: a
+// device object (kernels only) or, for a whole program with func.func @main,
+// an executable linked against the Symm runtime. symm-compile and the C API
+// (symm-c/Driver.h) are option parsing around it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SYMM_DRIVER_DRIVER_H
+#define SYMM_DRIVER_DRIVER_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+#include <functional>
+#include <string>
+
+namespace mlir::symm {
+
+struct CompileOptions {
+  /// host, sm_<N> (NVIDIA) or gfx<N> (AMD).
+  std::string target = "host";
+  /// llvm, ptx, cubin, isa, hsaco, so, exe or mlir; empty picks the default:
+  /// exe for a whole program, else the target's object (ptx for NVIDIA when
+  /// no ptxas is found).
+  std::string emit;
+  int optLevel = 2;
+  /// Where kernels find the kernel context: global or argument.
+  std::string kernelContext = "global";
+  bool checkRanks = false;
+  /// Called on the lowering pass manager before it runs (command-line
+  /// instrumentation, IR printing); may fail.
+  std::function<LogicalResult(PassManager &)> configurePassManager;
+};
+
+struct CompileResult {
+  /// The object's bytes, the executable's for emit=exe, the lowered IR's text
+  /// for emit=mlir.
+  std::string binary;
+  /// The manifest's JSON (symm/manifest.h); empty for exe and mlir.
+  std::string manifest;
+  /// What `binary` is: the resolved emit kind.
+  std::string emit;
+};
+
+/// Reports a driver error that has no location in the input (an option, a
+/// missing tool); errors in the input go to the context's diagnostic handler.
+using DriverErrorFn = llvm::function_ref<void(const Twine &)>;
+
+/// Adds every dialect, extension and translation the driver's pipelines use.
+void registerDriverDialects(DialectRegistry &registry);
+
+/// Registers the passes the driver's pipelines are made of; idempotent and
+/// safe to call from several threads.
+void registerDriverPasses();
+
+/// Whether `module` is a whole program (has a func.func @main).
+bool isProgram(ModuleOp module);
+
+/// The resolved emit kind for `options` and `module` (the default when
+/// options.emit is empty), or failure after reporting an unknown or
+/// inapplicable one.
+FailureOr<std::string> resolveEmit(ModuleOp module,
+                                   const CompileOptions &options,
+                                   DriverErrorFn emitError);
+
+/// The textual pass pipeline `compile` runs for `options` on `module`.
+FailureOr<std::string> getPipeline(ModuleOp module,
+                                   const CompileOptions &options,
+                                   DriverErrorFn emitError);
+
+/// Compiles `module` in place (it is lowered) for `options`.
+FailureOr<CompileResult> compile(ModuleOp module, const CompileOptions &options,
+                                 DriverErrorFn emitError);
+
+} // namespace mlir::symm
+
+#endif // SYMM_DRIVER_DRIVER_H

@@ -1,0 +1,508 @@
+//===- Driver.cpp - The Symm compiler as a library --------------*- C++ -*-===//
+//
+// Lowers a module with the target's pipeline, checks that no device operation
+// was left behind, describes the kernels (the manifest) and serialises them;
+// a whole program is then translated to an object and linked with the Symm
+// runtime into an executable.
+//
+//===----------------------------------------------------------------------===//
+
+#include "symm/Driver/Driver.h"
+#include "symm/Driver/Manifest.h"
+#include "symm/InitAllSymm.h"
+#include "symm/Pipelines/Pipelines.h"
+#include "symm/Target/Host/HostTarget.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Target/LLVMIR/Export.h"
+
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <mutex>
+
+using namespace mlir;
+using namespace mlir::symm;
+
+void mlir::symm::registerDriverDialects(DialectRegistry &registry) {
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+  registerAllSymmDialects(registry);
+}
+
+void mlir::symm::registerDriverPasses() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    registerAllPasses();
+    registerAllSymmPasses();
+  });
+}
+
+bool mlir::symm::isProgram(ModuleOp module) {
+  return static_cast<bool>(module.lookupSymbol<func::FuncOp>("main"));
+}
+
+namespace {
+
+std::string findProgram(ArrayRef<StringRef> names, StringRef envVar) {
+  if (const char *fromEnv = getenv(envVar.str().c_str()); fromEnv && *fromEnv)
+    return fromEnv;
+  for (StringRef name : names) {
+    if (llvm::sys::fs::can_execute(name))
+      return name.str();
+    if (auto found = llvm::sys::findProgramByName(name))
+      return *found;
+  }
+  return "";
+}
+
+/// The CUDA toolkit folder holding bin/ptxas, or "".
+std::string findCudaToolkit() {
+  for (const char *var : {"SYMM_CUDA_PATH", "CUDA_HOME", "CUDA_PATH"})
+    if (const char *path = getenv(var);
+        path && llvm::sys::fs::can_execute(Twine(path) + "/bin/ptxas"))
+      return path;
+  if (llvm::sys::fs::can_execute("/usr/local/cuda/bin/ptxas"))
+    return "/usr/local/cuda";
+  if (auto ptxas = llvm::sys::findProgramByName("ptxas"))
+    return llvm::sys::path::parent_path(llvm::sys::path::parent_path(*ptxas))
+        .str();
+  return "";
+}
+
+/// The ROCDL serialiser runs <toolkit>/llvm/bin/ld.lld; without ROCm, point a
+/// private toolkit folder at the system's ld.lld.
+FailureOr<std::string> makeRocdlToolkit(DriverErrorFn emitError) {
+  std::string lld = findLinker();
+  if (lld.empty()) {
+    emitError("HSACO needs ld.lld: install lld-22 or set SYMM_LLD");
+    return failure();
+  }
+  if (!llvm::sys::fs::can_execute(lld)) {
+    emitError("HSACO needs ld.lld, and '" + lld +
+              "' (SYMM_LLD) is not an executable");
+    return failure();
+  }
+  SmallString<128> dir;
+  if (llvm::sys::fs::createUniqueDirectory("symm-rocdl", dir)) {
+    emitError("cannot create a temporary folder");
+    return failure();
+  }
+  SmallString<128> bin(dir);
+  llvm::sys::path::append(bin, "llvm", "bin");
+  llvm::sys::fs::create_directories(bin);
+  llvm::sys::path::append(bin, "ld.lld");
+  if (llvm::sys::fs::create_link(lld, bin)) {
+    emitError("cannot link " + lld + " into " + dir);
+    llvm::sys::fs::remove_directories(dir);
+    return failure();
+  }
+  return dir.str().str();
+}
+
+/// Operations upstream lowers for a target only with libraries Symm does not
+/// link are reported before lowering, where the conversion would only say it
+/// failed to legalize them.
+LogicalResult checkTargetSupport(ModuleOp module, TargetKind kind,
+                                 StringRef target) {
+  if (kind != TargetKind::ROCDL)
+    return success();
+  WalkResult walk = module.walk([&](gpu::PrintfOp op) {
+    op.emitError() << "'gpu.printf' has no lowering for --target=" << target
+                   << ": printf on AMD GPUs needs the ROCm device libraries' "
+                      "hostcall support, which Symm does not link; print from "
+                      "host code, or run the kernel on the host or NVIDIA "
+                      "targets";
+    return WalkResult::interrupt();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+/// Every operation left in a gpu.module must be LLVM (or its NVVM/ROCDL
+/// intrinsics) by the time device code is serialised.
+LogicalResult checkDeviceCodeLowered(ModuleOp module, StringRef target) {
+  // Casts between types are what is left around an unlowered operation, so
+  // they are reported only when nothing else is.
+  Operation *leftover = nullptr, *cast = nullptr;
+  module.walk([&](gpu::GPUModuleOp gpuModule) {
+    gpuModule.walk([&](Operation *op) {
+      StringRef dialect =
+          op->getDialect() ? op->getDialect()->getNamespace() : StringRef();
+      if (op == gpuModule.getOperation() || dialect == "llvm" ||
+          dialect == "nvvm" || dialect == "rocdl")
+        return;
+      Operation *&slot = isa<UnrealizedConversionCastOp>(op) ? cast : leftover;
+      if (!slot)
+        slot = op;
+    });
+  });
+  if (!leftover)
+    leftover = cast;
+  if (!leftover)
+    return success();
+  return leftover->emitError()
+         << "'" << leftover->getName()
+         << "' has no lowering for --target=" << target
+         << "; lower it to arith/memref/vector/scf before symm-compile";
+}
+
+/// The process's exit status comes from main: a main that returns nothing
+/// succeeds with 0 rather than with whatever is left in a register.
+void makeMainReturnStatus(ModuleOp module) {
+  auto main = module.lookupSymbol<func::FuncOp>("main");
+  if (!main || main.getNumResults() != 0 || main.isExternal())
+    return;
+  OpBuilder b(main.getContext());
+  main.setFunctionType(
+      b.getFunctionType(main.getArgumentTypes(), b.getI32Type()));
+  main.walk([&](func::ReturnOp ret) {
+    b.setInsertionPoint(ret);
+    Value zero = arith::ConstantIntOp::create(b, ret.getLoc(), 0, 32);
+    ret.getOperandsMutable().assign(zero);
+  });
+}
+
+/// The bytes of the one device object of `module`.
+FailureOr<std::string> takeObject(ModuleOp module, DriverErrorFn emitError) {
+  SmallVector<gpu::BinaryOp> binaries(module.getOps<gpu::BinaryOp>());
+  if (binaries.size() != 1) {
+    emitError("device output needs exactly one gpu.module in the input, "
+              "found " +
+              Twine(binaries.size()));
+    return failure();
+  }
+  auto object = cast<gpu::ObjectAttr>(binaries.front().getObjects()[0]);
+  return object.getObject().getValue().str();
+}
+
+/// LLVM IR text from LLVM bitcode.
+FailureOr<std::string> bitcodeToText(StringRef bitcode,
+                                     DriverErrorFn emitError) {
+  llvm::LLVMContext ctx;
+  auto module =
+      llvm::parseBitcodeFile(llvm::MemoryBufferRef(bitcode, "device.bc"), ctx);
+  if (!module) {
+    emitError("cannot read the device bitcode: " +
+              llvm::toString(module.takeError()));
+    return failure();
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  (*module)->print(os, nullptr);
+  return text;
+}
+
+/// Translates the host part of a whole program to an object file and links it
+/// with the Symm runtime into an executable at `output`.
+LogicalResult linkExecutable(ModuleOp module, StringRef output,
+                             DriverErrorFn emitError) {
+  auto fail = [&](const Twine &message) {
+    emitError(message);
+    return failure();
+  };
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, llvmContext, "symm-program");
+  if (!llvmModule)
+    return fail("cannot translate the host program to LLVM IR");
+  llvm::Triple triple(llvm::sys::getDefaultTargetTriple());
+  std::string message;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, message);
+  if (!target)
+    return fail(message);
+  llvm::TargetOptions options;
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      triple, "generic", "", options, llvm::Reloc::PIC_));
+  llvmModule->setTargetTriple(triple);
+  llvmModule->setDataLayout(machine->createDataLayout());
+  // LLVM's O0 pipeline: it lowers the coroutines that async.execute becomes.
+  if (llvm::Error err =
+          makeOptimizingTransformer(0, 0, machine.get())(llvmModule.get()))
+    return fail("optimising the host program failed: " +
+                llvm::toString(std::move(err)));
+
+  SmallString<128> object;
+  int fd;
+  if (llvm::sys::fs::createTemporaryFile("symm-program", "o", fd, object))
+    return fail("cannot create a temporary object file");
+  llvm::FileRemover removeObject(object);
+  {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    llvm::legacy::PassManager pm;
+    if (machine->addPassesToEmitFile(pm, os, nullptr,
+                                     llvm::CodeGenFileType::ObjectFile))
+      return fail("the host target cannot emit object files");
+    pm.run(*llvmModule);
+  }
+
+  std::string linker =
+      findProgram({"clang++-22", "clang++", "c++", "g++"}, "SYMM_CXX");
+  if (linker.empty())
+    return fail("no C++ linker found (clang++, c++ or g++); set SYMM_CXX");
+  // The runtime is in the lib/ folder beside the bin/ folder of the tool.
+  SmallString<256> libDir(llvm::sys::fs::getMainExecutable(
+      "symm-compile", reinterpret_cast<void *>(&registerDriverPasses)));
+  llvm::sys::path::remove_filename(libDir);
+  llvm::sys::path::append(libDir, "..", "lib");
+  llvm::sys::fs::make_absolute(libDir);
+  llvm::sys::path::remove_dots(libDir, /*remove_dot_dot=*/true);
+  std::string rpath = ("-Wl,-rpath," + libDir).str();
+  std::string libFlag = ("-L" + libDir).str();
+  // MLIR's runner utilities (printMemrefF32, ...) and async runtime, which
+  // programs written like MLIR's GPU tests call; as-needed, so a program
+  // that calls neither does not need LLVM where it runs.
+  std::string mlirLibFlag = "-L" SYMM_MLIR_LIBRARY_DIR;
+  std::string mlirRpath = "-Wl,-rpath," SYMM_MLIR_LIBRARY_DIR;
+  SmallVector<StringRef> args = {linker,
+                                 object.str(),
+                                 "-o",
+                                 output,
+                                 libFlag,
+                                 "-lsymm_runtime",
+                                 rpath,
+                                 mlirLibFlag,
+                                 "-Wl,--as-needed",
+                                 "-lmlir_runner_utils",
+                                 "-lmlir_c_runner_utils",
+                                 "-lmlir_async_runtime",
+                                 mlirRpath,
+                                 "-Wl,--no-as-needed"};
+  std::string errorMessage;
+  int rc = llvm::sys::ExecuteAndWait(linker, args, std::nullopt, {}, 0, 0,
+                                     &errorMessage);
+  if (rc != 0)
+    return fail("linking " + output + " with " + linker + " failed" +
+                (errorMessage.empty() ? "" : ": " + errorMessage));
+  return success();
+}
+
+/// The executable's bytes: it is linked into a temporary file, as linkers
+/// need a file they can seek in.
+FailureOr<std::string> linkExecutableBytes(ModuleOp module,
+                                           DriverErrorFn emitError) {
+  SmallString<128> path;
+  int fd;
+  if (llvm::sys::fs::createTemporaryFile("symm-program", "", fd, path)) {
+    emitError("cannot create a temporary executable");
+    return failure();
+  }
+  llvm::sys::Process::SafelyCloseFileDescriptor(fd);
+  llvm::FileRemover remove(path);
+  if (failed(linkExecutable(module, path, emitError)))
+    return failure();
+  auto bytes = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                           /*RequiresNullTerminator=*/false);
+  if (!bytes) {
+    emitError("cannot read the linked executable " + path);
+    return failure();
+  }
+  return (*bytes)->getBuffer().str();
+}
+
+/// What a compilation runs: the target, the emit kind and the pipeline's
+/// options, with the private ROCDL toolkit folder it removes when done.
+struct Plan {
+  TargetKind kind = TargetKind::Host;
+  std::string emit;
+  SymmPipelineOptions pipeline;
+  std::string rocdlToolkit;
+
+  Plan() = default;
+  Plan(const Plan &) = delete;
+  ~Plan() {
+    if (!rocdlToolkit.empty())
+      llvm::sys::fs::remove_directories(rocdlToolkit);
+  }
+};
+
+LogicalResult resolveEmit(ModuleOp module, const CompileOptions &options,
+                          TargetKind kind, bool haveCuda, std::string &emit,
+                          std::string &format, DriverErrorFn emitError) {
+  bool program = isProgram(module);
+  emit = options.emit;
+  if (emit.empty()) {
+    if (program)
+      emit = "exe";
+    else if (kind == TargetKind::NVVM)
+      emit = haveCuda ? "cubin" : "ptx";
+    else if (kind == TargetKind::ROCDL)
+      emit = "hsaco";
+    else
+      emit = "so";
+  }
+  static const llvm::StringMap<std::pair<TargetKind, StringRef>> deviceEmits = {
+      {"ptx", {TargetKind::NVVM, "isa"}},
+      {"cubin", {TargetKind::NVVM, "bin"}},
+      {"isa", {TargetKind::ROCDL, "isa"}},
+      {"hsaco", {TargetKind::ROCDL, "bin"}},
+      {"so", {TargetKind::Host, "bin"}}};
+  if (emit == "llvm") {
+    format = "llvm";
+  } else if (emit == "exe" || emit == "mlir") {
+    // Executables embed cubin when ptxas is here, PTX (JIT-compiled by the
+    // driver) otherwise.
+    format = (kind == TargetKind::NVVM && !haveCuda) ? "isa" : "bin";
+  } else if (auto it = deviceEmits.find(emit); it != deviceEmits.end()) {
+    if (it->second.first != kind) {
+      emitError("--emit=" + emit +
+                " does not apply to --target=" + options.target);
+      return failure();
+    }
+    format = it->second.second.str();
+  } else {
+    emitError("unknown --emit=" + emit);
+    return failure();
+  }
+  if (emit == "exe" && !program) {
+    emitError("--emit=exe needs a func.func @main in the input");
+    return failure();
+  }
+  return success();
+}
+
+std::optional<TargetKind> lookUpTarget(const CompileOptions &options,
+                                       DriverErrorFn emitError) {
+  std::optional<TargetKind> kind = getTargetKind(options.target);
+  if (!kind)
+    emitError("unknown target '" + options.target +
+              "'; expected host, sm_<N> (NVIDIA) or gfx<N> (AMD)");
+  return kind;
+}
+
+LogicalResult makePlan(ModuleOp module, const CompileOptions &options,
+                       DriverErrorFn emitError, Plan &plan) {
+  std::optional<TargetKind> kind = lookUpTarget(options, emitError);
+  if (!kind || failed(checkTargetSupport(module, *kind, options.target)))
+    return failure();
+  plan.kind = *kind;
+  std::string cudaToolkit = findCudaToolkit();
+  std::string format;
+  if (failed(resolveEmit(module, options, *kind, !cudaToolkit.empty(),
+                         plan.emit, format, emitError)))
+    return failure();
+  SymmPipelineOptions &pipeline = plan.pipeline;
+  pipeline.chip = *kind == TargetKind::Host ? std::string() : options.target;
+  pipeline.kernelContext = options.kernelContext;
+  pipeline.optLevel = options.optLevel;
+  pipeline.checkRanks = options.checkRanks;
+  pipeline.format = format;
+  if (*kind == TargetKind::NVVM && format == "bin") {
+    if (cudaToolkit.empty()) {
+      emitError("cubin needs ptxas from the CUDA toolkit; set "
+                "SYMM_CUDA_PATH or use --emit=ptx");
+      return failure();
+    }
+    pipeline.toolkit = cudaToolkit;
+  }
+  if (*kind == TargetKind::ROCDL && format == "bin") {
+    FailureOr<std::string> dir = makeRocdlToolkit(emitError);
+    if (failed(dir))
+      return failure();
+    plan.rocdlToolkit = *dir;
+    pipeline.toolkit = *dir;
+  }
+  return validateSymmPipelineOptions(*kind, pipeline, emitError);
+}
+
+} // namespace
+
+FailureOr<std::string> mlir::symm::resolveEmit(ModuleOp module,
+                                               const CompileOptions &options,
+                                               DriverErrorFn emitError) {
+  std::optional<TargetKind> kind = lookUpTarget(options, emitError);
+  if (!kind)
+    return failure();
+  std::string emit, format;
+  if (failed(::resolveEmit(module, options, *kind, !findCudaToolkit().empty(),
+                           emit, format, emitError)))
+    return failure();
+  return emit;
+}
+
+FailureOr<std::string> mlir::symm::getPipeline(ModuleOp module,
+                                               const CompileOptions &options,
+                                               DriverErrorFn emitError) {
+  Plan plan;
+  if (failed(makePlan(module, options, emitError, plan)))
+    return failure();
+  return getPipelineString(plan.kind, plan.pipeline);
+}
+
+FailureOr<CompileResult> mlir::symm::compile(ModuleOp module,
+                                             const CompileOptions &options,
+                                             DriverErrorFn emitError) {
+  Plan plan;
+  if (failed(makePlan(module, options, emitError, plan)))
+    return failure();
+  if (isProgram(module))
+    makeMainReturnStatus(module);
+
+  // Lower, check that nothing in device code was left behind (so the error
+  // names the operation rather than a cast around it), describe the kernels
+  // as lowered, then serialise.
+  MLIRContext *context = module.getContext();
+  ManifestWriter manifest;
+  manifest.recordKernels(module);
+  PassManager lower(context), serialize(context);
+  lower.addInstrumentation(manifest.createInstrumentation());
+  if (options.configurePassManager &&
+      failed(options.configurePassManager(lower)))
+    return failure();
+  buildSymmLoweringPipeline(lower, plan.kind, plan.pipeline);
+  buildSymmSerializationPipeline(serialize, plan.pipeline);
+  if (failed(lower.run(module)) ||
+      failed(checkDeviceCodeLowered(module, options.target)))
+    return failure();
+  CompileResult result;
+  result.emit = plan.emit;
+  if (plan.emit != "exe" && plan.emit != "mlir") {
+    FailureOr<std::string> text = manifest.write(
+        module, options.target, plan.emit, plan.pipeline.kernelContext);
+    if (failed(text))
+      return failure();
+    result.manifest = std::move(*text);
+  }
+  if (failed(serialize.run(module)))
+    return failure();
+
+  FailureOr<std::string> binary;
+  if (plan.emit == "mlir") {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    module.print(os);
+    binary = std::move(text);
+  } else if (plan.emit == "exe") {
+    binary = linkExecutableBytes(module, emitError);
+  } else {
+    binary = takeObject(module, emitError);
+    if (succeeded(binary) && plan.emit == "llvm")
+      binary = bitcodeToText(*binary, emitError);
+  }
+  if (failed(binary))
+    return failure();
+  result.binary = std::move(*binary);
+  return result;
+}

@@ -1,0 +1,412 @@
+//===- SocketBootstrap.cpp - Rendezvous over a Unix socket -----*- C++ -*-===//
+//
+// The `socket` bootstrap, for the ranks of one node. Rank 0 listens on a Unix
+// socket in a private folder (symm-run's, or one named after the launcher's
+// job); the others connect to it. Collectives go through rank 0. Sockets
+// carry file descriptors (SCM_RIGHTS) for the host backend's heaps. Every
+// wait is bounded by the timeout, and end-of-file on a connection means the
+// peer is gone.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Environment.h"
+#include "Runtime.h"
+
+#include <cctype>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace symm;
+
+namespace {
+using Clock = std::chrono::steady_clock;
+
+/// Milliseconds left until `deadline`, at least 0.
+int remainingMs(Clock::time_point deadline) {
+  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                  deadline - Clock::now())
+                  .count();
+  return left < 0 ? 0 : static_cast<int>(left);
+}
+
+std::string socketPath(const std::string &dir) { return dir + "/rank0.sock"; }
+
+constexpr uint32_t kHello = 0x53594d4d; // "SYMM"
+
+/// A folder only this user can write into: created (0700) when missing,
+/// checked when it exists, since whoever can write into it can take the
+/// rendezvous socket's place.
+symm_status privateFolder(const std::string &dir, bool create) {
+  if (create && mkdir(dir.c_str(), 0700) == 0)
+    return SYMM_SUCCESS;
+  if (create && errno != EEXIST)
+    return fail(SYMM_ERROR_BACKEND,
+                "cannot create the rendezvous folder %s: %s", dir.c_str(),
+                strerror(errno));
+  struct stat info {};
+  if (lstat(dir.c_str(), &info) != 0)
+    return fail(SYMM_ERROR_INVALID_ARGUMENT, "the rendezvous folder %s: %s",
+                dir.c_str(), strerror(errno));
+  if (!S_ISDIR(info.st_mode))
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "the rendezvous folder %s is not a folder", dir.c_str());
+  if (info.st_uid != geteuid())
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "the rendezvous folder %s belongs to uid %u, not to this user "
+                "(uid %u); remove it or give the job another id",
+                dir.c_str(), static_cast<unsigned>(info.st_uid),
+                static_cast<unsigned>(geteuid()));
+  if (info.st_mode & (S_IWGRP | S_IWOTH))
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "the rendezvous folder %s is writable by other users (mode "
+                "%03o); it must be private to this user (0700)",
+                dir.c_str(), static_cast<unsigned>(info.st_mode & 0777));
+  return SYMM_SUCCESS;
+}
+} // namespace
+
+namespace {
+class SocketBootstrap final : public Bootstrap {
+public:
+  ~SocketBootstrap() override { close(); }
+  const char *name() const override { return "socket"; }
+  symm_status connect(int rank, int size, double timeoutSeconds) override;
+  symm_status allgather(const void *mine, size_t bytes, void *all) override;
+  symm_status barrier() override;
+  symm_status allgatherFds(int mine, std::vector<int> &fds) override;
+  void close() override;
+
+private:
+  /// The folder the ranks meet in: symm-run's (SYMM_RENDEZVOUS), or one
+  /// derived from the launcher's job identity so that every rank of the job
+  /// finds the same one (`derived`). Only this user may write into it.
+  static symm_status rendezvousFolder(std::string &dir, bool &derived);
+  symm_status meet(const std::string &dir);
+  symm_status sendAll(int fd, const void *data, size_t bytes, int peer);
+  symm_status recvAll(int fd, void *data, size_t bytes, int peer);
+  symm_status sendFds(int fd, const int *fds, int count, int peer);
+  symm_status recvFds(int fd, int *fds, int count, int peer);
+  symm_status waitReadable(int fd, int peer);
+
+  double timeout_ = 60;
+  int hub_ = -1;             // on ranks > 0: the connection to rank 0
+  std::vector<int> clients_; // on rank 0: connection to each rank
+  /// The derived rendezvous folder while this rank may have to remove it.
+  std::string ownedDir_;
+};
+} // namespace
+
+std::unique_ptr<Bootstrap> symm::createSocketBootstrap() {
+  return std::make_unique<SocketBootstrap>();
+}
+
+symm_status SocketBootstrap::rendezvousFolder(std::string &dir, bool &derived) {
+  derived = false;
+  if (const char *given = env::get(env::kRendezvous)) {
+    dir = given;
+    return privateFolder(dir, /*create=*/false);
+  }
+  std::string job;
+  for (const char *n : {"TORCHELASTIC_RUN_ID", "PMIX_NAMESPACE",
+                        "OMPI_MCA_orte_ess_jobid", "MASTER_PORT"})
+    if (const char *v = env::get(n)) {
+      job = std::string(n) + "-" + v;
+      break;
+    }
+  for (char &c : job)
+    if (!isalnum(static_cast<unsigned char>(c)) && c != '-')
+      c = '_';
+  dir = "/tmp/symm-" + std::to_string(getuid()) + "-" + job;
+  derived = true;
+  return privateFolder(dir, /*create=*/true);
+}
+
+symm_status SocketBootstrap::connect(int rank, int size,
+                                     double timeoutSeconds) {
+  rank_ = rank;
+  size_ = size;
+  timeout_ = timeoutSeconds;
+  // A single rank meets nobody.
+  if (size == 1)
+    return SYMM_SUCCESS;
+  std::string dir;
+  bool derived = false;
+  if (symm_status st = rendezvousFolder(dir, derived))
+    return st;
+  if (derived)
+    ownedDir_ = dir;
+  if (symm_status st = meet(dir))
+    return st;
+  // Every rank has connected and rank 0 has unlinked the socket: the folder
+  // is empty, and a job that fails later leaves nothing behind.
+  if (rank == 0 && !ownedDir_.empty())
+    rmdir(ownedDir_.c_str());
+  ownedDir_.clear();
+  return SYMM_SUCCESS;
+}
+
+symm_status SocketBootstrap::meet(const std::string &dir) {
+  int rank = rank_, size = size_;
+  auto deadline = Clock::now() + std::chrono::milliseconds(
+                                     static_cast<int64_t>(timeout_ * 1000));
+  std::string path = socketPath(dir);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  if (path.size() >= sizeof(addr.sun_path))
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "rendezvous path '%s' is too long for a Unix socket",
+                path.c_str());
+  std::strcpy(addr.sun_path, path.c_str());
+
+  if (rank == 0) {
+    int listener = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (listener < 0)
+      return fail(SYMM_ERROR_BACKEND, "socket: %s", strerror(errno));
+    unlink(path.c_str());
+    mode_t old = umask(0077); // the socket is private to this user
+    int rc = bind(listener, reinterpret_cast<sockaddr *>(&addr), sizeof(addr));
+    umask(old);
+    if (rc != 0 || listen(listener, size) != 0) {
+      ::close(listener);
+      return fail(SYMM_ERROR_BACKEND, "cannot listen on %s: %s", path.c_str(),
+                  strerror(errno));
+    }
+    clients_.assign(size, -1);
+    int connected = 1;
+    symm_status status = SYMM_SUCCESS;
+    while (connected < size) {
+      pollfd p{listener, POLLIN, 0};
+      int ready = poll(&p, 1, remainingMs(deadline));
+      if (ready <= 0) {
+        std::string missing;
+        for (int r = 1; r < size; ++r)
+          if (clients_[r] < 0)
+            missing += (missing.empty() ? "" : ", ") + std::to_string(r);
+        status = fail(SYMM_ERROR_TIMEOUT,
+                      "rendezvous timed out after %.0f s: rank(s) %s never "
+                      "connected (SYMM_TIMEOUT)",
+                      timeout_, missing.c_str());
+        break;
+      }
+      int fd = accept4(listener, nullptr, nullptr, SOCK_CLOEXEC);
+      if (fd < 0)
+        continue;
+      uint32_t hello[2];
+      if (recvAll(fd, hello, sizeof(hello), -1) != SYMM_SUCCESS ||
+          hello[0] != kHello || hello[1] == 0 ||
+          hello[1] >= static_cast<uint32_t>(size) || clients_[hello[1]] >= 0) {
+        ::close(fd);
+        continue;
+      }
+      clients_[hello[1]] = fd;
+      ++connected;
+    }
+    ::close(listener);
+    unlink(path.c_str());
+    if (status != SYMM_SUCCESS) {
+      close();
+      return status;
+    }
+    return barrier();
+  }
+
+  while (true) {
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+      return fail(SYMM_ERROR_BACKEND, "socket: %s", strerror(errno));
+    if (::connect(fd, reinterpret_cast<sockaddr *>(&addr), sizeof(addr)) == 0) {
+      hub_ = fd;
+      break;
+    }
+    ::close(fd);
+    if (remainingMs(deadline) == 0)
+      return fail(SYMM_ERROR_TIMEOUT,
+                  "rendezvous timed out after %.0f s: rank 0 never listened "
+                  "on %s (SYMM_TIMEOUT)",
+                  timeout_, path.c_str());
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  uint32_t hello[2] = {kHello, static_cast<uint32_t>(rank)};
+  if (symm_status s = sendAll(hub_, hello, sizeof(hello), 0))
+    return s;
+  return barrier();
+}
+
+void SocketBootstrap::close() {
+  if (hub_ >= 0)
+    ::close(hub_);
+  hub_ = -1;
+  for (int &fd : clients_)
+    if (fd >= 0) {
+      ::close(fd);
+      fd = -1;
+    }
+  // A rendezvous that failed: the folder empties once rank 0 has gone, and
+  // the last rank to fail removes it.
+  if (!ownedDir_.empty())
+    rmdir(ownedDir_.c_str());
+  ownedDir_.clear();
+}
+
+symm_status SocketBootstrap::waitReadable(int fd, int peer) {
+  pollfd p{fd, POLLIN, 0};
+  int ready = poll(&p, 1, static_cast<int>(timeout_ * 1000));
+  if (ready == 0)
+    return fail(SYMM_ERROR_TIMEOUT,
+                "waited %.0f s for rank %d without an answer (SYMM_TIMEOUT); "
+                "it is stuck or took another path",
+                timeout_, peer);
+  if (ready < 0)
+    return fail(SYMM_ERROR_BACKEND, "poll: %s", strerror(errno));
+  return SYMM_SUCCESS;
+}
+
+symm_status SocketBootstrap::sendAll(int fd, const void *data, size_t bytes,
+                                     int peer) {
+  const char *p = static_cast<const char *>(data);
+  while (bytes > 0) {
+    ssize_t n = send(fd, p, bytes, MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return fail(SYMM_ERROR_PEER_FAILED,
+                  "lost the connection to rank %d (%s): it exited or was "
+                  "killed",
+                  peer, strerror(errno));
+    p += n;
+    bytes -= n;
+  }
+  return SYMM_SUCCESS;
+}
+
+symm_status SocketBootstrap::recvAll(int fd, void *data, size_t bytes,
+                                     int peer) {
+  char *p = static_cast<char *>(data);
+  while (bytes > 0) {
+    if (peer >= 0)
+      if (symm_status s = waitReadable(fd, peer))
+        return s;
+    ssize_t n = recv(fd, p, bytes, 0);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return fail(SYMM_ERROR_PEER_FAILED,
+                  "rank %d closed its connection: it exited, was killed or "
+                  "failed",
+                  peer);
+    p += n;
+    bytes -= n;
+  }
+  return SYMM_SUCCESS;
+}
+
+symm_status SocketBootstrap::allgather(const void *mine, size_t bytes,
+                                       void *all) {
+  char *out = static_cast<char *>(all);
+  std::memcpy(out + rank_ * bytes, mine, bytes);
+  if (size_ == 1)
+    return SYMM_SUCCESS;
+  if (rank_ == 0) {
+    for (int r = 1; r < size_; ++r)
+      if (symm_status s = recvAll(clients_[r], out + r * bytes, bytes, r))
+        return close(), s;
+    for (int r = 1; r < size_; ++r)
+      if (symm_status s = sendAll(clients_[r], out, size_ * bytes, r))
+        return close(), s;
+    return SYMM_SUCCESS;
+  }
+  if (symm_status s = sendAll(hub_, mine, bytes, 0))
+    return s;
+  return recvAll(hub_, out, size_ * bytes, 0);
+}
+
+symm_status SocketBootstrap::barrier() {
+  char token = 1;
+  std::vector<char> all(size_);
+  return allgather(&token, 1, all.data());
+}
+
+namespace {
+/// One byte of payload carrying `count` descriptors (SCM_RIGHTS).
+struct FdMessage {
+  explicit FdMessage(int count)
+      : control(CMSG_SPACE(sizeof(int) * count)), bytes(sizeof(int) * count) {
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control.data();
+    msg.msg_controllen = control.size();
+  }
+  char byte = 0;
+  iovec iov{&byte, 1};
+  std::vector<char> control;
+  size_t bytes;
+  msghdr msg{};
+};
+} // namespace
+
+symm_status SocketBootstrap::sendFds(int fd, const int *fds, int count,
+                                     int peer) {
+  FdMessage m(count);
+  cmsghdr *cmsg = CMSG_FIRSTHDR(&m.msg);
+  cmsg->cmsg_level = SOL_SOCKET;
+  cmsg->cmsg_type = SCM_RIGHTS;
+  cmsg->cmsg_len = CMSG_LEN(m.bytes);
+  std::memcpy(CMSG_DATA(cmsg), fds, m.bytes);
+  if (sendmsg(fd, &m.msg, MSG_NOSIGNAL) != 1)
+    return fail(SYMM_ERROR_PEER_FAILED,
+                "cannot pass heap descriptors to rank %d: %s", peer,
+                strerror(errno));
+  return SYMM_SUCCESS;
+}
+
+symm_status SocketBootstrap::recvFds(int fd, int *fds, int count, int peer) {
+  if (symm_status s = waitReadable(fd, peer))
+    return s;
+  FdMessage m(count);
+  if (recvmsg(fd, &m.msg, MSG_CMSG_CLOEXEC) != 1)
+    return fail(SYMM_ERROR_PEER_FAILED,
+                "rank %d closed its connection while passing heap "
+                "descriptors",
+                peer);
+  cmsghdr *cmsg = CMSG_FIRSTHDR(&m.msg);
+  if (!cmsg || cmsg->cmsg_type != SCM_RIGHTS ||
+      cmsg->cmsg_len != CMSG_LEN(m.bytes))
+    return fail(SYMM_ERROR_PEER_FAILED,
+                "rank %d sent a malformed descriptor message", peer);
+  std::memcpy(fds, CMSG_DATA(cmsg), m.bytes);
+  return SYMM_SUCCESS;
+}
+
+symm_status SocketBootstrap::allgatherFds(int mine, std::vector<int> &fds) {
+  fds.assign(size_, -1);
+  fds[rank_] = dup(mine);
+  if (size_ == 1)
+    return SYMM_SUCCESS;
+  if (rank_ == 0) {
+    for (int r = 1; r < size_; ++r)
+      if (symm_status s = recvFds(clients_[r], &fds[r], 1, r))
+        return close(), s;
+    for (int r = 1; r < size_; ++r)
+      if (symm_status s = sendFds(clients_[r], fds.data(), size_, r))
+        return close(), s;
+    return SYMM_SUCCESS;
+  }
+  if (symm_status s = sendFds(hub_, &mine, 1, 0))
+    return s;
+  std::vector<int> received(size_);
+  if (symm_status s = recvFds(hub_, received.data(), size_, 0))
+    return s;
+  // Keep our own descriptor rather than the round-tripped copy.
+  ::close(received[rank_]);
+  for (int r = 0; r < size_; ++r)
+    if (r != rank_)
+      fds[r] = received[r];
+  return SYMM_SUCCESS;
+}
