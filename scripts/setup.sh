@@ -11,6 +11,7 @@ PACKAGES=(
   cmake ninja-build g++ python3 libgtest-dev
   libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools clang-22 lld-22
   libamdhip64-dev libopenmpi-dev openmpi-bin
+  python3-numpy python3-pytest python3-pip python3-setuptools
 )
 
 missing=()

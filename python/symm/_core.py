@@ -1,0 +1,223 @@
+"""The runtime's lifecycle, queries and symmetric allocations."""
+
+from __future__ import annotations
+
+import atexit
+import ctypes
+from typing import Any, Dict, Optional, Sequence, Tuple, Union
+
+from . import _tensors
+from ._dtypes import dtype as to_dtype
+from ._runtime import SymmError, check, lib
+
+Shape = Union[int, Sequence[int]]
+
+
+class _State:
+    initialized = False
+    backend = ""
+    # Base pointer -> byte size of every live symm.empty/zeros allocation.
+    allocations: Dict[int, int] = {}
+
+
+state = _State()
+
+
+def require_init(what: str) -> None:
+    if not state.initialized:
+        raise SymmError(f"symm.{what}: call symm.init() first")
+
+
+def init() -> None:
+    """Initialises this rank, like ``symm_init()``: reads the rank and world
+    size from the environment (``SYMM_RANK``/``SYMM_WORLD_SIZE`` under
+    symm-run, ``RANK``/``WORLD_SIZE`` under torchrun, ``OMPI_COMM_WORLD_*``
+    under mpirun; one rank when none is set), meets the other ranks and maps
+    their heaps. ``SYMM_BACKEND``, ``SYMM_HEAP_SIZE`` and ``SYMM_TIMEOUT``
+    choose the backend, the heap size and the time limit. Calling it again is
+    a no-op; :func:`finalize` runs at exit."""
+    if state.initialized:
+        return
+    check(lib.symm_init())
+    state.initialized = True
+    state.backend = lib.symm_backend_name().decode()
+    atexit.register(_finalize_at_exit)
+
+
+def finalize() -> None:
+    """Collective: waits for every rank, unmaps the heaps and ends the
+    runtime. Arrays of the heap must not be used afterwards."""
+    require_init("finalize")
+    state.initialized = False
+    state.allocations.clear()
+    check(lib.symm_finalize())
+
+
+def _finalize_at_exit() -> None:
+    if state.initialized:
+        try:
+            finalize()
+        except SymmError as e:
+            print(e, flush=True)
+
+
+def is_initialized() -> bool:
+    """Whether :func:`init` was called (and :func:`finalize` not yet)."""
+    return state.initialized
+
+
+def rank() -> int:
+    """This process's rank, 0 .. world_size() - 1."""
+    require_init("rank")
+    return lib.symm_rank()
+
+
+def world_size() -> int:
+    """The number of ranks."""
+    require_init("world_size")
+    return lib.symm_world_size()
+
+
+def backend() -> str:
+    """The runtime's backend: ``"host"``, ``"cuda"`` or ``"hip"``."""
+    require_init("backend")
+    return state.backend
+
+
+def barrier() -> None:
+    """Collective: completes this rank's outstanding device work, then waits
+    for every rank."""
+    require_init("barrier")
+    check(lib.symm_barrier())
+
+
+def synchronize() -> None:
+    """Waits for this rank's outstanding device work (kernels, collectives)."""
+    require_init("synchronize")
+    check(lib.symm_synchronize())
+
+
+def heap_free() -> int:
+    """Bytes still free in the symmetric heap (the same on every rank)."""
+    require_init("heap_free")
+    return lib.symm_heap_free()
+
+
+def _shape(shape: Shape, what: str) -> Tuple[int, ...]:
+    dims = (shape,) if isinstance(shape, int) else tuple(shape)
+    for n in dims:
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+            raise ValueError(f"symm.{what}: shape {shape!r} must be "
+                             "non-negative integers")
+    return dims
+
+
+def empty(shape: Shape, dtype: Any = "float32"):
+    """Collective: a symmetric array of ``shape`` and ``dtype`` in the heap,
+    uninitialised. Every rank makes the same calls with the same shapes.
+
+    Returns a ``numpy.ndarray`` on the host backend and a ``torch.Tensor`` on
+    the device on cuda/hip. dtypes: bool, int8, int32, int64, float16,
+    bfloat16 (NumPy needs ml_dtypes), float32, float64."""
+    require_init("empty")
+    dims = _shape(shape, "empty")
+    d = to_dtype(dtype)
+    if state.backend == "host":
+        from ._dtypes import numpy_dtype
+        numpy_dtype(d)  # a clear error before allocating, not after
+    nbytes = _tensors.numel(dims) * d.itemsize
+    ptr = ctypes.c_void_p()
+    check(lib.symm_malloc(nbytes, ctypes.byref(ptr)))
+    state.allocations[ptr.value] = nbytes
+    return _tensors.view(state.backend, ptr.value, dims, d)
+
+
+def zeros(shape: Shape, dtype: Any = "float32"):
+    """Collective: like :func:`empty`, filled with zeros on this rank."""
+    x = empty(shape, dtype)
+    if state.backend == "host":
+        x[...] = 0
+    else:
+        import torch
+        x.zero_()
+        # Kernels on the runtime's streams must see the zeros.
+        torch.cuda.synchronize()
+    return x
+
+
+def _pointer(x: Any, what: str) -> _tensors.ArrayInfo:
+    info = _tensors.describe(x)
+    if info is None:
+        raise TypeError(f"symm.{what}: expected an array or tensor, got "
+                        f"{type(x).__name__}")
+    return info
+
+
+def free(x: Any) -> None:
+    """Collective: returns the allocation ``x`` (made by :func:`empty` or
+    :func:`zeros`) to the heap. Views of it must not be used afterwards."""
+    require_init("free")
+    info = _pointer(x, "free")
+    if info.ptr not in state.allocations:
+        raise ValueError("symm.free: the array is not a live symmetric "
+                         "allocation made by symm.empty or symm.zeros")
+    check(lib.symm_free(info.ptr))
+    del state.allocations[info.ptr]
+
+
+def peer(x: Any, rank: int):
+    """A view of rank ``rank``'s copy of the symmetric array ``x`` (same
+    shape, strides and dtype), mapped into this process."""
+    require_init("peer")
+    info = _pointer(x, "peer")
+    if not isinstance(rank, int) or not 0 <= rank < lib.symm_world_size():
+        raise ValueError(f"symm.peer: rank {rank!r} is not in 0.."
+                         f"{lib.symm_world_size() - 1}")
+    remote = ctypes.c_void_p()
+    check(lib.symm_translate(info.ptr, rank, ctypes.byref(remote)))
+    return _tensors.view(state.backend, remote.value, info.shape, info.dtype,
+                         info.strides)
+
+
+def in_heap(ptr: int) -> bool:
+    """Whether ``ptr`` points into this rank's symmetric heap."""
+    remote = ctypes.c_void_p()
+    return lib.symm_translate(ptr, lib.symm_rank(), ctypes.byref(remote)) == 0
+
+
+class Stream:
+    """A stream of the runtime: kernels and collectives on one stream run in
+    order. ``stream=None`` everywhere means the default stream."""
+
+    def __init__(self) -> None:
+        require_init("Stream")
+        handle = ctypes.c_void_p()
+        check(lib.symm_stream_create(ctypes.byref(handle)))
+        self.handle: Optional[int] = handle.value
+
+    def synchronize(self) -> None:
+        """Waits for the work queued on this stream."""
+        check(lib.symm_stream_synchronize(self.handle))
+
+    def close(self) -> None:
+        """Destroys the stream."""
+        if self.handle is not None and state.initialized:
+            check(lib.symm_stream_destroy(self.handle))
+        self.handle = None
+
+
+def stream_handle(stream: Any, what: str) -> Optional[int]:
+    """The runtime handle of ``stream``: None, a :class:`Stream`, or on cuda
+    and hip a ``torch.cuda.Stream`` (the runtime's streams are the driver's)."""
+    if stream is None:
+        return None
+    if isinstance(stream, Stream):
+        if stream.handle is None:
+            raise ValueError(f"{what}: the stream was closed")
+        return stream.handle
+    if state.backend != "host" and hasattr(stream, "cuda_stream"):
+        return stream.cuda_stream
+    raise TypeError(f"{what}: stream must be None or a symm.Stream"
+                    + ("" if state.backend == "host" else
+                       " or a torch.cuda.Stream") +
+                    f", got {type(stream).__name__}")
