@@ -16,6 +16,9 @@
 # to $OUT (the device machine's output folder) or DIR/results. A failing
 # step is reported and the rest goes on.
 set -uo pipefail
+# One rank per GPU (SYMM_BENCH_RANKS overrides; 2 where no GPU is listed).
+N="${SYMM_BENCH_RANKS:-$(nvidia-smi -L 2>/dev/null | wc -l)}"
+[[ $N -ge 1 ]] || N=2
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
 MODE="${1:-gpu}"
@@ -132,7 +135,7 @@ for b in $BATCHES; do
     echo "== embedding_all_to_all B=$b T=$t: check and time bulk_sync, fused"
     dump=()
     [[ $b == "$DUMP_B" && $t == "$DUMP_T" ]] && dump=(--dump="$DUMP/emb")
-    timeout 90 ./symm-run -n 2 --backend cuda --timeout 80 --heap-size 4G \
+    timeout 90 ./symm-run -n "$N" --backend cuda --timeout 80 --heap-size 4G \
       ./embedding_all_to_all --variant=bulk_sync,fused --batch="$b" \
       --tables="$t" --rows=$ROWS --bench --iters=50 \
       ${dump[@]+"${dump[@]}"} >> "$LOG" 2>&1 ||
@@ -140,7 +143,7 @@ for b in $BATCHES; do
   done
 done
 echo "== torch: fused B=$DUMP_B T=$DUMP_T against embedding_bag + NCCL; embedding_bag + NCCL all_to_all_single"
-timeout 150 torchrun --nproc-per-node 2 --master-port "${MASTER_PORT:-29542}" \
+timeout 150 torchrun --nproc-per-node "$N" --master-port "${MASTER_PORT:-29542}" \
   embedding_all_to_all_torch.py $ROWS "$BATCHES" "$TABLES" "$DUMP/emb" \
   "$DUMP_B" "$DUMP_T" >> "$LOG" \
   2> "$RESULTS/embedding_torch.err" ||

@@ -15,6 +15,9 @@
 # output folder) or DIR/results. A failing step is reported and the others
 # still run.
 set -uo pipefail
+# One rank per GPU (SYMM_BENCH_RANKS overrides; 2 where no GPU is listed).
+N="${SYMM_BENCH_RANKS:-$(nvidia-smi -L 2>/dev/null | wc -l)}"
+[[ $N -ge 1 ]] || N=2
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
 MODE="${1:-gpu}"
@@ -68,7 +71,7 @@ for L in "${LENGTHS[@]}"; do
     exe=./flash_decode
     [[ $variant == bulk_nccl ]] && exe=./flash_decode_nccl
     echo "== flash_decode $variant heads=$HEADS D=128 L=$L" | tee -a "$LOG"
-    if ! timeout 120 ./symm-run -n 2 --backend "$BACKEND" --timeout 60 "$exe" \
+    if ! timeout 120 ./symm-run -n "$N" --backend "$BACKEND" --timeout 60 "$exe" \
         --variant "$variant" --heads "$HEADS" --length "$L" --bench \
         --iters 30 --warmup 3 >> "$LOG" 2>&1; then
       failed+=("$variant L=$L")

@@ -15,6 +15,9 @@
 # and prints a table last. Logs go to $OUT (the device machine's output
 # folder) or DIR/results. A failing step is reported and the rest goes on.
 set -uo pipefail
+# One rank per GPU (SYMM_BENCH_RANKS overrides; 2 where no GPU is listed).
+N="${SYMM_BENCH_RANKS:-$(nvidia-smi -L 2>/dev/null | wc -l)}"
+[[ $N -ge 1 ]] || N=2
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
 MODE="${1:-gpu}"
@@ -117,7 +120,7 @@ for m in $SHAPES; do
   echo "== gemv_all_reduce m=$m k=$K: check and time gemv, bulk_sync, fused"
   dump=()
   [[ $m == "$DUMP_M" ]] && dump=(--dump="$DUMP/gemv")
-  timeout 120 ./symm-run -n 2 --backend cuda --timeout 90 ./gemv_all_reduce \
+  timeout 120 ./symm-run -n "$N" --backend cuda --timeout 90 ./gemv_all_reduce \
     --variant=gemv,bulk_sync,fused --m="$m" --k=$K --bench --iters=200 \
     ${dump[@]+"${dump[@]}"} >> "$LOG" 2>&1 ||
     echo "FAILED: gemv_all_reduce m=$m (exit $?)" | tee -a "$LOG"
@@ -125,12 +128,12 @@ done
 m=28672
 echo "== fused at m=$m with other grids"
 for grid in 132 396; do
-  timeout 60 ./symm-run -n 2 --backend cuda --timeout 50 ./gemv_all_reduce \
+  timeout 60 ./symm-run -n "$N" --backend cuda --timeout 50 ./gemv_all_reduce \
     --variant=fused,gemv --m=$m --k=$K --grid=$grid --bench --iters=200 \
     >> "$LOG" 2>&1 || echo "FAILED: grid=$grid (exit $?)" | tee -a "$LOG"
 done
 echo "== torch: fused m=$DUMP_M against cuBLAS + NCCL; cuBLAS GEMV + NCCL all-reduce"
-timeout 120 torchrun --nproc-per-node 2 --master-port "${MASTER_PORT:-29541}" \
+timeout 120 torchrun --nproc-per-node "$N" --master-port "${MASTER_PORT:-29541}" \
   gemv_all_reduce_torch.py $K "$SHAPES" "$DUMP/gemv" "$DUMP_M" >> "$LOG" \
   2> "$RESULTS/gemv_torch.err" ||
   { echo "FAILED: torch baseline"; tail -5 "$RESULTS/gemv_torch.err"; }

@@ -14,6 +14,9 @@
 # device machine's output folder) or DIR/results. A failing step is reported
 # and the others still run.
 set -uo pipefail
+# One rank per GPU (SYMM_BENCH_RANKS overrides; 2 where no GPU is listed).
+N="${SYMM_BENCH_RANKS:-$(nvidia-smi -L 2>/dev/null | wc -l)}"
+[[ $N -ge 1 ]] || N=2
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
 MODE="${1:-gpu}"
@@ -58,7 +61,7 @@ for shape in "${SHAPES[@]}"; do
   for variant in bulk_sync fused; do
     echo "== moe_dispatch_combine $variant E=$E k=$K H=$H T_max=$T" | tee -a "$LOG"
     # The driver checks every rank (PASS/FAIL) before it times.
-    if ! timeout 120 ./symm-run -n 2 --backend "$BACKEND" --heap-size 2G --timeout 60 \
+    if ! timeout 120 ./symm-run -n "$N" --backend "$BACKEND" --heap-size 2G --timeout 60 \
         ./moe_dispatch_combine --variant "$variant" --experts "$E" --topk "$K" \
         --hidden "$H" --max-tokens "$T" --bench --iters 50 --warmup 5 \
         >> "$LOG" 2>&1; then
@@ -71,7 +74,7 @@ done
 
 echo "== PyTorch all_to_all_single baseline" | tee -a "$LOG"
 # shellcheck disable=SC2086
-if ! timeout 180 torchrun --nproc-per-node 2 --master-port "${MASTER_PORT:-29541}" \
+if ! timeout 180 torchrun --nproc-per-node "$N" --master-port "${MASTER_PORT:-29541}" \
     moe_dispatch_combine_torch.py ${SHAPES[*]//,/ } >> "$LOG" 2>&1; then
   failed+=("torch baseline")
   echo "FAILED: torch baseline (see $LOG)"
