@@ -55,6 +55,17 @@ LLVM::AtomicOrdering toLLVMOrdering(MemoryOrdering ordering);
 /// The strongest ordering a failed compare-and-swap (a load) can have.
 LLVM::AtomicOrdering failureOrdering(MemoryOrdering ordering);
 
+/// A compare-and-swap loop on the `intType` integer at `ptr`, for atomics a
+/// target has no instruction for: from a monotonic load, each try computes
+/// the new value with `update(current)` and swaps it in with cmpxchg
+/// (`success`/`failure` orderings at `syncScope`) until that succeeds.
+/// Returns the value it replaced. It is an scf.while because the code around
+/// it is still structured.
+Value createCASLoop(OpBuilder &b, Location loc, Value ptr, Type intType,
+                    unsigned alignment, LLVM::AtomicOrdering success,
+                    LLVM::AtomicOrdering failure, StringRef syncScope,
+                    function_ref<Value(OpBuilder &, Value)> update);
+
 /// The declaration of runtime (or libc) function `name` in `symbolTable`,
 /// created on first use.
 LLVM::LLVMFuncOp getRuntimeFunction(OpBuilder &b, Operation *symbolTable,

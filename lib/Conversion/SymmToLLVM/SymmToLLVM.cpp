@@ -47,6 +47,34 @@ LLVM::AtomicOrdering mlir::symm::failureOrdering(MemoryOrdering ordering) {
   llvm::report_fatal_error("unknown symm memory ordering");
 }
 
+Value mlir::symm::createCASLoop(
+    OpBuilder &b, Location loc, Value ptr, Type intType, unsigned alignment,
+    LLVM::AtomicOrdering success, LLVM::AtomicOrdering failure,
+    StringRef syncScope, function_ref<Value(OpBuilder &, Value)> update) {
+  Value initial = LLVM::LoadOp::create(
+      b, loc, intType, ptr, alignment, /*isVolatile=*/false,
+      /*isNonTemporal=*/false, /*isInvariant=*/false,
+      /*isInvariantGroup=*/false, LLVM::AtomicOrdering::monotonic, syncScope);
+  auto loop = scf::WhileOp::create(
+      b, loc, TypeRange{intType}, ValueRange{initial},
+      [&](OpBuilder &b, Location, ValueRange args) {
+        Value current = args[0];
+        auto cas = LLVM::AtomicCmpXchgOp::create(b, loc, ptr, current,
+                                                 update(b, current), success,
+                                                 failure, syncScope, alignment);
+        Value seen = LLVM::ExtractValueOp::create(b, loc, cas, 0);
+        Value swapped = LLVM::ExtractValueOp::create(b, loc, cas, 1);
+        Value retry = LLVM::XOrOp::create(
+            b, loc, swapped,
+            LLVM::ConstantOp::create(b, loc, b.getI1Type(), 1));
+        scf::ConditionOp::create(b, loc, retry, ValueRange{seen});
+      },
+      [&](OpBuilder &b, Location, ValueRange args) {
+        scf::YieldOp::create(b, loc, args);
+      });
+  return loop.getResult(0);
+}
+
 LLVM::LLVMFuncOp mlir::symm::getRuntimeFunction(OpBuilder &b,
                                                 Operation *symbolTable,
                                                 StringRef name,
@@ -437,11 +465,12 @@ struct QueryLowering : public ConvertOpToLLVMPattern<OpT> {
 void mlir::symm::populateSymmToLLVMConversionPatterns(
     LLVMTypeConverter &converter, RewritePatternSet &patterns,
     const SymmTargetInfo &target) {
-  patterns.add<ContextFieldLowering<RankOp, SYMM_CONTEXT_FIELD_RANK>,
-               ContextFieldLowering<WorldSizeOp, SYMM_CONTEXT_FIELD_WORLD_SIZE>, TranslateLowering,
-               LoadLowering, StoreLowering, AtomicRMWLowering,
-               AtomicCASLowering, FenceLowering, BackoffLowering>(converter,
-                                                                  target);
+  patterns
+      .add<ContextFieldLowering<RankOp, SYMM_CONTEXT_FIELD_RANK>,
+           ContextFieldLowering<WorldSizeOp, SYMM_CONTEXT_FIELD_WORLD_SIZE>,
+           TranslateLowering, LoadLowering, StoreLowering, AtomicRMWLowering,
+           AtomicCASLowering, FenceLowering, BackoffLowering>(converter,
+                                                              target);
 }
 
 void mlir::symm::replaceHeapMemorySpace(Operation *root,
