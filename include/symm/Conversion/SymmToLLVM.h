@@ -32,6 +32,11 @@ void populateSymmToLLVMConversionPatterns(LLVMTypeConverter &converter,
 LogicalResult lowerSymmDeviceCode(gpu::GPUModuleOp gpuModule,
                                   const SymmTargetInfo &target);
 
+/// Lowers the host operations (alloc, dealloc, barrier, rank, world_size) to
+/// calls of the runtime's program entry points (symm/abi.h).
+void populateSymmHostToLLVMConversionPatterns(LLVMTypeConverter &converter,
+                                              RewritePatternSet &patterns);
+
 /// Lowers the host operations outside gpu.modules (alloc, dealloc, barrier,
 /// rank, world_size) to calls of the runtime's program entry points and gives
 /// host memrefs in `#symm.heap` the default memory space.
