@@ -1,5 +1,4 @@
-//===- ContextArgument.cpp - Launch with the context as argument -*- C++
-//-*-===//
+//===- ContextArgument.cpp - The context as a kernel argument ---*- C++ -*-===//
 //
 //   symm-context-driver MODULE
 //

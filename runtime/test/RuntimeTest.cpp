@@ -1,5 +1,4 @@
-//===- RuntimeTest.cpp - Multi-process tests of the host backend --*- C++
-//-*-===//
+//===- RuntimeTest.cpp - Multi-process tests of the runtime -----*- C++ -*-===//
 //
 // Each test forks its ranks as processes with the environment symm-run would
 // give them, runs a body in each, and checks every rank's exit status.

@@ -1,5 +1,4 @@
-/*===- symm-capi.c - Use the symm dialect through the C API --------*- C
- * -*-===*/
+/*===- symm-capi.c - The symm dialect through the C API -----------*- C -*-===*/
 // RUN: symm-capi-test 2>&1 | FileCheck %s
 
 #include "mlir-c/BuiltinTypes.h"

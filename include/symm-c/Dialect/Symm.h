@@ -1,5 +1,4 @@
-/*===- Symm.h - C API of the symm dialect --------------------------*- C
--*-===*\
+/*===- Symm.h - C API of the symm dialect -------------------------*- C -*-===*\
 |*                                                                            *|
 |* Registers the dialect and the passes of Symm from C and other languages.   *|
 |*                                                                            *|

@@ -32,6 +32,11 @@ void populateSymmToLLVMConversionPatterns(LLVMTypeConverter &converter,
 LogicalResult lowerSymmDeviceCode(gpu::GPUModuleOp gpuModule,
                                   const SymmTargetInfo &target);
 
+/// Lowers the host operations (alloc, dealloc, barrier, rank, world_size) to
+/// calls of the runtime's program entry points (symm/abi.h).
+void populateSymmHostToLLVMConversionPatterns(LLVMTypeConverter &converter,
+                                              RewritePatternSet &patterns);
+
 /// Lowers the host operations outside gpu.modules (alloc, dealloc, barrier,
 /// rank, world_size) to calls of the runtime's program entry points and gives
 /// host memrefs in `#symm.heap` the default memory space.
@@ -60,6 +65,17 @@ LLVM::AtomicOrdering toLLVMOrdering(MemoryOrdering ordering);
 
 /// The strongest ordering a failed compare-and-swap (a load) can have.
 LLVM::AtomicOrdering failureOrdering(MemoryOrdering ordering);
+
+/// A compare-and-swap loop on the `intType` integer at `ptr`, for atomics a
+/// target has no instruction for: from a monotonic load, each try computes
+/// the new value with `update(current)` and swaps it in with cmpxchg
+/// (`success`/`failure` orderings at `syncScope`) until that succeeds.
+/// Returns the value it replaced. It is an scf.while because the code around
+/// it is still structured.
+Value createCASLoop(OpBuilder &b, Location loc, Value ptr, Type intType,
+                    unsigned alignment, LLVM::AtomicOrdering success,
+                    LLVM::AtomicOrdering failure, StringRef syncScope,
+                    function_ref<Value(OpBuilder &, Value)> update);
 
 /// The declaration of runtime (or libc) function `name` in `symbolTable`,
 /// created on first use.

@@ -64,15 +64,10 @@ FailureOr<Value> lowerAtomicRMW(ConversionPatternRewriter &rewriter,
   Type bf16 = value.getType(), f32 = rewriter.getF32Type();
   Type i16 = rewriter.getI16Type();
   Value operand = arith::ExtFOp::create(rewriter, loc, f32, value);
-  Value initial = LLVM::LoadOp::create(
-      rewriter, loc, i16, ptr, /*alignment=*/2, /*isVolatile=*/false,
-      /*isNonTemporal=*/false, /*isInvariant=*/false,
-      /*isInvariantGroup=*/false, LLVM::AtomicOrdering::monotonic,
-      /*syncscope=*/StringRef());
-  auto loop = scf::WhileOp::create(
-      rewriter, loc, TypeRange{i16}, ValueRange{initial},
-      [&](OpBuilder &b, Location, ValueRange args) {
-        Value current = args[0];
+  Value old = createCASLoop(
+      rewriter, loc, ptr, i16, /*alignment=*/2,
+      toLLVMOrdering(op.getOrdering()), failureOrdering(op.getOrdering()),
+      /*syncScope=*/StringRef(), [&](OpBuilder &b, Value current) -> Value {
         Value asBF16 = LLVM::BitcastOp::create(b, loc, bf16, current);
         Value old = arith::ExtFOp::create(b, loc, f32, asBF16);
         Value result;
@@ -83,23 +78,9 @@ FailureOr<Value> lowerAtomicRMW(ConversionPatternRewriter &rewriter,
         else
           result = arith::MinNumFOp::create(b, loc, old, operand);
         Value rounded = arith::TruncFOp::create(b, loc, bf16, result);
-        Value updated = LLVM::BitcastOp::create(b, loc, i16, rounded);
-        auto cas = LLVM::AtomicCmpXchgOp::create(
-            b, loc, ptr, current, updated, toLLVMOrdering(op.getOrdering()),
-            failureOrdering(op.getOrdering()), /*syncscope=*/StringRef(),
-            /*alignment=*/2);
-        Value seen = LLVM::ExtractValueOp::create(b, loc, cas, 0);
-        Value swapped = LLVM::ExtractValueOp::create(b, loc, cas, 1);
-        Value retry = LLVM::XOrOp::create(
-            b, loc, swapped,
-            LLVM::ConstantOp::create(b, loc, b.getI1Type(), 1));
-        scf::ConditionOp::create(b, loc, retry, ValueRange{seen});
-      },
-      [&](OpBuilder &b, Location, ValueRange args) {
-        scf::YieldOp::create(b, loc, args);
+        return LLVM::BitcastOp::create(b, loc, i16, rounded);
       });
-  return LLVM::BitcastOp::create(rewriter, loc, bf16, loop.getResult(0))
-      .getResult();
+  return LLVM::BitcastOp::create(rewriter, loc, bf16, old).getResult();
 }
 
 } // namespace

@@ -48,6 +48,34 @@ LLVM::AtomicOrdering mlir::symm::failureOrdering(MemoryOrdering ordering) {
   llvm::report_fatal_error("unknown symm memory ordering");
 }
 
+Value mlir::symm::createCASLoop(
+    OpBuilder &b, Location loc, Value ptr, Type intType, unsigned alignment,
+    LLVM::AtomicOrdering success, LLVM::AtomicOrdering failure,
+    StringRef syncScope, function_ref<Value(OpBuilder &, Value)> update) {
+  Value initial = LLVM::LoadOp::create(
+      b, loc, intType, ptr, alignment, /*isVolatile=*/false,
+      /*isNonTemporal=*/false, /*isInvariant=*/false,
+      /*isInvariantGroup=*/false, LLVM::AtomicOrdering::monotonic, syncScope);
+  auto loop = scf::WhileOp::create(
+      b, loc, TypeRange{intType}, ValueRange{initial},
+      [&](OpBuilder &b, Location, ValueRange args) {
+        Value current = args[0];
+        auto cas = LLVM::AtomicCmpXchgOp::create(b, loc, ptr, current,
+                                                 update(b, current), success,
+                                                 failure, syncScope, alignment);
+        Value seen = LLVM::ExtractValueOp::create(b, loc, cas, 0);
+        Value swapped = LLVM::ExtractValueOp::create(b, loc, cas, 1);
+        Value retry = LLVM::XOrOp::create(
+            b, loc, swapped,
+            LLVM::ConstantOp::create(b, loc, b.getI1Type(), 1));
+        scf::ConditionOp::create(b, loc, retry, ValueRange{seen});
+      },
+      [&](OpBuilder &b, Location, ValueRange args) {
+        scf::YieldOp::create(b, loc, args);
+      });
+  return loop.getResult(0);
+}
+
 LLVM::LLVMFuncOp mlir::symm::getRuntimeFunction(OpBuilder &b,
                                                 Operation *symbolTable,
                                                 StringRef name,
@@ -381,87 +409,15 @@ struct BackoffLowering : public SymmPattern<BackoffOp> {
 
 } // namespace
 
-namespace {
-
-/// Calls runtime function `name`, declaring it in the module if needed.
-Value callRuntime(ConversionPatternRewriter &rewriter, Operation *op,
-                  StringRef name, Type result, ValueRange args) {
-  SmallVector<Type> argTypes(args.getTypes());
-  LLVM::LLVMFuncOp fn = getRuntimeFunction(
-      rewriter, op->getParentOfType<ModuleOp>(), name, argTypes, result);
-  auto call = LLVM::CallOp::create(rewriter, op->getLoc(), fn, args);
-  return isa<LLVM::LLVMVoidType>(result) ? Value() : call.getResult();
-}
-
-struct AllocLowering : public ConvertOpToLLVMPattern<AllocOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-  LogicalResult
-  matchAndRewrite(AllocOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    MemRefType type = op.getType();
-    SmallVector<Value> sizes, strides;
-    Value bytes;
-    getMemRefDescriptorSizes(op.getLoc(), type, adaptor.getDynamicSizes(),
-                             rewriter, sizes, strides, bytes);
-    Value ptr =
-        callRuntime(rewriter, op, SYMM_PROGRAM_ALLOC_FN, getPtrType(), {bytes});
-    Value desc = createMemRefDescriptor(op.getLoc(), type, ptr, ptr, sizes,
-                                        strides, rewriter);
-    rewriter.replaceOp(op, desc);
-    return success();
-  }
-};
-
-struct DeallocLowering : public ConvertOpToLLVMPattern<DeallocOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-  LogicalResult
-  matchAndRewrite(DeallocOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    MemRefDescriptor desc(adaptor.getMemref());
-    callRuntime(rewriter, op, SYMM_PROGRAM_FREE_FN,
-                LLVM::LLVMVoidType::get(op.getContext()),
-                {desc.allocatedPtr(rewriter, op.getLoc())});
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
-struct BarrierLowering : public ConvertOpToLLVMPattern<BarrierOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-  LogicalResult
-  matchAndRewrite(BarrierOp op, OpAdaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    callRuntime(rewriter, op, SYMM_PROGRAM_BARRIER_FN,
-                LLVM::LLVMVoidType::get(op.getContext()), {});
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
-template <typename OpT>
-struct QueryLowering : public ConvertOpToLLVMPattern<OpT> {
-  QueryLowering(const LLVMTypeConverter &converter, StringRef function)
-      : ConvertOpToLLVMPattern<OpT>(converter), function(function) {}
-  LogicalResult
-  matchAndRewrite(OpT op, typename OpT::Adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOp(
-        op, callRuntime(rewriter, op, function, rewriter.getI32Type(), {}));
-    return success();
-  }
-  std::string function;
-};
-
-} // namespace
-
 void mlir::symm::populateSymmToLLVMConversionPatterns(
     LLVMTypeConverter &converter, RewritePatternSet &patterns,
     const SymmTargetInfo &target) {
-  patterns.add<ContextFieldLowering<RankOp, SYMM_CONTEXT_FIELD_RANK>,
-               ContextFieldLowering<WorldSizeOp, SYMM_CONTEXT_FIELD_WORLD_SIZE>, TranslateLowering,
-               LoadLowering, StoreLowering, AtomicRMWLowering,
-               AtomicCASLowering, FenceLowering, BackoffLowering>(converter,
-                                                                  target);
+  patterns
+      .add<ContextFieldLowering<RankOp, SYMM_CONTEXT_FIELD_RANK>,
+           ContextFieldLowering<WorldSizeOp, SYMM_CONTEXT_FIELD_WORLD_SIZE>,
+           TranslateLowering, LoadLowering, StoreLowering, AtomicRMWLowering,
+           AtomicCASLowering, FenceLowering, BackoffLowering>(converter,
+                                                              target);
 }
 
 void mlir::symm::replaceHeapMemorySpace(Operation *root,
@@ -548,32 +504,6 @@ LogicalResult mlir::symm::lowerSymmDeviceCode(gpu::GPUModuleOp gpuModule,
     });
   }
   replaceHeapMemorySpace(gpuModule, heap);
-  return success();
-}
-
-LogicalResult mlir::symm::lowerSymmHostCode(ModuleOp module) {
-  MLIRContext *ctx = module.getContext();
-  LLVMTypeConverter converter(ctx);
-  converter.addTypeAttributeConversion(
-      [](BaseMemRefType, HeapAttr) -> Attribute {
-        // Host code holds heap pointers in the default address space.
-        return Attribute();
-      });
-  RewritePatternSet patterns(ctx);
-  patterns.add<AllocLowering, DeallocLowering, BarrierLowering>(converter);
-  patterns.add<QueryLowering<RankOp>>(converter, SYMM_PROGRAM_RANK_FN);
-  patterns.add<QueryLowering<WorldSizeOp>>(converter,
-                                           SYMM_PROGRAM_WORLD_SIZE_FN);
-  ConversionTarget target(*ctx);
-  target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
-  target.addDynamicallyLegalDialect<SymmDialect>([](Operation *op) {
-    return op->getParentOfType<gpu::GPUModuleOp>() != nullptr;
-  });
-  if (failed(applyPartialConversion(module, target, std::move(patterns))))
-    return failure();
-  for (Operation &op : module.getBody()->getOperations())
-    if (!isa<gpu::GPUModuleOp>(op))
-      replaceHeapMemorySpace(&op, 0);
   return success();
 }
 

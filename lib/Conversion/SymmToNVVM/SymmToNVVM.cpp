@@ -142,8 +142,7 @@ Value combine(OpBuilder &b, Location loc, AtomicKind kind, Value old,
 }
 
 /// A compare-and-swap loop for what PTX has no `atom` for (fmax, fmin, 8- and
-/// 16-bit integers): cmpxchg keeps the ordering and scope in PTX. It is an
-/// scf.while because the surrounding code is still structured.
+/// 16-bit integers): cmpxchg keeps the ordering and scope in PTX.
 Value casLoop(ConversionPatternRewriter &rewriter, AtomicRMWOp op, Value ptr,
               Value value) {
   Location loc = op.getLoc();
@@ -158,31 +157,14 @@ Value casLoop(ConversionPatternRewriter &rewriter, AtomicRMWOp op, Value ptr,
   auto asType = [&](OpBuilder &b, Value v) -> Value {
     return type == intType ? v : LLVM::BitcastOp::create(b, loc, type, v);
   };
-  Value initial = LLVM::LoadOp::create(
-      rewriter, loc, intType, ptr, align, /*isVolatile=*/false,
-      /*isNonTemporal=*/false, /*isInvariant=*/false,
-      /*isInvariantGroup=*/false, LLVM::AtomicOrdering::monotonic, scope);
-  LLVM::AtomicOrdering success = toLLVMOrdering(op.getOrdering());
-  LLVM::AtomicOrdering failure = failureOrdering(op.getOrdering());
-  auto loop = scf::WhileOp::create(
-      rewriter, loc, TypeRange{intType}, ValueRange{initial},
-      [&](OpBuilder &b, Location, ValueRange args) {
-        Value current = args[0];
-        Value updated =
-            asInt(b, combine(b, loc, op.getKind(), asType(b, current), value));
-        auto cas = LLVM::AtomicCmpXchgOp::create(
-            b, loc, ptr, current, updated, success, failure, scope, align);
-        Value seen = LLVM::ExtractValueOp::create(b, loc, cas, 0);
-        Value swapped = LLVM::ExtractValueOp::create(b, loc, cas, 1);
-        Value retry = LLVM::XOrOp::create(
-            b, loc, swapped,
-            LLVM::ConstantOp::create(b, loc, b.getI1Type(), 1));
-        scf::ConditionOp::create(b, loc, retry, ValueRange{seen});
-      },
-      [&](OpBuilder &b, Location, ValueRange args) {
-        scf::YieldOp::create(b, loc, args);
+  Value old = createCASLoop(
+      rewriter, loc, ptr, intType, align, toLLVMOrdering(op.getOrdering()),
+      failureOrdering(op.getOrdering()), scope,
+      [&](OpBuilder &b, Value current) {
+        return asInt(b,
+                     combine(b, loc, op.getKind(), asType(b, current), value));
       });
-  return asType(rewriter, loop.getResult(0));
+  return asType(rewriter, old);
 }
 
 /// `atom.<sem>.<scope>.<space>.<op>.<type>`, or `red` when the result is unused

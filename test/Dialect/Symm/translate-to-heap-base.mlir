@@ -205,6 +205,28 @@ gpu.module @m {
 
 // -----
 
+// put reads its source as it stands: a tile other threads of the workgroup
+// wrote into workgroup memory needs the kernel's own barrier before the put,
+// and a put without a signal adds none.
+// CHECK-LABEL: gpu.func @put_from_workgroup
+// CHECK: memref.store
+// CHECK-NEXT: gpu.barrier
+// CHECK-NOT: gpu.barrier
+// CHECK: memref.load
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.return
+gpu.module @m {
+  gpu.func @put_from_workgroup(%src: memref<64xf32, #gpu.address_space<workgroup>>, %dst: memref<64xf32, #symm.heap>, %p: i32, %v: f32) kernel {
+    %tid = gpu.thread_id x
+    memref.store %v, %src[%tid] : memref<64xf32, #gpu.address_space<workgroup>>
+    gpu.barrier
+    symm.put %src to %dst on %p : memref<64xf32, #gpu.address_space<workgroup>> -> memref<64xf32, #symm.heap>
+    gpu.return
+  }
+}
+
+// -----
+
 // copy translates both sides; element types wider than 16 bytes or not a
 // whole number of bytes are copied element by element.
 // CHECK-LABEL: gpu.func @copy

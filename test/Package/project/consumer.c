@@ -1,5 +1,4 @@
-/*===- consumer.c - Load the symm dialect from an installed Symm ---*- C
- * -*-===*/
+/*===- consumer.c - The symm dialect of an installed Symm ---------*- C -*-===*/
 
 #include "symm-c/Dialect/Symm.h"
 

@@ -31,8 +31,3 @@ bool mlir::symm::isHeapMemRef(Type type) {
   auto memref = dyn_cast<BaseMemRefType>(type);
   return memref && isa_and_nonnull<HeapAttr>(memref.getMemorySpace());
 }
-
-MemRefType mlir::symm::getHeapMemRefType(MemRefType type) {
-  return MemRefType::get(type.getShape(), type.getElementType(),
-                         type.getLayout(), HeapAttr::get(type.getContext()));
-}

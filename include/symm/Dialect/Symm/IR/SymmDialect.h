@@ -23,9 +23,6 @@ namespace mlir::symm {
 /// Whether `type` is a memref in the `#symm.heap` memory space.
 bool isHeapMemRef(Type type);
 
-/// The memref type `type` with its memory space replaced by `#symm.heap`.
-MemRefType getHeapMemRefType(MemRefType type);
-
 } // namespace mlir::symm
 
 #endif // SYMM_DIALECT_SYMM_IR_SYMMDIALECT_H

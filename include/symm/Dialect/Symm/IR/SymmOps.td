@@ -1,7 +1,8 @@
 //===- SymmOps.td - Symm operations ------------------------*- tablegen -*-===//
 //
 // Operations of the `symm` dialect. The textual forms are a contract: external
-// tests parse the spellings documented in docs/Dialect.md.
+// tests parse the spellings documented in docs/Dialects/SymmDialect.md
+// (generated from this file).
 //
 //===----------------------------------------------------------------------===//
 
@@ -292,6 +293,12 @@ def Symm_PutOp : Symm_Op<"put", [AttrSizedOperandSegments]> {
     With `signal(...)`, one flag update on the same peer is made once per
     workgroup, after every thread's part of the tile is visible at `scope`.
 
+    The put reads `%src` as it stands when each thread reaches it: it does not
+    begin with a barrier. A tile that other threads of the workgroup wrote
+    into workgroup memory needs a `gpu.barrier` between those writes and the
+    put. (`symm.get` is the mirror: it ends with a barrier, so the workgroup
+    may read the tile it fetched right after it.)
+
     ```mlir
     symm.put %src to %dst on %peer : memref<64x64xf16, strided<[?, 1], offset: ?>> -> memref<64x64xf16, strided<[?, 1], offset: ?>, #symm.heap>
     symm.put %src to %dst on %peer signal(add %c1, %flags[%t] : memref<?xi32, #symm.heap>) scope(system) : memref<64xf32> -> memref<64xf32, #symm.heap>
@@ -318,7 +325,9 @@ def Symm_GetOp : Symm_Op<"get", []> {
   let summary = "Workgroup-cooperative copy of a tile from a peer's memory";
   let description = [{
     Every thread of the workgroup must reach the operation. Copies the peer's
-    copy of `%src` (`#symm.heap`) into `%dst` (any memory space).
+    copy of `%src` (`#symm.heap`) into `%dst` (any memory space). It ends
+    with a workgroup barrier, so every thread may read any part of `%dst`
+    right after it; see `symm.put` for the rule at a put's start.
 
     ```mlir
     symm.get %src from %peer to %dst : memref<64xf32, #symm.heap> -> memref<64xf32>
