@@ -13,6 +13,7 @@
 #include "symm/collectives.h"
 #include "symm/runtime.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -311,6 +312,35 @@ inline void writeFile(const std::string &path, const void *data, size_t bytes) {
 }
 
 /// Whether the runtime runs on GPUs (the drivers pick GPU-sized defaults).
+/// Device memory for n elements of T (at least one), failing like check().
+template <typename T> T *deviceAlloc(size_t n) {
+  void *p = nullptr;
+  check(symm_device_malloc(std::max<size_t>(n, 1) * sizeof(T), &p),
+        "device allocation");
+  return static_cast<T *>(p);
+}
+
+/// A collective heap allocation for n elements of T, rounded to 16 bytes so
+/// every allocation keeps 16-byte vectors aligned.
+template <typename T> T *heapAlloc(size_t n) {
+  void *p = nullptr;
+  size_t bytes = (std::max<size_t>(n, 1) * sizeof(T) + 15) / 16 * 16;
+  check(symm_malloc(bytes, &p), "heap allocation");
+  return static_cast<T *>(p);
+}
+
+template <typename T> void upload(T *dst, const std::vector<T> &src) {
+  if (!src.empty())
+    check(symm_memcpy(dst, src.data(), src.size() * sizeof(T)), "upload");
+}
+
+template <typename T> std::vector<T> download(const T *src, size_t n) {
+  std::vector<T> v(n);
+  if (n)
+    check(symm_memcpy(v.data(), src, n * sizeof(T)), "download");
+  return v;
+}
+
 inline bool onGpu() { return std::strcmp(symm_backend_name(), "host") != 0; }
 
 /// Where a workload's compiled kernels are by default: `<name>.so` (host),

@@ -148,32 +148,6 @@ Half value(uint64_t key, uint64_t index) {
   return Half(float(z >> 40) * 0x1p-23f - 1.0f);
 }
 
-template <typename T> T *deviceAlloc(size_t n) {
-  void *p = nullptr;
-  check(symm_device_malloc(std::max<size_t>(n, 1) * sizeof(T), &p),
-        "device allocation");
-  return static_cast<T *>(p);
-}
-
-template <typename T> T *heapAlloc(size_t n) {
-  void *p = nullptr;
-  size_t bytes = (std::max<size_t>(n, 1) * sizeof(T) + 15) / 16 * 16;
-  check(symm_malloc(bytes, &p), "heap allocation");
-  return static_cast<T *>(p);
-}
-
-template <typename T> void upload(T *dst, const std::vector<T> &src) {
-  if (!src.empty())
-    check(symm_memcpy(dst, src.data(), src.size() * sizeof(T)), "upload");
-}
-
-template <typename T> std::vector<T> download(const T *src, size_t n) {
-  std::vector<T> v(n);
-  if (n)
-    check(symm_memcpy(v.data(), src, n * sizeof(T)), "download");
-  return v;
-}
-
 class FlashDecode {
 public:
   FlashDecode(const Options &o) : o(o) {

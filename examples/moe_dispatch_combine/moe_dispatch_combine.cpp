@@ -140,33 +140,6 @@ std::vector<float> makeScales(const Options &o) {
   return scales;
 }
 
-template <typename T> T *deviceAlloc(size_t n) {
-  void *p = nullptr;
-  check(symm_device_malloc(std::max<size_t>(n, 1) * sizeof(T), &p),
-        "device allocation");
-  return static_cast<T *>(p);
-}
-
-template <typename T> T *heapAlloc(size_t n) {
-  void *p = nullptr;
-  // Rounded to 16 bytes so every allocation keeps 16-byte vectors aligned.
-  size_t bytes = (std::max<size_t>(n, 1) * sizeof(T) + 15) / 16 * 16;
-  check(symm_malloc(bytes, &p), "heap allocation");
-  return static_cast<T *>(p);
-}
-
-template <typename T> void upload(T *dst, const std::vector<T> &src) {
-  if (!src.empty())
-    check(symm_memcpy(dst, src.data(), src.size() * sizeof(T)), "upload");
-}
-
-template <typename T> std::vector<T> download(const T *src, size_t n) {
-  std::vector<T> v(n);
-  if (n)
-    check(symm_memcpy(v.data(), src, n * sizeof(T)), "download");
-  return v;
-}
-
 template <typename T> void zero(T *dst, size_t n) {
   upload(dst, std::vector<T>(n, T(0)));
 }
