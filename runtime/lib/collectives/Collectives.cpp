@@ -270,6 +270,19 @@ struct Call {
   size_t slotCap(size_t slots) const {
     return roundDown(scratchElems() / (slots * world));
   }
+  /// The channel's memrefs every exchange kernel takes after its buffers:
+  /// scratch and flags, then, for stores straight into heap receive buffers,
+  /// the published offsets and this rank's whole heap.
+  void channelParams(Params &p, bool direct) const {
+    p.memref(scratch(), scratchElems());
+    p.memref(flags(), kFlagBytes / sizeof(int32_t));
+    if (!direct)
+      return;
+    void *heap = nullptr;
+    symm_heap_base(rank, &heap);
+    p.memref(meta(), kMetaBytes / sizeof(int64_t));
+    p.memref(heap, symm_heap_size() / esize);
+  }
   /// Workgroups for a launch that moves `elems` elements per rank.
   unsigned grid(size_t elems) const {
     size_t g = (elems * esize + kBytesPerBlock - 1) / kBytesPerBlock;
@@ -410,20 +423,13 @@ symm_status exchange(Call &call, const void *send, void *recv, size_t count,
   bool direct = call.world > 1 && count * call.esize >= call.s->directMin;
   int64_t published =
       publishedOffset(call, recv, dstElems, directInPlace || send != recv);
-  void *heap = nullptr;
-  symm_heap_base(call.rank, &heap);
   size_t cap = call.slotCap(1);
   for (size_t off = 0; off < count; off += cap) {
     size_t total = std::min(cap, count - off);
     Params p;
     p.memref(send, srcElems);
     p.memref(recv, dstElems);
-    p.memref(call.scratch(), call.scratchElems());
-    p.memref(call.flags(), kFlagBytes / sizeof(int32_t));
-    if (direct) {
-      p.memref(call.meta(), kMetaBytes / sizeof(int64_t));
-      p.memref(heap, symm_heap_size() / call.esize);
-    }
+    call.channelParams(p, direct);
     for (size_t v : {off, total, sstride, dstride})
       p.scalar(v);
     p.i32(root);
@@ -597,8 +603,6 @@ symm_status symm_all_reduce(const void *send, void *recv, size_t count,
   size_t cap = twoShot ? call.slotCap(2) * call.world : call.slotCap(1);
   bool direct = twoShot && bytes >= call.s->directMin;
   int64_t published = publishedOffset(call, recv, count, direct);
-  void *heap = nullptr;
-  symm_heap_base(call.rank, &heap);
   const char *kernel = !twoShot ? "all_reduce_one_shot"
                        : direct ? "all_reduce_two_shot_direct"
                                 : "all_reduce_two_shot";
@@ -607,12 +611,7 @@ symm_status symm_all_reduce(const void *send, void *recv, size_t count,
     Params p;
     p.memref(send, count);
     p.memref(recv, count);
-    p.memref(call.scratch(), call.scratchElems());
-    p.memref(call.flags(), kFlagBytes / sizeof(int32_t));
-    if (direct) {
-      p.memref(call.meta(), kMetaBytes / sizeof(int64_t));
-      p.memref(heap, symm_heap_size() / call.esize);
-    }
+    call.channelParams(p, direct);
     p.scalar(off);
     p.scalar(total);
     if (twoShot)
@@ -666,8 +665,7 @@ symm_status symm_reduce_scatter(const void *send, void *recv, size_t recv_count,
     p.memref(send, recv_count * call.world);
     // The kernel indexes recv like this rank's block of send: from 0.
     p.memref(recv, recv_count);
-    p.memref(call.scratch(), call.scratchElems());
-    p.memref(call.flags(), kFlagBytes / sizeof(int32_t));
+    call.channelParams(p, /*direct=*/false);
     p.scalar(off);
     p.scalar(total);
     p.scalar(recv_count);
