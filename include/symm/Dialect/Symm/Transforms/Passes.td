@@ -91,7 +91,8 @@ def SymmHoistTranslations : Pass<"symm-hoist-translations", "ModuleOp"> {
   let description = [{
     Translations are usually loop-invariant and each costs kernel-context
     loads: they are hoisted out of loops, with the pure computations of their
-    peers, and common translations are merged.
+    operands, and equal translations are merged. Nothing else moves and no
+    other op is merged: that is left to `canonicalize` and `cse`.
   }];
 }
 
