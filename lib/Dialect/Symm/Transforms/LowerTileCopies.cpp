@@ -1,4 +1,4 @@
-//===- TileCopies.cpp - Tile copies as loops -------------------*- C++ -*-===//
+//===- LowerTileCopies.cpp - Tile copies as loops ---------------*- C++ -*-===//
 //
 // Lowers `symm.put`, `symm.get` and `symm.copy` into loops that spread the
 // tile over the workgroup's threads, with 16-byte vector accesses where both

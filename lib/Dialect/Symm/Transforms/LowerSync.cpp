@@ -1,4 +1,4 @@
-//===- Synchronisation.cpp - Signal and wait -------------------*- C++ -*-===//
+//===- LowerSync.cpp - Signal and wait --------------------------*- C++ -*-===//
 //
 // Lowers `symm.signal` to a release store or add and `symm.wait` to an
 // acquire spin loop with back-off.

@@ -1,4 +1,4 @@
-//===- PeerAccess.cpp - Peer accesses via translate ------------*- C++ -*-===//
+//===- LowerPeerAccess.cpp - Peer accesses via translate --------*- C++ -*-===//
 //
 // Rewrites loads, stores and atomics on a peer into `symm.translate` plus the
 // local access, so that targets only lower translate and local accesses.
