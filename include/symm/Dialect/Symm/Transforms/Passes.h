@@ -17,6 +17,32 @@ namespace mlir::symm {
 /// kernel context (`kernel-context=argument`).
 constexpr llvm::StringLiteral kContextArgAttrName = "symm.context_argument";
 
+//===----------------------------------------------------------------------===//
+// The heap-base lowerings, in the order `symm-translate-to-heap-base` runs
+// them. Each rewrites every matching op under `root`.
+//===----------------------------------------------------------------------===//
+
+/// Lowers `symm.put`, `symm.get` and `symm.copy` into workgroup-cooperative
+/// copy loops (and a `put ... signal`'s flag into a release access). Fails,
+/// with an error on the op, on a tile op outside a GPU kernel.
+LogicalResult lowerTileCopies(Operation *root);
+
+/// Lowers `symm.signal` into a release store or add, and `symm.wait` into an
+/// acquire spin loop with a `symm.backoff`.
+void lowerSynchronisation(Operation *root);
+
+/// Rewrites loads, stores and atomics on a peer into `symm.translate` plus
+/// their local form; plain loads and stores become `memref`/`vector` accesses.
+void lowerPeerAccesses(Operation *root);
+
+/// Hoists translations out of loops and de-duplicates them.
+void hoistTranslations(Operation *root);
+
+/// Appends the kernel-context argument to every kernel that reads the
+/// context. Fails, with an error on the op, when a non-kernel device function
+/// reads it.
+LogicalResult addKernelContextArguments(ModuleOp module);
+
 #define GEN_PASS_DECL
 #include "symm/Dialect/Symm/Transforms/Passes.h.inc"
 
