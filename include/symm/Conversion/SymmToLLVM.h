@@ -60,6 +60,18 @@ void sizeDynamicSharedMemory(
 /// symm_kernel_context_field order.
 LLVM::LLVMStructType getKernelContextType(MLIRContext *ctx);
 
+/// A pointer to the kernel context as `op` sees it: its kernel's trailing
+/// argument under kernel-context=argument, else the module's context global
+/// (SYMM_CONTEXT_SYMBOL, created in `target.contextAddressSpace` on first use).
+Value getKernelContextPtr(OpBuilder &b, Operation *op,
+                          const SymmTargetInfo &target);
+
+/// Loads field `path` (symm_kernel_context_field, then array indices) of the
+/// kernel context, as a `type`.
+Value loadKernelContextField(OpBuilder &b, Operation *op,
+                             const SymmTargetInfo &target,
+                             ArrayRef<LLVM::GEPArg> path, Type type);
+
 /// Converts a symm ordering to LLVM's.
 LLVM::AtomicOrdering toLLVMOrdering(MemoryOrdering ordering);
 

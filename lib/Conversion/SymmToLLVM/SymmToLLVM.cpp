@@ -140,15 +140,6 @@ void mlir::symm::sizeDynamicSharedMemory(
   }
 }
 
-LLVM::LLVMStructType mlir::symm::getKernelContextType(MLIRContext *ctx) {
-  Type fields[SYMM_CONTEXT_FIELD_COUNT];
-  fields[SYMM_CONTEXT_FIELD_RANK] = IntegerType::get(ctx, 32);
-  fields[SYMM_CONTEXT_FIELD_WORLD_SIZE] = IntegerType::get(ctx, 32);
-  fields[SYMM_CONTEXT_FIELD_HEAP_BASES] =
-      LLVM::LLVMArrayType::get(IntegerType::get(ctx, 64), SYMM_MAX_RANKS);
-  return LLVM::LLVMStructType::getLiteral(ctx, fields);
-}
-
 namespace {
 
 /// Base of the symm patterns: access to the target decisions and the kernel
@@ -158,59 +149,10 @@ struct SymmPattern : public ConvertOpToLLVMPattern<OpT> {
   SymmPattern(const LLVMTypeConverter &converter, const SymmTargetInfo &target)
       : ConvertOpToLLVMPattern<OpT>(converter), target(target) {}
 
-  LLVM::LLVMStructType contextType(MLIRContext *ctx) const {
-    return getKernelContextType(ctx);
-  }
-
-  /// Pointer to the kernel context: the kernel's trailing argument under
-  /// kernel-context=argument, the module's context global otherwise.
-  Value contextPtr(ConversionPatternRewriter &rewriter, Operation *op) const {
-    if (auto func = op->template getParentOfType<gpu::GPUFuncOp>();
-        func && func->hasAttr(kContextArgAttrName))
-      return func.getArguments().back();
-    Operation *module = op->template getParentOfType<gpu::GPUModuleOp>();
-    if (!module)
-      module = SymbolTable::getNearestSymbolTable(op);
-    MLIRContext *ctx = op->getContext();
-    auto global = dyn_cast_or_null<LLVM::GlobalOp>(
-        SymbolTable::lookupSymbolIn(module, SYMM_CONTEXT_SYMBOL));
-    if (!global) {
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(&module->getRegion(0).front());
-      // Written by the runtime when it loads the module: external linkage
-      // keeps the symbol, and it is not `constant` so loads are not folded
-      // to the zero initialiser.
-      global = LLVM::GlobalOp::create(
-          rewriter, module->getLoc(), contextType(ctx), /*isConstant=*/false,
-          LLVM::Linkage::External, SYMM_CONTEXT_SYMBOL, Attribute(),
-          /*alignment=*/8, target.contextAddressSpace);
-      // Defined here and not preemptible (HSACO and host objects are shared
-      // objects): no GOT indirection to reach it, still found by name.
-      global.setDsoLocal(true);
-      global.setVisibility_(LLVM::Visibility::Protected);
-      Block *init = rewriter.createBlock(&global.getInitializerRegion());
-      rewriter.setInsertionPointToStart(init);
-      Value zero =
-          LLVM::ZeroOp::create(rewriter, module->getLoc(), contextType(ctx));
-      LLVM::ReturnOp::create(rewriter, module->getLoc(), zero);
-    }
-    return LLVM::AddressOfOp::create(rewriter, op->getLoc(), global);
-  }
-
-  /// Loads field `path` of the context.
+  /// Loads field `path` of the kernel context.
   Value loadContext(ConversionPatternRewriter &rewriter, Operation *op,
                     ArrayRef<LLVM::GEPArg> path, Type type) const {
-    Location loc = op->getLoc();
-    Value base = contextPtr(rewriter, op);
-    SmallVector<LLVM::GEPArg> indices = {0};
-    indices.append(path.begin(), path.end());
-    Value field =
-        LLVM::GEPOp::create(rewriter, loc, base.getType(),
-                            contextType(op->getContext()), base, indices);
-    // The runtime writes the context before any kernel runs.
-    return LLVM::LoadOp::create(rewriter, loc, type, field, /*alignment=*/0,
-                                /*isVolatile=*/false, /*isNonTemporal=*/false,
-                                /*isInvariant=*/true);
+    return loadKernelContextField(rewriter, op, target, path, type);
   }
 
   /// Address of element `indices` of the memref descriptor `memref`.

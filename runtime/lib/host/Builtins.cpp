@@ -1,4 +1,4 @@
-//===- Builtins.cpp - Compiler runtime functions CPU code may call -*- C++ -*-===//
+//===- Builtins.cpp - Compiler runtime functions CPU code calls -*- C++ -*-===//
 //
 // LLVM's x86-64 backend calls __truncsfbf2/__truncdfbf2 for bf16 values it
 // keeps in registers across blocks (a bf16 phi or select), even after the
