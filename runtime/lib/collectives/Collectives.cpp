@@ -361,6 +361,18 @@ symm_status checkOverlap(const char *fn, const void *send, size_t sendBytes,
               inPlace);
 }
 
+/// Both buffers of a call, then how they may overlap (see checkOverlap). A
+/// rank that does not read send passes sendBytes 0.
+symm_status checkBuffers(const char *fn, const void *send, size_t sendBytes,
+                         const void *recv, size_t recvBytes, bool exact,
+                         const char *inPlace) {
+  if (symm_status st = checkBuffer(fn, "send", send, sendBytes))
+    return st;
+  if (symm_status st = checkBuffer(fn, "recv", recv, recvBytes))
+    return st;
+  return checkOverlap(fn, send, sendBytes, recv, recvBytes, exact, inPlace);
+}
+
 /// Common start of every collective: the runtime, the element type, the
 /// kernels and the stream's channel.
 symm_status begin(const char *fn, symm_dtype dtype, symm_stream *stream,
@@ -490,13 +502,9 @@ symm_status symm_all_gather(const void *send, void *recv, size_t send_count,
   if (symm_status st =
           bytesOf(fn, "recv", send_count, call.world, call.esize, &recvBytes))
     return st;
-  if (symm_status st = checkBuffer(fn, "send", send, sendBytes))
-    return st;
-  if (symm_status st = checkBuffer(fn, "recv", recv, recvBytes))
-    return st;
   char *slot = static_cast<char *>(recv) + call.rank * sendBytes;
   if (symm_status st =
-          checkOverlap(fn, send, sendBytes, recv, recvBytes, send == slot,
+          checkBuffers(fn, send, sendBytes, recv, recvBytes, send == slot,
                        "in place means send == recv + rank * send_count"))
     return st;
   if (!send_count)
@@ -518,11 +526,7 @@ symm_status symm_all_to_all(const void *send, void *recv, size_t count_per_rank,
   if (symm_status st = bytesOf(fn, "count_per_rank", count_per_rank, call.world,
                                call.esize, &bytes))
     return st;
-  if (symm_status st = checkBuffer(fn, "send", send, bytes))
-    return st;
-  if (symm_status st = checkBuffer(fn, "recv", recv, bytes))
-    return st;
-  if (symm_status st = checkOverlap(fn, send, bytes, recv, bytes, send == recv,
+  if (symm_status st = checkBuffers(fn, send, bytes, recv, bytes, send == recv,
                                     "in place means send == recv"))
     return st;
   if (!count_per_rank)
@@ -550,16 +554,10 @@ symm_status symm_broadcast(const void *send, void *recv, size_t count,
   if (symm_status st = bytesOf(fn, "count", count, 1, call.esize, &bytes))
     return st;
   // Only the root reads send.
-  if (call.rank == root)
-    if (symm_status st = checkBuffer(fn, "send", send, bytes))
-      return st;
-  if (symm_status st = checkBuffer(fn, "recv", recv, bytes))
+  if (symm_status st =
+          checkBuffers(fn, send, call.rank == root ? bytes : 0, recv, bytes,
+                       send == recv, "in place means send == recv"))
     return st;
-  if (call.rank == root)
-    if (symm_status st =
-            checkOverlap(fn, send, bytes, recv, bytes, send == recv,
-                         "in place means send == recv"))
-      return st;
   if (!count)
     return SYMM_SUCCESS;
   std::lock_guard<std::mutex> lock(stateMutex());
@@ -581,11 +579,7 @@ symm_status symm_all_reduce(const void *send, void *recv, size_t count,
   size_t bytes;
   if (symm_status st = bytesOf(fn, "count", count, 1, call.esize, &bytes))
     return st;
-  if (symm_status st = checkBuffer(fn, "send", send, bytes))
-    return st;
-  if (symm_status st = checkBuffer(fn, "recv", recv, bytes))
-    return st;
-  if (symm_status st = checkOverlap(fn, send, bytes, recv, bytes, send == recv,
+  if (symm_status st = checkBuffers(fn, send, bytes, recv, bytes, send == recv,
                                     "in place means send == recv"))
     return st;
   bool twoShot = false;
@@ -643,14 +637,10 @@ symm_status symm_reduce_scatter(const void *send, void *recv, size_t recv_count,
   if (symm_status st =
           bytesOf(fn, "recv_count", recv_count, 1, call.esize, &recvBytes))
     return st;
-  if (symm_status st = checkBuffer(fn, "send", send, sendBytes))
-    return st;
-  if (symm_status st = checkBuffer(fn, "recv", recv, recvBytes))
-    return st;
   // In place: recv is this rank's block of send.
   const char *block = static_cast<const char *>(send) + call.rank * recvBytes;
   if (symm_status st =
-          checkOverlap(fn, send, sendBytes, recv, recvBytes, recv == block,
+          checkBuffers(fn, send, sendBytes, recv, recvBytes, recv == block,
                        "in place means recv == send + rank * recv_count"))
     return st;
   if (!recv_count)
@@ -708,11 +698,7 @@ symm_status symm_all_to_allv(const void *send, const size_t *send_counts,
     recvEnd = std::max(recvEnd, end);
     moved += send_counts[r] + recv_counts[r];
   }
-  if (symm_status st = checkBuffer(fn, "send", send, sendEnd * call.esize))
-    return st;
-  if (symm_status st = checkBuffer(fn, "recv", recv, recvEnd * call.esize))
-    return st;
-  if (symm_status st = checkOverlap(fn, send, sendEnd * call.esize, recv,
+  if (symm_status st = checkBuffers(fn, send, sendEnd * call.esize, recv,
                                     recvEnd * call.esize, false, nullptr))
     return st;
   if (!moved)
