@@ -16,27 +16,16 @@
 # to $OUT (the device machine's output folder) or DIR/results. A failing
 # step is reported and the rest goes on.
 set -uo pipefail
-# One rank per GPU (SYMM_BENCH_RANKS overrides; 2 where no GPU is listed).
-N="${SYMM_BENCH_RANKS:-$(nvidia-smi -L 2>/dev/null | wc -l)}"
-[[ $N -ge 1 ]] || N=2
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-ROOT="$(cd "$HERE/../.." && pwd)"
-MODE="${1:-gpu}"
-DIR="$(realpath -m "${2:-$ROOT/.device-workloads}")"
+source "$HERE/common.sh"
 BATCHES="${SYMM_EMB_BATCHES:-256 1024 4096}"
 TABLES="${SYMM_EMB_TABLES:-16 64 256}"
 ROWS=4096
 
 if [[ $MODE == bundle ]]; then
   set -e
-  BUILD="${SYMM_BUILD_DIR:-$ROOT/build}"
-  ninja -C "$BUILD" symm_runtime symm-run symm-compile embedding_all_to_all
-  mkdir -p "$DIR"
-  "$BUILD/bin/symm-compile" --target=sm_90 --emit=ptx \
-    "$ROOT/examples/embedding_all_to_all/embedding_all_to_all.mlir" \
-    -o "$DIR/embedding_all_to_all.ptx"
-  cp "$BUILD/lib/libsymm_runtime.so" "$BUILD/bin/symm-run" \
-    "$BUILD/bin/embedding_all_to_all" "$HERE/embedding_all_to_all.sh" "$DIR/"
+  bundle_workload embedding_all_to_all "$HERE/embedding_all_to_all.sh" \
+    "$HERE/common.sh"
   # The baseline: what a user runs today, timed like the driver's --bench
   # (back-to-back iterations between a barrier and a synchronisation).
   cat > "$DIR/embedding_all_to_all_torch.py" <<'EOF'

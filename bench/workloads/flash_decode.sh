@@ -15,13 +15,8 @@
 # output folder) or DIR/results. A failing step is reported and the others
 # still run.
 set -uo pipefail
-# One rank per GPU (SYMM_BENCH_RANKS overrides; 2 where no GPU is listed).
-N="${SYMM_BENCH_RANKS:-$(nvidia-smi -L 2>/dev/null | wc -l)}"
-[[ $N -ge 1 ]] || N=2
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-ROOT="$(cd "$HERE/../.." && pwd)"
-MODE="${1:-gpu}"
-DIR="$(realpath -m "${2:-$ROOT/.device-workloads}")"
+source "$HERE/common.sh"
 # SYMM_FD_LENGTHS, SYMM_FD_HEADS and SYMM_BENCH_BACKEND (default cuda) let
 # the script be tried on CPU ranks.
 read -r -a LENGTHS <<< "${SYMM_FD_LENGTHS:-32K 128K 512K}"
@@ -30,11 +25,8 @@ BACKEND="${SYMM_BENCH_BACKEND:-cuda}"
 
 if [[ $MODE == bundle ]]; then
   set -e
-  BUILD="${SYMM_BUILD_DIR:-$ROOT/build}"
-  ninja -C "$BUILD" -j1 symm_runtime symm-run symm-compile flash_decode
-  mkdir -p "$DIR"
-  "$BUILD/bin/symm-compile" --target=sm_90 --emit=ptx \
-    "$ROOT/examples/flash_decode/flash_decode.mlir" -o "$DIR/flash_decode.ptx"
+  bundle_workload flash_decode "$BUILD/bin/flash_decode.so" \
+    "$BUILD/bin/flash_decode.so.json"
   NCCL_LIB="${SYMM_NCCL_LIB:-$(dirname "$(find /usr/local/cuda*/lib* /usr/lib -name 'libnccl.so*' 2>/dev/null | head -1)")}"
   CUDA_INC="${SYMM_CUDA_INCLUDE:-/usr/local/cuda/include}"
   /usr/lib/llvm-22/bin/clang++ -std=c++17 -O2 -DFLASH_DECODE_NCCL \
@@ -43,10 +35,6 @@ if [[ $MODE == bundle ]]; then
     "$ROOT/examples/flash_decode/flash_decode.cpp" \
     -L "$BUILD/lib" -lsymm_runtime -L "$NCCL_LIB" -lnccl \
     -o "$DIR/flash_decode_nccl"
-  cp "$BUILD/lib/libsymm_runtime.so" "$BUILD/bin/symm-run" \
-    "$BUILD/bin/flash_decode" \
-    "$BUILD/bin/flash_decode.so" \
-    "$BUILD/bin/flash_decode.so.json" "$DIR/"
   echo "bundle in $DIR ($(du -sh "$DIR" | cut -f1))"
   exit 0
 fi

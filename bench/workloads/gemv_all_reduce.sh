@@ -15,26 +15,14 @@
 # and prints a table last. Logs go to $OUT (the device machine's output
 # folder) or DIR/results. A failing step is reported and the rest goes on.
 set -uo pipefail
-# One rank per GPU (SYMM_BENCH_RANKS overrides; 2 where no GPU is listed).
-N="${SYMM_BENCH_RANKS:-$(nvidia-smi -L 2>/dev/null | wc -l)}"
-[[ $N -ge 1 ]] || N=2
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-ROOT="$(cd "$HERE/../.." && pwd)"
-MODE="${1:-gpu}"
-DIR="$(realpath -m "${2:-$ROOT/.device-workloads}")"
+source "$HERE/common.sh"
 SHAPES="${SYMM_GEMV_SHAPES:-8192 28672 65536}"
 K=8192
 
 if [[ $MODE == bundle ]]; then
   set -e
-  BUILD="${SYMM_BUILD_DIR:-$ROOT/build}"
-  ninja -C "$BUILD" symm_runtime symm-run symm-compile gemv_all_reduce
-  mkdir -p "$DIR"
-  "$BUILD/bin/symm-compile" --target=sm_90 --emit=ptx \
-    "$ROOT/examples/gemv_all_reduce/gemv_all_reduce.mlir" \
-    -o "$DIR/gemv_all_reduce.ptx"
-  cp "$BUILD/lib/libsymm_runtime.so" "$BUILD/bin/symm-run" \
-    "$BUILD/bin/gemv_all_reduce" "$HERE/gemv_all_reduce.sh" "$DIR/"
+  bundle_workload gemv_all_reduce "$HERE/gemv_all_reduce.sh" "$HERE/common.sh"
   # The baseline: what a user runs today, timed like the driver's --bench
   # (back-to-back iterations between a barrier and a synchronisation).
   cat > "$DIR/gemv_all_reduce_torch.py" <<'EOF'

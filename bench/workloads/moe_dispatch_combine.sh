@@ -14,13 +14,8 @@
 # device machine's output folder) or DIR/results. A failing step is reported
 # and the others still run.
 set -uo pipefail
-# One rank per GPU (SYMM_BENCH_RANKS overrides; 2 where no GPU is listed).
-N="${SYMM_BENCH_RANKS:-$(nvidia-smi -L 2>/dev/null | wc -l)}"
-[[ $N -ge 1 ]] || N=2
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-ROOT="$(cd "$HERE/../.." && pwd)"
-MODE="${1:-gpu}"
-DIR="$(realpath -m "${2:-$ROOT/.device-workloads}")"
+source "$HERE/common.sh"
 # E K H T_MAX: the competition's shape, then smaller ones.
 # SYMM_MOE_SHAPES and SYMM_BENCH_BACKEND (default cuda) let the script be
 # tried on CPU ranks.
@@ -29,16 +24,10 @@ BACKEND="${SYMM_BENCH_BACKEND:-cuda}"
 
 if [[ $MODE == bundle ]]; then
   set -e
-  BUILD="${SYMM_BUILD_DIR:-$ROOT/build}"
-  ninja -C "$BUILD" -j1 symm_runtime symm-run symm-compile moe_dispatch_combine
-  mkdir -p "$DIR"
-  "$BUILD/bin/symm-compile" --target=sm_90 --emit=ptx \
-    "$ROOT/examples/moe_dispatch_combine/moe_dispatch_combine.mlir" -o "$DIR/moe_dispatch_combine.ptx"
-  cp "$BUILD/lib/libsymm_runtime.so" "$BUILD/bin/symm-run" \
-    "$BUILD/bin/moe_dispatch_combine" \
+  bundle_workload moe_dispatch_combine \
     "$BUILD/bin/moe_dispatch_combine.so" \
     "$BUILD/bin/moe_dispatch_combine.so.json" \
-    "$HERE/moe_dispatch_combine_torch.py" "$DIR/"
+    "$HERE/moe_dispatch_combine_torch.py"
   echo "bundle in $DIR ($(du -sh "$DIR" | cut -f1))"
   exit 0
 fi
