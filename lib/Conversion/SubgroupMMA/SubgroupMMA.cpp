@@ -71,10 +71,17 @@ Value forEachElement(
   return loop.getResult(0);
 }
 
-struct LoadLowering : public OpConversionPattern<gpu::SubgroupMmaLoadMatrixOp> {
-  LoadLowering(TypeConverter &converter, MLIRContext *ctx,
-               const FragmentLayout &layout)
-      : OpConversionPattern(converter, ctx), layout(layout) {}
+/// A lowering of one subgroup-MMA op for a target's fragment layout.
+template <typename OpT>
+struct LayoutPattern : public OpConversionPattern<OpT> {
+  LayoutPattern(TypeConverter &converter, MLIRContext *ctx,
+                const FragmentLayout &layout)
+      : OpConversionPattern<OpT>(converter, ctx), layout(layout) {}
+  const FragmentLayout &layout;
+};
+
+struct LoadLowering : public LayoutPattern<gpu::SubgroupMmaLoadMatrixOp> {
+  using LayoutPattern::LayoutPattern;
   LogicalResult
   matchAndRewrite(gpu::SubgroupMmaLoadMatrixOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -100,14 +107,10 @@ struct LoadLowering : public OpConversionPattern<gpu::SubgroupMmaLoadMatrixOp> {
                 }));
     return success();
   }
-  const FragmentLayout &layout;
 };
 
-struct StoreLowering
-    : public OpConversionPattern<gpu::SubgroupMmaStoreMatrixOp> {
-  StoreLowering(TypeConverter &converter, MLIRContext *ctx,
-                const FragmentLayout &layout)
-      : OpConversionPattern(converter, ctx), layout(layout) {}
+struct StoreLowering : public LayoutPattern<gpu::SubgroupMmaStoreMatrixOp> {
+  using LayoutPattern::LayoutPattern;
   LogicalResult
   matchAndRewrite(gpu::SubgroupMmaStoreMatrixOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -129,13 +132,10 @@ struct StoreLowering
     rewriter.eraseOp(op);
     return success();
   }
-  const FragmentLayout &layout;
 };
 
-struct ComputeLowering : public OpConversionPattern<gpu::SubgroupMmaComputeOp> {
-  ComputeLowering(TypeConverter &converter, MLIRContext *ctx,
-                  const FragmentLayout &layout)
-      : OpConversionPattern(converter, ctx), layout(layout) {}
+struct ComputeLowering : public LayoutPattern<gpu::SubgroupMmaComputeOp> {
+  using LayoutPattern::LayoutPattern;
   LogicalResult
   matchAndRewrite(gpu::SubgroupMmaComputeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -144,14 +144,10 @@ struct ComputeLowering : public OpConversionPattern<gpu::SubgroupMmaComputeOp> {
                                           adaptor.getOpC()));
     return success();
   }
-  const FragmentLayout &layout;
 };
 
-struct ConstantLowering
-    : public OpConversionPattern<gpu::SubgroupMmaConstantMatrixOp> {
-  ConstantLowering(TypeConverter &converter, MLIRContext *ctx,
-                   const FragmentLayout &layout)
-      : OpConversionPattern(converter, ctx), layout(layout) {}
+struct ConstantLowering : public LayoutPattern<gpu::SubgroupMmaConstantMatrixOp> {
+  using LayoutPattern::LayoutPattern;
   LogicalResult
   matchAndRewrite(gpu::SubgroupMmaConstantMatrixOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -160,15 +156,11 @@ struct ConstantLowering
                                                      adaptor.getValue());
     return success();
   }
-  const FragmentLayout &layout;
 };
 
 /// Elementwise operations do not care which elements a lane holds.
-struct ElementwiseLowering
-    : public OpConversionPattern<gpu::SubgroupMmaElementwiseOp> {
-  ElementwiseLowering(TypeConverter &converter, MLIRContext *ctx,
-                      const FragmentLayout &layout)
-      : OpConversionPattern(converter, ctx), layout(layout) {}
+struct ElementwiseLowering : public LayoutPattern<gpu::SubgroupMmaElementwiseOp> {
+  using LayoutPattern::LayoutPattern;
   LogicalResult
   matchAndRewrite(gpu::SubgroupMmaElementwiseOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -229,7 +221,6 @@ struct ElementwiseLowering
     rewriter.replaceOp(op, result);
     return success();
   }
-  const FragmentLayout &layout;
 };
 
 LogicalResult checkOne(Operation *op, const FragmentLayout &layout,
