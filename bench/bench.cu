@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "check.h"
 #include "symm/runtime.h"
 
 #include <cuda_runtime.h>
@@ -26,23 +27,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
-
-#define CHECK(call)                                                            \
-  do {                                                                         \
-    symm_status s = (call);                                                    \
-    if (s != SYMM_SUCCESS) {                                                   \
-      fprintf(stderr, "%s: %s\n", #call, symm_last_error());                   \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
-#define CUDA(call)                                                             \
-  do {                                                                         \
-    cudaError_t e = (call);                                                    \
-    if (e != cudaSuccess) {                                                    \
-      fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e));               \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
 
 static double seconds() {
   return std::chrono::duration<double>(

@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../check.h"
 #include "symm/collectives.h"
 
 #include <cuda_bf16.h>
@@ -29,22 +30,6 @@
 #include <string>
 #include <vector>
 
-#define CHECK(call)                                                            \
-  do {                                                                         \
-    symm_status s_ = (call);                                                   \
-    if (s_ != SYMM_SUCCESS) {                                                  \
-      fprintf(stderr, "%s: %s\n", #call, symm_last_error());                   \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
-#define CUDA(call)                                                             \
-  do {                                                                         \
-    cudaError_t e_ = (call);                                                   \
-    if (e_ != cudaSuccess) {                                                   \
-      fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e_));              \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
 #define NCCL(call)                                                             \
   do {                                                                         \
     ncclResult_t r_ = (call);                                                  \
