@@ -11,7 +11,8 @@ BUILD="${SYMM_BUILD_DIR:-$ROOT/build}"
 
 # bundle_workload NAME [FILE...]: builds the runtime, symm-run and NAME's
 # driver, compiles NAME's kernels to sm_90 PTX into DIR, and copies the
-# runtime, symm-run, the driver and each FILE there.
+# runtime, symm-run, the driver, the baselines' timing module and each FILE
+# there.
 bundle_workload() {
   local name=$1
   shift
@@ -20,5 +21,5 @@ bundle_workload() {
   "$BUILD/bin/symm-compile" --target=sm_90 --emit=ptx \
     "$ROOT/examples/$name/$name.mlir" -o "$DIR/$name.ptx"
   cp "$BUILD/lib/libsymm_runtime.so" "$BUILD/bin/symm-run" \
-    "$BUILD/bin/$name" "$@" "$DIR/"
+    "$BUILD/bin/$name" "$HERE/torch_timing.py" "$@" "$DIR/"
 }

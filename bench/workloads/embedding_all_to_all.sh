@@ -29,21 +29,14 @@ if [[ $MODE == bundle ]]; then
   # The baseline: what a user runs today, timed like the driver's --bench
   # (back-to-back iterations between a barrier and a synchronisation).
   cat > "$DIR/embedding_all_to_all_torch.py" <<'EOF'
-import os, sys, time
+import os, sys
 import torch
 import torch.distributed as dist
+import torch_timing
 import torch.nn.functional as F
 
-def per_iter_us(step, iters=50, warmup=5):
-    for _ in range(warmup):
-        step()
-    torch.cuda.synchronize()
-    dist.barrier()
-    start = time.perf_counter()
-    for _ in range(iters):
-        step()
-    torch.cuda.synchronize()
-    return (time.perf_counter() - start) * 1e6 / iters
+def per_iter_us(step):
+    return torch_timing.per_iter_us(step, iters=50, warmup=5)
 
 def check(prefix, b, t):
     """Our last result (dumped by the driver) against embedding_bag + NCCL
