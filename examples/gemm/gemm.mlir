@@ -25,16 +25,17 @@
 // converts them bf16 -> f16 (exact for values in f16's normal range) and
 // stores them into the other stage; one barrier per step. Rows of the
 // stages are padded (40 and 136 elements) so that fragment loads of
-// successive rows start in different banks. The epilogue rounds each f32
+// successive rows start in different banks; every fragment starts 32 bytes
+// aligned (WMMA requires it; hence llvm.align on the buffers). The epilogue rounds each f32
 // fragment to bf16 once, through a 16x16 f32 scratch per subgroup, in
 // 16-byte stores. Tiles are visited in groups of 8 tile-rows so that the
 // blocks running at once share rows of A and columns of B in the cache.
 gpu.module @gemm {
   gpu.func @gemm(%a: memref<?xbf16>, %b: memref<?xbf16>, %c: memref<?xbf16>,
                  %m: index, %n: index, %k: index)
-      workgroup(%sa: memref<2x128x40xf16, #gpu.address_space<workgroup>>,
-                %sb: memref<2x32x136xf16, #gpu.address_space<workgroup>>,
-                %sc: memref<8x16x16xf32, #gpu.address_space<workgroup>>) kernel {
+      workgroup(%sa: memref<2x128x40xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64},
+                %sb: memref<2x32x136xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64},
+                %sc: memref<8x16x16xf32, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}) kernel {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
