@@ -34,15 +34,16 @@ struct Problem {
   uint16_t *a, *b, *c;
 };
 
-/// A kernel of the gemm ABI: the name of its compiled file (beside the
-/// program) and its loaded module.
+/// A kernel of the gemm ABI: its --kernel name and its loaded module.
 struct Kernel {
   std::string name;
   symm_module *module = nullptr;
 };
 
-/// Launches `kernel` on `problem` with `grid` blocks. Every kernel takes the
-/// ABI's six arguments; the launch configuration is the kernel's own.
+/// Launches `kernel` on `p` with `grid` blocks: the ABI's six arguments,
+/// then the kernel's own launch configuration. The one place that launches
+/// a kernel, so that the hopper kernel's TMA descriptors (made here, on the
+/// host) and its block and shared memory join the portable kernel's here.
 void launchGemm(const Kernel &kernel, const Problem &p, unsigned grid,
                 symm_stream *stream) {
   Params params;
@@ -59,7 +60,7 @@ void launchGemm(const Kernel &kernel, const Problem &p, unsigned grid,
 }
 
 /// This rank's inputs, A (m x k) and B (k x n) row-major, as bf16 bits
-/// drawn uniformly from [-1, 1).
+/// drawn uniformly from [-1, 1) and rounded to bf16 (so within [-1, 1]).
 void makeInputs(uint64_t seed, int rank, int64_t m, int64_t n, int64_t k,
                 std::vector<uint16_t> &a, std::vector<uint16_t> &b) {
   Rng rng(seed * 1000003 + uint64_t(rank));
