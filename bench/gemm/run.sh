@@ -48,22 +48,26 @@ LOG="$RESULTS/gemm.log"
 : > "$LOG"
 KERNELS=portable
 [[ -f gemm_hopper.ptx ]] && KERNELS=portable,hopper
+# The time limits keep the whole call within 2 minutes (a normal run takes
+# well under one).
 gemm() {
-  timeout 60 ./symm-run -n 1 --backend "$BACKEND" --timeout 50 ./gemm "$@" \
-    >> "$LOG" 2>&1 || echo "FAILED: gemm $* (exit $?)" | tee -a "$LOG"
+  local limit=$1
+  shift
+  timeout "$limit" ./symm-run -n 1 --backend "$BACKEND" --timeout 20 ./gemm \
+    "$@" >> "$LOG" 2>&1 || echo "FAILED: gemm $* (exit $?)" | tee -a "$LOG"
 }
 for shape in "${SHAPES[@]}"; do
   IFS=x read -r m n k <<< "$shape"
   echo "== gemm $shape: check and time --kernel=$KERNELS, both variants"
-  gemm --kernel="$KERNELS" --variant=persistent,tiled --m="$m" --n="$n" \
+  gemm 25 --kernel="$KERNELS" --variant=persistent,tiled --m="$m" --n="$n" \
     --k="$k" --bench --iters=20 --warmup=3
 done
 IFS=x read -r m n k <<< "${SHAPES[0]}"
 echo "== gemm ${SHAPES[0]}: the persistent variant with one block per SM"
-gemm --kernel="$KERNELS" --variant=persistent --m="$m" --n="$n" --k="$k" \
+gemm 15 --kernel="$KERNELS" --variant=persistent --m="$m" --n="$n" --k="$k" \
   --grid=132 --bench --iters=20 --warmup=3
 echo "== torch.matmul (cuBLAS) at the same shapes"
-timeout 90 python3 gemm_torch.py "${SHAPES[@]}" >> "$LOG" \
+timeout 25 python3 gemm_torch.py "${SHAPES[@]}" >> "$LOG" \
   2> "$RESULTS/gemm_torch.err" ||
   { echo "FAILED: torch baseline"; tail -5 "$RESULTS/gemm_torch.err"; }
 grep -E "FAIL|: rank [0-9]+: " "$LOG" | head -10
