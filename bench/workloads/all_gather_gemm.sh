@@ -42,7 +42,7 @@ LOG="$RESULTS/all_gather_gemm.log"
 for shape in $SHAPES; do
   IFS=, read -r m n k <<< "$shape"
   echo "== all_gather_gemm m=$m n=$n k=$k: check and time bulk_sync, pull, push, fused"
-  timeout 40 ./symm-run -n "$N" --backend cuda --timeout 30 ./all_gather_gemm \
+  timeout 35 ./symm-run -n "$N" --backend cuda --timeout 30 ./all_gather_gemm \
     --variant=bulk_sync,pull,push,fused --m="$m" --n="$n" --k="$k" --bench \
     --iters=20 --warmup=3 >> "$LOG" 2>&1 ||
     echo "FAILED: all_gather_gemm m=$m n=$n k=$k (exit $?)" | tee -a "$LOG"
