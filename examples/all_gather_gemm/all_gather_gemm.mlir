@@ -214,9 +214,9 @@ gpu.module @all_gather_gemm {
   // says where A's rows come from (see the top of the file). Workgroups
   // 0 .. producers-1 copy this rank's shard into the peers' a_full instead
   // (their flags count on `consumers` workgroups per rank for drained); the
-  // other G = grid - producers compute tiles. Every workgroup of a launch
-  // with producers and consumers must be resident at once; the producers
-  // have the lowest ids, so they start first.
+  // other G = grid - producers compute tiles. Computing workgroups wait
+  // only for the peers' producers, which have the lowest ids and so start
+  // first; producers wait only for the peers' previous launch.
   gpu.func @all_gather_gemm(%a_shard: !heap, %a_full: !heap,
                             %b: memref<?xbf16>, %c: memref<?xbf16>,
                             %flags: !flags, %m: index, %n: index, %k: index,
