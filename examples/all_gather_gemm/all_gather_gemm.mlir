@@ -217,12 +217,16 @@ gpu.module @all_gather_gemm {
   // other G = grid - producers compute tiles. Computing workgroups wait
   // only for the peers' producers, which have the lowest ids and so start
   // first; producers wait only for the peers' previous launch.
+  // The workgroup buffers are 32-byte aligned: WMMA loads and stores take
+  // 32-byte aligned addresses (every fragment's offset is a multiple of 32),
+  // and buffers without the attribute are only element-aligned.
   gpu.func @all_gather_gemm(%a_shard: !heap, %a_full: !heap,
                             %b: memref<?xbf16>, %c: memref<?xbf16>,
                             %flags: !flags, %m: index, %n: index, %k: index,
                             %epoch: i32, %lanes: index, %source: index,
                             %producers: index, %consumers: index)
-      workgroup(%sa: !sa, %sb: !sb, %sc: !sc) kernel {
+      workgroup(%sa: !sa {llvm.align = 32 : i64}, %sb: !sb {llvm.align = 32 : i64},
+                %sc: !sc {llvm.align = 32 : i64}) kernel {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
