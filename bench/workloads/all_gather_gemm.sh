@@ -10,9 +10,9 @@
 #
 # There (2x H200, CUDA 13, PyTorch with NCCL; no LLVM), from the repository:
 #   bench/workloads/all_gather_gemm.sh gpu [DIR]
-# checks every variant (PASS on every rank) and times it at the issue's
-# shapes, M x N x K = 16384 x 3584 x 8192 and 4096 x (28672 / W) x 8192 (N
-# per rank), then times torch on the same shapes (cuBLAS alone, NCCL
+# checks every variant (PASS on every rank) and times it at the two
+# benchmark shapes, M x N x K = 16384 x 3584 x 8192 and
+# 4096 x (28672 / W) x 8192 (N per rank), then times torch on the same shapes (cuBLAS alone, NCCL
 # all-gather alone, both, torch.ops.symm_mem.fused_all_gather_matmul) and
 # prints a table last. Logs go to $OUT (the device machine's output folder)
 # or DIR/results. A failing step is reported and the rest goes on; the whole

@@ -76,7 +76,7 @@ int main(int argc, char **argv) {
               "on CPU ranks; at most one per row block and peer)");
   args.option("check-rows", "auto",
               "rows of C checked (auto: all when M x N x K <= 2^31, else "
-              "rows spread over every row block up to that many products)");
+              "rows spread evenly over A up to that many products)");
   args.option("kernels", "auto",
               "compiled kernels (auto: all_gather_gemm.so/.ptx/.hsaco beside "
               "the program)");
@@ -146,7 +146,7 @@ int main(int argc, char **argv) {
   }
 
   // The reference, in double, for the rows checked: every row, or rows
-  // spread over every row block at varying places within their tiles.
+  // spread evenly over A at varying places within their tiles.
   int64_t budget = int64_t(1) << 31;
   int64_t checkRows = args.str("check-rows") == "auto"
                           ? std::max<int64_t>(1, budget / (n * k))
