@@ -13,9 +13,9 @@
 //                                sends each ready tile to every peer
 //   --variant=fused_sequential   each tile, after its main loop, is stored
 //                                to the local C and every peer's C
-//   --variant=wg_specialized     one kernel: --grid workgroups compute,
-//                                --push-grid more push tiles as their flags
-//                                rise
+//   --variant=wg_specialized     one kernel of --grid workgroups:
+//                                --push-grid of them push tiles as their
+//                                flags rise, the others compute
 //
 // Every rank checks C against a reference computed in double from every
 // rank's inputs (regenerated from the seed) and prints PASS or FAIL with the
@@ -83,8 +83,9 @@ int main(int argc, char **argv) {
               "GEMM workgroups, persistent over the tiles (auto: 132 on "
               "GPUs, one per SM of an H200; 4 on CPU ranks)");
   args.option("push-grid", "auto",
-              "workgroups pushing tiles in producer_consumer and "
-              "wg_specialized (auto: 16 on GPUs, 2 on CPU ranks)");
+              "workgroups pushing tiles: producer_consumer's push kernel, "
+              "and those of wg_specialized's --grid (auto: 16 on GPUs, 2 on "
+              "CPU ranks)");
   args.option("check", "auto",
               "rows of C checked against the reference (auto: all when "
               "M N K <= 2^31, else enough rows for about 2^31 "
@@ -113,10 +114,14 @@ int main(int argc, char **argv) {
   int64_t nr = n / world, tiles = (m / kTile) * (nr / kTile);
   int64_t grid = args.str("grid") == "auto" ? (onGpu() ? 132 : 4)
                                             : args.integer("grid");
-  grid = std::min(grid, tiles);
   int64_t pushGrid = args.str("push-grid") == "auto" ? (onGpu() ? 16 : 2)
                                                      : args.integer("push-grid");
-  pushGrid = std::min(pushGrid, tiles);
+  bool specialized = std::find(variants.begin(), variants.end(),
+                               "wg_specialized") != variants.end();
+  if (specialized && pushGrid >= grid)
+    args.fail("--push-grid=" + std::to_string(pushGrid) +
+              " leaves wg_specialized no computing workgroup of --grid=" +
+              std::to_string(grid));
   int64_t checkRows = m;
   if (args.str("check") != "auto")
     checkRows = std::min(args.integer("check"), m);
@@ -242,7 +247,7 @@ int main(int argc, char **argv) {
       } else if (variant == "fused_sequential") {
         gemm(c, n, rank * nr, FusedSequential, grid, unsigned(grid));
       } else {
-        gemm(c, n, rank * nr, WgSpecialized, grid, unsigned(grid + pushGrid));
+        gemm(c, n, rank * nr, WgSpecialized, grid - pushGrid, unsigned(grid));
       }
     };
     // The push kernel ends after the GEMM's last tile: its stream is the

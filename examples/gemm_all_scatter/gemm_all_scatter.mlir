@@ -10,32 +10,32 @@
 // fragments of 16x16, the one fragment shape every target takes. Blocks are
 // persistent: block b takes tiles b, b + grid, ... in row-major tile order.
 //
-// The main loop (@mainloop: tile coordinates in, the eight f32 accumulator
-// fragments out) stages 128x32 slices of A and 32x128 slices of B in
-// workgroup memory, converting bf16 to f16 on the way (exact for the
-// inputs: docs in README.md), double-buffered: the next slice is loaded
-// from global memory into registers (16-byte vectors) before the current
-// one is multiplied, and stored into the other buffer after it, so one
-// barrier per slice suffices. A Hopper main loop (TMA + wgmma) will replace
-// this one on NVIDIA; the epilogues below only see its fragments.
+// The main loop (one delimited region of @gemm: tile coordinates in, the
+// eight f32 accumulator fragments out) stages 128x32 slices of A and 32x128
+// slices of B in workgroup memory (32-byte aligned, padded rows against
+// bank conflicts), converting bf16 to f16 on the way (exact for the inputs:
+// see README.md), double-buffered: the next slice is loaded from global
+// memory into registers (16-byte vectors) before the current one is
+// multiplied and stored into the other buffer after it, so one barrier per
+// slice suffices. A Hopper main loop (TMA + wgmma) will replace it on
+// NVIDIA; the epilogues only see its fragments. It is written inline
+// because fragments and workgroup memrefs cannot cross func.call on every
+// target (the NVVM lowering takes no workgroup memref arguments).
 //
 // Epilogues leave through a per-subgroup 16x16 f32 scratch: each fragment
 // is stored there, and lane l (l < 32) reads the 8 consecutive elements of
-// row l / 2, converts them to bf16 and stores one 16-byte vector.
+// row l / 2, rounds them to bf16 and stores one 16-byte vector (@emit).
 //
-//   @gemm        C[:, coloff + ...] = A·B_r; with a non-zero epoch, raises
-//                flags[t] = epoch (release) after each tile: the bulk_sync
-//                variant's GEMM (epoch 0) and the producer_consumer
-//                variant's producer.
-//   @push        the producer_consumer variant's consumer, on another
-//                stream: waits for each tile's flag and pushes the tile to
-//                every peer's C.
-//   @fused_sequential  each tile, right after its main loop, stored from
-//                the scratch to the local C and every peer's C.
-//   @wg_specialized    blocks below %compute_grid compute tiles like @gemm,
-//                the others push them like @push as their flags rise.
-//   @assemble    bulk_sync's layout fix: the all-gathered column blocks
-//                (W blocks of M x N/W) into C (M x N).
+//   @gemm      the GEMM of every variant, its epilogue chosen by %variant:
+//              bulk_sync (tiles into C_r), producer_consumer (tiles into C,
+//              then a flag per tile), fused_sequential (tiles into C and
+//              every peer's C) and wg_specialized (some blocks compute
+//              and flag, the others push like @push).
+//   @push      the producer_consumer variant's consumer, on another stream:
+//              waits for each tile's flag and pushes the tile to every
+//              peer's C.
+//   @assemble  bulk_sync's layout fix: the all-gathered column blocks
+//              (W blocks of M x N/W) into C (M x N).
 //
 // Every variant that pushes counts arrivals: after each tile lands, the
 // pusher adds 1 to arrivals[its rank] on the receiver; a launch ends when
@@ -43,7 +43,7 @@
 // every rank when the launch has finished everywhere.
 gpu.module @gemm_all_scatter {
   //===--------------------------------------------------------------------===//
-  // The main loop
+  // The main loop's staging
   //===--------------------------------------------------------------------===//
 
   // This thread's share of the slice at k0: two 16-byte vectors of A (rows
