@@ -94,9 +94,9 @@ int main(int argc, char **argv) {
               "compiled kernels (auto: gemm_all_scatter.so/.ptx/.hsaco "
               "beside the program)");
   args.parse(argc, argv);
-  std::vector<std::string> variants = args.choices(
-      "variant",
-      {"bulk_sync", "producer_consumer", "fused_sequential", "wg_specialized"});
+  std::vector<std::string> variants =
+      args.choices("variant", {"bulk_sync", "producer_consumer",
+                               "fused_sequential", "wg_specialized"});
   int64_t m = args.integer("m"), n = args.integer("n"), k = args.integer("k");
   uint64_t seed = uint64_t(args.integer("seed"));
   bool bench = args.has("bench");
@@ -112,10 +112,11 @@ int main(int argc, char **argv) {
   if (k % kSlice)
     args.fail("--k=" + std::to_string(k) + " is not a multiple of 32");
   int64_t nr = n / world, tiles = (m / kTile) * (nr / kTile);
-  int64_t grid = args.str("grid") == "auto" ? (onGpu() ? 132 : 4)
-                                            : args.integer("grid");
-  int64_t pushGrid = args.str("push-grid") == "auto" ? (onGpu() ? 16 : 2)
-                                                     : args.integer("push-grid");
+  int64_t grid =
+      args.str("grid") == "auto" ? (onGpu() ? 132 : 4) : args.integer("grid");
+  int64_t pushGrid = args.str("push-grid") == "auto"
+                         ? (onGpu() ? 16 : 2)
+                         : args.integer("push-grid");
   bool specialized = std::find(variants.begin(), variants.end(),
                                "wg_specialized") != variants.end();
   if (specialized && pushGrid >= grid)
@@ -276,8 +277,8 @@ int main(int argc, char **argv) {
     WORKLOAD_CHECK(symm_barrier());
     std::vector<uint16_t> got(rows.size() * size_t(n));
     for (size_t r = 0; r < rows.size(); ++r)
-      WORKLOAD_CHECK(symm_memcpy(&got[r * size_t(n)], c + rows[r] * n,
-                                 size_t(n) * 2));
+      WORKLOAD_CHECK(
+          symm_memcpy(&got[r * size_t(n)], c + rows[r] * n, size_t(n) * 2));
     // bf16 keeps 8 significant bits: rounding the f32 result costs at most
     // 2^-9 |C|; the rest bounds f32 accumulation against double near zero.
     Comparison cmp = compare(

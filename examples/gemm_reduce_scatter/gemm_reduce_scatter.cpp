@@ -89,8 +89,8 @@ int main(int argc, char **argv) {
               std::to_string(world) + " ranks");
   int64_t mr = m / world, kr = k / world;
   int64_t tiles = (m / kTile) * (n / kTile);
-  int64_t grid = args.str("grid") == "auto" ? (onGpu() ? 132 : 4)
-                                            : args.integer("grid");
+  int64_t grid =
+      args.str("grid") == "auto" ? (onGpu() ? 132 : 4) : args.integer("grid");
   grid = std::min(grid, tiles);
   int64_t checkRows = mr;
   if (args.str("check") != "auto")
@@ -214,9 +214,8 @@ int main(int argc, char **argv) {
     WORKLOAD_CHECK(symm_stream_synchronize(stream));
     std::vector<uint16_t> got(rows.size() * size_t(n));
     for (size_t r = 0; r < rows.size(); ++r)
-      WORKLOAD_CHECK(symm_memcpy(&got[r * size_t(n)],
-                                 out + (rows[r] - rank * mr) * n,
-                                 size_t(n) * 2));
+      WORKLOAD_CHECK(symm_memcpy(
+          &got[r * size_t(n)], out + (rows[r] - rank * mr) * n, size_t(n) * 2));
     // bf16 keeps 8 significant bits: rounding the result costs at most
     // 2^-9 |C|, and bulk_sync's rounding of each of the W partials before
     // the sum at most 2^-9 |partial|, below 2^-7 rms(partials) for
