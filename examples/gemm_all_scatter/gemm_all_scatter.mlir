@@ -5,7 +5,9 @@
 //
 // A block computes 128x128 tiles of C with 8 subgroups (256 threads with
 // 32-lane subgroups, 512 with AMD's 64-lane wavefronts: the driver passes
-// the subgroup size as %lanes, which convert-gpu-to-nvvm cannot lower).
+// the subgroup size as %lanes, which convert-gpu-to-nvvm cannot lower;
+// every kernel admits 512 threads on AMD, where the ROCDL lowering's default
+// limit is 256).
 // Subgroup s owns the 32x64 sub-tile (s / 2, s % 2): 2x4 accumulator
 // fragments of 16x16, the one fragment shape every target takes. Blocks are
 // persistent: block b takes tiles b, b + grid, ... in row-major tile order.
@@ -272,7 +274,7 @@ gpu.module @gemm_all_scatter {
                  %epoch: i32, %lanes: index, %variant: i32, %compute_grid: index)
       workgroup(%sa: memref<256x40xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64},
                 %sb: memref<64x136xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64},
-                %sc: memref<128x16xf32, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}) kernel {
+                %sc: memref<128x16xf32, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}) kernel attributes {rocdl.flat_work_group_size = "1,512"} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
@@ -490,7 +492,7 @@ gpu.module @gemm_all_scatter {
 
   gpu.func @push(%c: memref<?xi16, #symm.heap>, %flags: memref<?xi32, #symm.heap>,
                  %arrivals: memref<?xi32, #symm.heap>, %m: index, %nb: index, %ldc: index,
-                 %coloff: index, %epoch: i32) kernel {
+                 %coloff: index, %epoch: i32) kernel attributes {rocdl.flat_work_group_size = "1,512"} {
     %c128 = arith.constant 128 : index
     %bid = gpu.block_id x
     %grid = gpu.grid_dim x
@@ -509,7 +511,7 @@ gpu.module @gemm_all_scatter {
   // C (m x W nb) from the all-gathered blocks: block r (m x nb, rank r's
   // columns) at r m nb of %gathered; 16-byte vectors, grid-stride.
   gpu.func @assemble(%gathered: memref<?xi16, #symm.heap>, %c: memref<?xi16, #symm.heap>,
-                     %m: index, %nb: index, %n: index) kernel {
+                     %m: index, %nb: index, %n: index) kernel attributes {rocdl.flat_work_group_size = "1,512"} {
     %c8 = arith.constant 8 : index
     %tid = gpu.thread_id x
     %bid = gpu.block_id x

@@ -6,7 +6,8 @@
 // memory, f16 x f16 -> f32 tensor-core fragments, bf16 out.
 //
 // The GEMM is gemm_all_scatter.mlir's (see there): 128x128 tiles, 8
-// subgroups of 2x4 16x16 f32 fragments, bf16 slices staged as f16 in
+// subgroups of 2x4 16x16 f32 fragments (512 threads with AMD's wavefronts,
+// which the kernel admits: ROCDL's default limit is 256), bf16 slices staged as f16 in
 // double-buffered workgroup memory, persistent blocks, and the main loop
 // one delimited region (tile coordinates in, fragments out) that a Hopper
 // main loop will replace on NVIDIA. Epilogues read each fragment back
@@ -199,7 +200,7 @@ gpu.module @gemm_reduce_scatter {
                  %epoch: i32, %lanes: index, %variant: i32)
       workgroup(%sa: memref<256x40xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64},
                 %sb: memref<64x136xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64},
-                %sc: memref<128x16xf32, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}) kernel {
+                %sc: memref<128x16xf32, #gpu.address_space<workgroup>> {llvm.align = 32 : i64}) kernel attributes {rocdl.flat_work_group_size = "1,512"} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
