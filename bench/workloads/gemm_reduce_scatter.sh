@@ -9,7 +9,7 @@
 #
 # There (2x H200, CUDA 13, PyTorch with NCCL; no LLVM), from the repository:
 #   bench/workloads/gemm_reduce_scatter.sh gpu [DIR]
-# checks and times both variants (PASS on every rank; a sample of each rank's
+# checks and times every variant (PASS on every rank; a sample of each rank's
 # rows against the host reference) at 16384x3584x8192 and 4096x28672x8192
 # (M x N x K global, K split, rows scattered), times torch's matmul,
 # reduce-scatter, both, and symm_mem.fused_matmul_reduce_scatter, and prints
@@ -58,7 +58,7 @@ IFS=, read -r m n k <<< "${SHAPES%% *}"
 echo "== gemm_reduce_scatter m=$m n=$n k=$k with 264 workgroups"
 timeout 20 ./symm-run -n "$N" --backend "$BACKEND" --heap-size 4G --timeout 15 \
   ./gemm_reduce_scatter --m="$m" --n="$n" --k="$k" --bench --iters=20 \
-  --variant=fused --grid=264 >> "$LOG" 2>&1 ||
+  --variant=fused,fused_atomic --grid=264 >> "$LOG" 2>&1 ||
   echo "FAILED: gemm_reduce_scatter grid 264 (exit $?)" | tee -a "$LOG"
 echo "== torch: cuBLAS matmul + NCCL reduce_scatter_tensor; fused_matmul_reduce_scatter"
 timeout 35 torchrun --nproc-per-node "$N" --master-port "${MASTER_PORT:-29545}" \
@@ -70,7 +70,7 @@ grep -E "FAIL|failed|: rank [0-9]+: " "$LOG" | head -10
 echo "== summary (us per iteration, rank 0; ratio = torch matmul+reduce_scatter / Symm; grid in parentheses)"
 python3 - "$LOG" <<'PY'
 import re, sys
-variants = ["bulk_sync", "fused"]
+variants = ["bulk_sync", "fused", "fused_atomic"]
 symm, torch, fused, passes = {}, {}, {}, {}
 for line in open(sys.argv[1]):
     g = re.search(r"\[rank 0\] gemm_reduce_scatter (\w+) m=(\d+) n=(\d+) k=(\d+) ranks=\d+ grid=(\d+).*: ([\d.]+) us/iter, ([\d.]+) TFLOP/s", line)

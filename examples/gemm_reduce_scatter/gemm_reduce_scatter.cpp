@@ -10,6 +10,8 @@
 //   --variant=fused      one persistent kernel: each peer tile's f32 partial
 //                        stored into its owner's staging slot, the owner
 //                        adds them to its own and rounds once
+//   --variant=fused_atomic  the same with the peers' partials added by f32
+//                        atomics into the owner's accumulator instead
 //
 // Every rank checks its rows against a reference computed in double from
 // every rank's inputs (regenerated from the seed) and prints PASS or FAIL
@@ -51,7 +53,8 @@ int main(int argc, char **argv) {
   Args args("gemm_reduce_scatter",
             "C = sum over ranks of A_r B_r (K split); rank r ends with rows "
             "block r of C (bf16)");
-  args.option("variant", "bulk_sync,fused", "bulk_sync | fused, or a list");
+  args.option("variant", "bulk_sync,fused,fused_atomic",
+              "bulk_sync | fused | fused_atomic, or a list");
   args.option("m", "256",
               "rows of A and C, scattered across the ranks (a multiple of "
               "128 x ranks)");
@@ -71,7 +74,7 @@ int main(int argc, char **argv) {
               "beside the program)");
   args.parse(argc, argv);
   std::vector<std::string> variants =
-      args.choices("variant", {"bulk_sync", "fused"});
+      args.choices("variant", {"bulk_sync", "fused", "fused_atomic"});
   int64_t m = args.integer("m"), n = args.integer("n"), k = args.integer("k");
   uint64_t seed = uint64_t(args.integer("seed"));
   bool bench = args.has("bench");
@@ -155,26 +158,29 @@ int main(int argc, char **argv) {
   }
 
   // Heap, allocated on every rank alike: bulk_sync's partial C, this rank's
-  // rows of C, the fused variant's staging slots (one per source rank) and
-  // its flags (ready per tile and source, done per owner).
+  // rows of C, the fused variant's staging slots (one per source rank),
+  // fused_atomic's accumulator (zero between launches) and the fused
+  // variants' flags (ready per tile and source, done per owner).
   uint16_t *partial = heapAlloc<uint16_t>(size_t(m * n));
   uint16_t *out = heapAlloc<uint16_t>(size_t(mr * n));
   float *staging = heapAlloc<float>(size_t(m * n));
+  float *sums = heapAlloc<float>(size_t(mr * n));
+  upload(sums, std::vector<float>(size_t(mr * n), 0.0f));
   size_t flagCount = size_t(tiles + world);
   int32_t *flags = heapAlloc<int32_t>(flagCount);
   upload(flags, std::vector<int32_t>(flagCount, 0));
 
   symm_stream *stream = nullptr;
   WORKLOAD_CHECK(symm_stream_create(&stream));
-  // Fused launches: the ready flags rise to, and every owner's done count
-  // on top of, epoch - 1 launches' worth.
+  // Fused launches (either kind): the ready flags rise to, and every
+  // owner's done count on top of, epoch - 1 launches' worth.
   int32_t epoch = 0;
   int status = 0;
   for (const std::string &variant : variants) {
     // The rows start as NaNs, so a tile nobody wrote fails.
     upload(out, std::vector<uint16_t>(size_t(mr * n), 0xFFFF));
     WORKLOAD_CHECK(symm_barrier());
-    bool fused = variant == "fused";
+    bool fused = variant != "bulk_sync";
     auto step = [&] {
       if (fused)
         ++epoch;
@@ -184,13 +190,16 @@ int main(int argc, char **argv) {
           .memref(partial, size_t(m * n))
           .memref(out, size_t(mr * n))
           .memref(staging, size_t(m * n))
+          .memref(sums, size_t(mr * n))
           .memref(flags, flagCount)
           .index(uint64_t(m))
           .index(uint64_t(n))
           .index(uint64_t(kr))
           .i32(epoch)
           .index(lanes)
-          .i32(fused ? 1 : 0)
+          .i32(variant == "fused_atomic" ? 2
+               : fused                   ? 1
+                                         : 0)
           .launch(module, "gemm", unsigned(grid), block, stream);
       if (!fused)
         WORKLOAD_CHECK(symm_reduce_scatter(partial, out, size_t(mr * n),
@@ -229,6 +238,7 @@ int main(int argc, char **argv) {
 
   WORKLOAD_CHECK(symm_stream_destroy(stream));
   WORKLOAD_CHECK(symm_free(flags));
+  WORKLOAD_CHECK(symm_free(sums));
   WORKLOAD_CHECK(symm_free(staging));
   WORKLOAD_CHECK(symm_free(out));
   WORKLOAD_CHECK(symm_free(partial));

@@ -34,8 +34,11 @@
 //                  Staging slots beat atomics by design: a partial lands
 //                  as plain 16-byte stores and is read once by its owner,
 //                  where an f32 atomic add per element over NVLink moves
-//                  4 bytes per transaction and still needs a pass to round
-//                  the sums to bf16 once every rank has added.
+//                  4 bytes per transaction.
+//   2 (fused_atomic) the same, but a peer's partial is added with f32
+//                  atomics into the owner's accumulator %sums (mr x n, zero
+//                  between launches: the owner reads and clears it before
+//                  its done signal), recorded to measure that choice.
 //
 // Flags (i32, on every rank): ready at t_local * W + source (t_local: the
 // tile's index among its owner's tiles), done at tiles_per_rank * W + p.
@@ -123,10 +126,15 @@ gpu.module @gemm_reduce_scatter {
   }
 
   // fused, a peer's tile: the f32 partial into slot `rank` of the owner's
-  // staging (W slots of mr x n, rows relative to the owner's block).
+  // staging (W slots of mr x n, rows relative to the owner's block), or with
+  // %atomic added element by element into the owner's accumulator (mr x n).
   func.func @emit_to_owner(%v: vector<8xf32>, %staging: memref<?xf32, #symm.heap>,
+                           %acc: memref<?xf32, #symm.heap>, %atomic: i1,
                            %owner: index, %mr: index, %n: index,
                            %r0: index, %c0: index, %lane: index) {
+    %c0i = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
     %c32 = arith.constant 32 : index
     %active = arith.cmpi ult, %lane, %c32 : index
     scf.if %active {
@@ -136,19 +144,31 @@ gpu.module @gemm_reduce_scatter {
       %row, %col = func.call @lane_position(%r0, %c0, %lane) : (index, index, index) -> (index, index)
       %first = arith.muli %owner, %mr : index
       %lrow = arith.subi %row, %first : index
-      %slot_rows = arith.muli %me, %mr : index
-      %srow = arith.addi %slot_rows, %lrow : index
-      %base = arith.muli %srow, %n : index
-      %i = arith.addi %base, %col : index
-      symm.store %v, %staging[%i] to %owner32 : vector<8xf32> -> memref<?xf32, #symm.heap>
+      scf.if %atomic {
+        %abase = arith.muli %lrow, %n : index
+        %ai = arith.addi %abase, %col : index
+        scf.for %e = %c0i to %c8 step %c1 {
+          %x = vector.extract %v[%e] : f32 from vector<8xf32>
+          %i = arith.addi %ai, %e : index
+          %old = symm.atomic_rmw fadd %x, %acc[%i] on %owner32 ordering(relaxed) scope(system) : f32 -> memref<?xf32, #symm.heap>
+        }
+      } else {
+        %slot_rows = arith.muli %me, %mr : index
+        %srow = arith.addi %slot_rows, %lrow : index
+        %base = arith.muli %srow, %n : index
+        %i = arith.addi %base, %col : index
+        symm.store %v, %staging[%i] to %owner32 : vector<8xf32> -> memref<?xf32, #symm.heap>
+      }
     }
     return
   }
 
   // fused, an own tile: the partials in rank order (this rank's from
-  // registers, the peers' from the staging), rounded once to bf16, into
-  // this rank's rows of C (out: mr x n).
+  // registers, the peers' from the staging), or with %atomic this rank's
+  // plus the accumulator (which it clears for the next launch), rounded
+  // once to bf16, into this rank's rows of C (out: mr x n).
   func.func @emit_sum(%v: vector<8xf32>, %staging: memref<?xf32, #symm.heap>,
+                      %acc: memref<?xf32, #symm.heap>, %atomic: i1,
                       %out: memref<?xi16, #symm.heap>, %mr: index, %n: index,
                       %r0: index, %c0: index, %lane: index) {
     %c0i = arith.constant 0 : index
@@ -163,24 +183,32 @@ gpu.module @gemm_reduce_scatter {
       %row, %col = func.call @lane_position(%r0, %c0, %lane) : (index, index, index) -> (index, index)
       %first = arith.muli %me, %mr : index
       %lrow = arith.subi %row, %first : index
-      %zero = arith.constant dense<0.0> : vector<8xf32>
-      %sum = scf.for %p = %c0i to %w step %c1 iter_args(%acc = %zero) -> (vector<8xf32>) {
-        %peer = arith.cmpi ne, %p, %me : index
-        %part = scf.if %peer -> (vector<8xf32>) {
-          %slot_rows = arith.muli %p, %mr : index
-          %srow = arith.addi %slot_rows, %lrow : index
-          %base = arith.muli %srow, %n : index
-          %i = arith.addi %base, %col : index
-          %theirs = vector.load %staging[%i] : memref<?xf32, #symm.heap>, vector<8xf32>
-          scf.yield %theirs : vector<8xf32>
-        } else {
-          scf.yield %v : vector<8xf32>
-        }
-        %next = arith.addf %acc, %part : vector<8xf32>
-        scf.yield %next : vector<8xf32>
-      }
       %obase = arith.muli %lrow, %n : index
       %o = arith.addi %obase, %col : index
+      %zero = arith.constant dense<0.0> : vector<8xf32>
+      %sum = scf.if %atomic -> (vector<8xf32>) {
+        %theirs = vector.load %acc[%o] : memref<?xf32, #symm.heap>, vector<8xf32>
+        vector.store %zero, %acc[%o] : memref<?xf32, #symm.heap>, vector<8xf32>
+        %s = arith.addf %v, %theirs : vector<8xf32>
+        scf.yield %s : vector<8xf32>
+      } else {
+        %s = scf.for %p = %c0i to %w step %c1 iter_args(%partial = %zero) -> (vector<8xf32>) {
+          %peer = arith.cmpi ne, %p, %me : index
+          %part = scf.if %peer -> (vector<8xf32>) {
+            %slot_rows = arith.muli %p, %mr : index
+            %srow = arith.addi %slot_rows, %lrow : index
+            %base = arith.muli %srow, %n : index
+            %i = arith.addi %base, %col : index
+            %t = vector.load %staging[%i] : memref<?xf32, #symm.heap>, vector<8xf32>
+            scf.yield %t : vector<8xf32>
+          } else {
+            scf.yield %v : vector<8xf32>
+          }
+          %next = arith.addf %partial, %part : vector<8xf32>
+          scf.yield %next : vector<8xf32>
+        }
+        scf.yield %s : vector<8xf32>
+      }
       %bf = arith.truncf %sum : vector<8xf32> to vector<8xbf16>
       %bits = arith.bitcast %bf : vector<8xbf16> to vector<8xi16>
       vector.store %bits, %out[%o] : memref<?xi16, #symm.heap>, vector<8xi16>
@@ -196,7 +224,7 @@ gpu.module @gemm_reduce_scatter {
 
   gpu.func @gemm(%a: memref<?xbf16>, %b: memref<?xbf16>, %c: memref<?xi16, #symm.heap>,
                  %out: memref<?xi16, #symm.heap>, %staging: memref<?xf32, #symm.heap>,
-                 %flags: memref<?xi32, #symm.heap>, %m: index, %n: index, %kr: index,
+                 %sums: memref<?xf32, #symm.heap>, %flags: memref<?xi32, #symm.heap>, %m: index, %n: index, %kr: index,
                  %epoch: i32, %lanes: index, %variant: i32)
       workgroup(%sa: memref<256x40xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64},
                 %sb: memref<64x136xf16, #gpu.address_space<workgroup>> {llvm.align = 32 : i64},
@@ -218,6 +246,8 @@ gpu.module @gemm_reduce_scatter {
     %grid = gpu.grid_dim x
     %t0 = arith.cmpi eq, %tid, %c0 : index
     %fused = arith.cmpi ne, %variant, %v0 : i32
+    %v2 = arith.constant 2 : i32
+    %atomic = arith.cmpi eq, %variant, %v2 : i32
     %me32 = symm.rank : i32
     %w32 = symm.world_size : i32
     %me = arith.index_cast %me32 : i32 to index
@@ -373,10 +403,10 @@ gpu.module @gemm_reduce_scatter {
       gpu.barrier
       %v00 = vector.load %sc[%scread, %sccol] : memref<128x16xf32, #gpu.address_space<workgroup>>, vector<8xf32>
       scf.if %own_fused {
-        func.call @emit_sum(%v00, %staging, %out, %mr, %n, %fr0, %fc0, %lane) : (vector<8xf32>, memref<?xf32, #symm.heap>, memref<?xi16, #symm.heap>, index, index, index, index, index) -> ()
+        func.call @emit_sum(%v00, %staging, %sums, %atomic, %out, %mr, %n, %fr0, %fc0, %lane) : (vector<8xf32>, memref<?xf32, #symm.heap>, memref<?xf32, #symm.heap>, i1, memref<?xi16, #symm.heap>, index, index, index, index, index) -> ()
       } else {
         scf.if %to_owner {
-          func.call @emit_to_owner(%v00, %staging, %owner, %mr, %n, %fr0, %fc0, %lane) : (vector<8xf32>, memref<?xf32, #symm.heap>, index, index, index, index, index, index) -> ()
+          func.call @emit_to_owner(%v00, %staging, %sums, %atomic, %owner, %mr, %n, %fr0, %fc0, %lane) : (vector<8xf32>, memref<?xf32, #symm.heap>, memref<?xf32, #symm.heap>, i1, index, index, index, index, index, index) -> ()
         } else {
           func.call @emit_partial(%v00, %c, %n, %fr0, %fc0, %lane) : (vector<8xf32>, memref<?xi16, #symm.heap>, index, index, index, index) -> ()
         }
@@ -387,10 +417,10 @@ gpu.module @gemm_reduce_scatter {
       gpu.barrier
       %v01 = vector.load %sc[%scread, %sccol] : memref<128x16xf32, #gpu.address_space<workgroup>>, vector<8xf32>
       scf.if %own_fused {
-        func.call @emit_sum(%v01, %staging, %out, %mr, %n, %fr0, %fc1, %lane) : (vector<8xf32>, memref<?xf32, #symm.heap>, memref<?xi16, #symm.heap>, index, index, index, index, index) -> ()
+        func.call @emit_sum(%v01, %staging, %sums, %atomic, %out, %mr, %n, %fr0, %fc1, %lane) : (vector<8xf32>, memref<?xf32, #symm.heap>, memref<?xf32, #symm.heap>, i1, memref<?xi16, #symm.heap>, index, index, index, index, index) -> ()
       } else {
         scf.if %to_owner {
-          func.call @emit_to_owner(%v01, %staging, %owner, %mr, %n, %fr0, %fc1, %lane) : (vector<8xf32>, memref<?xf32, #symm.heap>, index, index, index, index, index, index) -> ()
+          func.call @emit_to_owner(%v01, %staging, %sums, %atomic, %owner, %mr, %n, %fr0, %fc1, %lane) : (vector<8xf32>, memref<?xf32, #symm.heap>, memref<?xf32, #symm.heap>, i1, index, index, index, index, index, index) -> ()
         } else {
           func.call @emit_partial(%v01, %c, %n, %fr0, %fc1, %lane) : (vector<8xf32>, memref<?xi16, #symm.heap>, index, index, index, index) -> ()
         }
@@ -401,10 +431,10 @@ gpu.module @gemm_reduce_scatter {
       gpu.barrier
       %v02 = vector.load %sc[%scread, %sccol] : memref<128x16xf32, #gpu.address_space<workgroup>>, vector<8xf32>
       scf.if %own_fused {
-        func.call @emit_sum(%v02, %staging, %out, %mr, %n, %fr0, %fc2, %lane) : (vector<8xf32>, memref<?xf32, #symm.heap>, memref<?xi16, #symm.heap>, index, index, index, index, index) -> ()
+        func.call @emit_sum(%v02, %staging, %sums, %atomic, %out, %mr, %n, %fr0, %fc2, %lane) : (vector<8xf32>, memref<?xf32, #symm.heap>, memref<?xf32, #symm.heap>, i1, memref<?xi16, #symm.heap>, index, index, index, index, index) -> ()
       } else {
         scf.if %to_owner {
-          func.call @emit_to_owner(%v02, %staging, %owner, %mr, %n, %fr0, %fc2, %lane) : (vector<8xf32>, memref<?xf32, #symm.heap>, index, index, index, index, index, index) -> ()
+          func.call @emit_to_owner(%v02, %staging, %sums, %atomic, %owner, %mr, %n, %fr0, %fc2, %lane) : (vector<8xf32>, memref<?xf32, #symm.heap>, memref<?xf32, #symm.heap>, i1, index, index, index, index, index, index) -> ()
         } else {
           func.call @emit_partial(%v02, %c, %n, %fr0, %fc2, %lane) : (vector<8xf32>, memref<?xi16, #symm.heap>, index, index, index, index) -> ()
         }
@@ -415,10 +445,10 @@ gpu.module @gemm_reduce_scatter {
       gpu.barrier
       %v03 = vector.load %sc[%scread, %sccol] : memref<128x16xf32, #gpu.address_space<workgroup>>, vector<8xf32>
       scf.if %own_fused {
-        func.call @emit_sum(%v03, %staging, %out, %mr, %n, %fr0, %fc3, %lane) : (vector<8xf32>, memref<?xf32, #symm.heap>, memref<?xi16, #symm.heap>, index, index, index, index, index) -> ()
+        func.call @emit_sum(%v03, %staging, %sums, %atomic, %out, %mr, %n, %fr0, %fc3, %lane) : (vector<8xf32>, memref<?xf32, #symm.heap>, memref<?xf32, #symm.heap>, i1, memref<?xi16, #symm.heap>, index, index, index, index, index) -> ()
       } else {
         scf.if %to_owner {
-          func.call @emit_to_owner(%v03, %staging, %owner, %mr, %n, %fr0, %fc3, %lane) : (vector<8xf32>, memref<?xf32, #symm.heap>, index, index, index, index, index, index) -> ()
+          func.call @emit_to_owner(%v03, %staging, %sums, %atomic, %owner, %mr, %n, %fr0, %fc3, %lane) : (vector<8xf32>, memref<?xf32, #symm.heap>, memref<?xf32, #symm.heap>, i1, index, index, index, index, index, index) -> ()
         } else {
           func.call @emit_partial(%v03, %c, %n, %fr0, %fc3, %lane) : (vector<8xf32>, memref<?xi16, #symm.heap>, index, index, index, index) -> ()
         }
@@ -429,10 +459,10 @@ gpu.module @gemm_reduce_scatter {
       gpu.barrier
       %v10 = vector.load %sc[%scread, %sccol] : memref<128x16xf32, #gpu.address_space<workgroup>>, vector<8xf32>
       scf.if %own_fused {
-        func.call @emit_sum(%v10, %staging, %out, %mr, %n, %fr1, %fc0, %lane) : (vector<8xf32>, memref<?xf32, #symm.heap>, memref<?xi16, #symm.heap>, index, index, index, index, index) -> ()
+        func.call @emit_sum(%v10, %staging, %sums, %atomic, %out, %mr, %n, %fr1, %fc0, %lane) : (vector<8xf32>, memref<?xf32, #symm.heap>, memref<?xf32, #symm.heap>, i1, memref<?xi16, #symm.heap>, index, index, index, index, index) -> ()
       } else {
         scf.if %to_owner {
-          func.call @emit_to_owner(%v10, %staging, %owner, %mr, %n, %fr1, %fc0, %lane) : (vector<8xf32>, memref<?xf32, #symm.heap>, index, index, index, index, index, index) -> ()
+          func.call @emit_to_owner(%v10, %staging, %sums, %atomic, %owner, %mr, %n, %fr1, %fc0, %lane) : (vector<8xf32>, memref<?xf32, #symm.heap>, memref<?xf32, #symm.heap>, i1, index, index, index, index, index, index) -> ()
         } else {
           func.call @emit_partial(%v10, %c, %n, %fr1, %fc0, %lane) : (vector<8xf32>, memref<?xi16, #symm.heap>, index, index, index, index) -> ()
         }
@@ -443,10 +473,10 @@ gpu.module @gemm_reduce_scatter {
       gpu.barrier
       %v11 = vector.load %sc[%scread, %sccol] : memref<128x16xf32, #gpu.address_space<workgroup>>, vector<8xf32>
       scf.if %own_fused {
-        func.call @emit_sum(%v11, %staging, %out, %mr, %n, %fr1, %fc1, %lane) : (vector<8xf32>, memref<?xf32, #symm.heap>, memref<?xi16, #symm.heap>, index, index, index, index, index) -> ()
+        func.call @emit_sum(%v11, %staging, %sums, %atomic, %out, %mr, %n, %fr1, %fc1, %lane) : (vector<8xf32>, memref<?xf32, #symm.heap>, memref<?xf32, #symm.heap>, i1, memref<?xi16, #symm.heap>, index, index, index, index, index) -> ()
       } else {
         scf.if %to_owner {
-          func.call @emit_to_owner(%v11, %staging, %owner, %mr, %n, %fr1, %fc1, %lane) : (vector<8xf32>, memref<?xf32, #symm.heap>, index, index, index, index, index, index) -> ()
+          func.call @emit_to_owner(%v11, %staging, %sums, %atomic, %owner, %mr, %n, %fr1, %fc1, %lane) : (vector<8xf32>, memref<?xf32, #symm.heap>, memref<?xf32, #symm.heap>, i1, index, index, index, index, index, index) -> ()
         } else {
           func.call @emit_partial(%v11, %c, %n, %fr1, %fc1, %lane) : (vector<8xf32>, memref<?xi16, #symm.heap>, index, index, index, index) -> ()
         }
@@ -457,10 +487,10 @@ gpu.module @gemm_reduce_scatter {
       gpu.barrier
       %v12 = vector.load %sc[%scread, %sccol] : memref<128x16xf32, #gpu.address_space<workgroup>>, vector<8xf32>
       scf.if %own_fused {
-        func.call @emit_sum(%v12, %staging, %out, %mr, %n, %fr1, %fc2, %lane) : (vector<8xf32>, memref<?xf32, #symm.heap>, memref<?xi16, #symm.heap>, index, index, index, index, index) -> ()
+        func.call @emit_sum(%v12, %staging, %sums, %atomic, %out, %mr, %n, %fr1, %fc2, %lane) : (vector<8xf32>, memref<?xf32, #symm.heap>, memref<?xf32, #symm.heap>, i1, memref<?xi16, #symm.heap>, index, index, index, index, index) -> ()
       } else {
         scf.if %to_owner {
-          func.call @emit_to_owner(%v12, %staging, %owner, %mr, %n, %fr1, %fc2, %lane) : (vector<8xf32>, memref<?xf32, #symm.heap>, index, index, index, index, index, index) -> ()
+          func.call @emit_to_owner(%v12, %staging, %sums, %atomic, %owner, %mr, %n, %fr1, %fc2, %lane) : (vector<8xf32>, memref<?xf32, #symm.heap>, memref<?xf32, #symm.heap>, i1, index, index, index, index, index, index) -> ()
         } else {
           func.call @emit_partial(%v12, %c, %n, %fr1, %fc2, %lane) : (vector<8xf32>, memref<?xi16, #symm.heap>, index, index, index, index) -> ()
         }
@@ -471,10 +501,10 @@ gpu.module @gemm_reduce_scatter {
       gpu.barrier
       %v13 = vector.load %sc[%scread, %sccol] : memref<128x16xf32, #gpu.address_space<workgroup>>, vector<8xf32>
       scf.if %own_fused {
-        func.call @emit_sum(%v13, %staging, %out, %mr, %n, %fr1, %fc3, %lane) : (vector<8xf32>, memref<?xf32, #symm.heap>, memref<?xi16, #symm.heap>, index, index, index, index, index) -> ()
+        func.call @emit_sum(%v13, %staging, %sums, %atomic, %out, %mr, %n, %fr1, %fc3, %lane) : (vector<8xf32>, memref<?xf32, #symm.heap>, memref<?xf32, #symm.heap>, i1, memref<?xi16, #symm.heap>, index, index, index, index, index) -> ()
       } else {
         scf.if %to_owner {
-          func.call @emit_to_owner(%v13, %staging, %owner, %mr, %n, %fr1, %fc3, %lane) : (vector<8xf32>, memref<?xf32, #symm.heap>, index, index, index, index, index, index) -> ()
+          func.call @emit_to_owner(%v13, %staging, %sums, %atomic, %owner, %mr, %n, %fr1, %fc3, %lane) : (vector<8xf32>, memref<?xf32, #symm.heap>, memref<?xf32, #symm.heap>, i1, index, index, index, index, index, index) -> ()
         } else {
           func.call @emit_partial(%v13, %c, %n, %fr1, %fc3, %lane) : (vector<8xf32>, memref<?xi16, #symm.heap>, index, index, index, index) -> ()
         }
