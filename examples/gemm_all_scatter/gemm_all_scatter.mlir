@@ -122,7 +122,7 @@ gpu.module @gemm_all_scatter {
       // peer loop through __truncsfbf2, which libgcc before GCC 13 lacks.
       %bf = arith.truncf %v : vector<8xf32> to vector<8xbf16>
       %bits = arith.bitcast %bf : vector<8xbf16> to vector<8xi16>
-      vector.store %bits, %c[%i] : memref<?xi16, #symm.heap>, vector<8xi16>
+      vector.store %bits, %c[%i] {alignment = 16} : memref<?xi16, #symm.heap>, vector<8xi16>
       scf.if %to_peers {
         %me = symm.rank : i32
         %n32 = symm.world_size : i32
@@ -231,7 +231,7 @@ gpu.module @gemm_all_scatter {
         %base = arith.muli %row, %ldc : index
         %col = arith.addi %ccol, %cc : index
         %i = arith.addi %base, %col : index
-        %bits = vector.load %c[%i] : memref<?xi16, #symm.heap>, vector<8xi16>
+        %bits = vector.load %c[%i] {alignment = 16} : memref<?xi16, #symm.heap>, vector<8xi16>
         scf.for %p = %c0 to %n step %c1 {
           %peer = arith.cmpi ne, %p, %mei : index
           scf.if %peer {
@@ -344,10 +344,10 @@ gpu.module @gemm_all_scatter {
             : (memref<?xbf16>, index, memref<?xbf16>, index, index, index, index)
             -> (vector<8xf16>, vector<8xf16>, vector<8xf16>, vector<8xf16>)
         scf.if %stager {
-          vector.store %p0, %sa[%sar0, %sac] : memref<256x40xf16, #gpu.address_space<workgroup>>, vector<8xf16>
-          vector.store %p1, %sa[%sar1, %sac] : memref<256x40xf16, #gpu.address_space<workgroup>>, vector<8xf16>
-          vector.store %p2, %sb[%sbr0, %sbc] : memref<64x136xf16, #gpu.address_space<workgroup>>, vector<8xf16>
-          vector.store %p3, %sb[%sbr1, %sbc] : memref<64x136xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+          vector.store %p0, %sa[%sar0, %sac] {alignment = 16} : memref<256x40xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+          vector.store %p1, %sa[%sar1, %sac] {alignment = 16} : memref<256x40xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+          vector.store %p2, %sb[%sbr0, %sbc] {alignment = 16} : memref<64x136xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+          vector.store %p3, %sb[%sbr1, %sbc] {alignment = 16} : memref<64x136xf16, #gpu.address_space<workgroup>>, vector<8xf16>
         }
         gpu.barrier
         %slices = arith.divui %k, %c32 : index
@@ -398,10 +398,10 @@ gpu.module @gemm_all_scatter {
             %oar1 = arith.addi %oa, %sar1 : index
             %obr0 = arith.addi %ob, %sbr0 : index
             %obr1 = arith.addi %ob, %sbr1 : index
-            vector.store %n0, %sa[%oar0, %sac] : memref<256x40xf16, #gpu.address_space<workgroup>>, vector<8xf16>
-            vector.store %n1, %sa[%oar1, %sac] : memref<256x40xf16, #gpu.address_space<workgroup>>, vector<8xf16>
-            vector.store %n2, %sb[%obr0, %sbc] : memref<64x136xf16, #gpu.address_space<workgroup>>, vector<8xf16>
-            vector.store %n3, %sb[%obr1, %sbc] : memref<64x136xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+            vector.store %n0, %sa[%oar0, %sac] {alignment = 16} : memref<256x40xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+            vector.store %n1, %sa[%oar1, %sac] {alignment = 16} : memref<256x40xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+            vector.store %n2, %sb[%obr0, %sbc] {alignment = 16} : memref<64x136xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+            vector.store %n3, %sb[%obr1, %sbc] {alignment = 16} : memref<64x136xf16, #gpu.address_space<workgroup>>, vector<8xf16>
           }
           gpu.barrier
           scf.yield %q#0, %q#1, %q#2, %q#3, %q#4, %q#5, %q#6, %q#7 : !gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp">
@@ -419,49 +419,49 @@ gpu.module @gemm_all_scatter {
         gpu.barrier
         gpu.subgroup_mma_store_matrix %acc#0, %sc[%scrow, %c0] {leadDimension = 16 : index} : !gpu.mma_matrix<16x16xf32, "COp">, memref<128x16xf32, #gpu.address_space<workgroup>>
         gpu.barrier
-        %v00 = vector.load %sc[%scread, %sccol] : memref<128x16xf32, #gpu.address_space<workgroup>>, vector<8xf32>
+        %v00 = vector.load %sc[%scread, %sccol] {alignment = 16} : memref<128x16xf32, #gpu.address_space<workgroup>>, vector<8xf32>
         func.call @emit(%v00, %c, %ldc, %fr0, %fc0, %lane, %to_peers) : (vector<8xf32>, memref<?xi16, #symm.heap>, index, index, index, index, i1) -> ()
         // Fragment (0, 1) through the scratch.
         gpu.barrier
         gpu.subgroup_mma_store_matrix %acc#1, %sc[%scrow, %c0] {leadDimension = 16 : index} : !gpu.mma_matrix<16x16xf32, "COp">, memref<128x16xf32, #gpu.address_space<workgroup>>
         gpu.barrier
-        %v01 = vector.load %sc[%scread, %sccol] : memref<128x16xf32, #gpu.address_space<workgroup>>, vector<8xf32>
+        %v01 = vector.load %sc[%scread, %sccol] {alignment = 16} : memref<128x16xf32, #gpu.address_space<workgroup>>, vector<8xf32>
         func.call @emit(%v01, %c, %ldc, %fr0, %fc1, %lane, %to_peers) : (vector<8xf32>, memref<?xi16, #symm.heap>, index, index, index, index, i1) -> ()
         // Fragment (0, 2) through the scratch.
         gpu.barrier
         gpu.subgroup_mma_store_matrix %acc#2, %sc[%scrow, %c0] {leadDimension = 16 : index} : !gpu.mma_matrix<16x16xf32, "COp">, memref<128x16xf32, #gpu.address_space<workgroup>>
         gpu.barrier
-        %v02 = vector.load %sc[%scread, %sccol] : memref<128x16xf32, #gpu.address_space<workgroup>>, vector<8xf32>
+        %v02 = vector.load %sc[%scread, %sccol] {alignment = 16} : memref<128x16xf32, #gpu.address_space<workgroup>>, vector<8xf32>
         func.call @emit(%v02, %c, %ldc, %fr0, %fc2, %lane, %to_peers) : (vector<8xf32>, memref<?xi16, #symm.heap>, index, index, index, index, i1) -> ()
         // Fragment (0, 3) through the scratch.
         gpu.barrier
         gpu.subgroup_mma_store_matrix %acc#3, %sc[%scrow, %c0] {leadDimension = 16 : index} : !gpu.mma_matrix<16x16xf32, "COp">, memref<128x16xf32, #gpu.address_space<workgroup>>
         gpu.barrier
-        %v03 = vector.load %sc[%scread, %sccol] : memref<128x16xf32, #gpu.address_space<workgroup>>, vector<8xf32>
+        %v03 = vector.load %sc[%scread, %sccol] {alignment = 16} : memref<128x16xf32, #gpu.address_space<workgroup>>, vector<8xf32>
         func.call @emit(%v03, %c, %ldc, %fr0, %fc3, %lane, %to_peers) : (vector<8xf32>, memref<?xi16, #symm.heap>, index, index, index, index, i1) -> ()
         // Fragment (1, 0) through the scratch.
         gpu.barrier
         gpu.subgroup_mma_store_matrix %acc#4, %sc[%scrow, %c0] {leadDimension = 16 : index} : !gpu.mma_matrix<16x16xf32, "COp">, memref<128x16xf32, #gpu.address_space<workgroup>>
         gpu.barrier
-        %v10 = vector.load %sc[%scread, %sccol] : memref<128x16xf32, #gpu.address_space<workgroup>>, vector<8xf32>
+        %v10 = vector.load %sc[%scread, %sccol] {alignment = 16} : memref<128x16xf32, #gpu.address_space<workgroup>>, vector<8xf32>
         func.call @emit(%v10, %c, %ldc, %fr1, %fc0, %lane, %to_peers) : (vector<8xf32>, memref<?xi16, #symm.heap>, index, index, index, index, i1) -> ()
         // Fragment (1, 1) through the scratch.
         gpu.barrier
         gpu.subgroup_mma_store_matrix %acc#5, %sc[%scrow, %c0] {leadDimension = 16 : index} : !gpu.mma_matrix<16x16xf32, "COp">, memref<128x16xf32, #gpu.address_space<workgroup>>
         gpu.barrier
-        %v11 = vector.load %sc[%scread, %sccol] : memref<128x16xf32, #gpu.address_space<workgroup>>, vector<8xf32>
+        %v11 = vector.load %sc[%scread, %sccol] {alignment = 16} : memref<128x16xf32, #gpu.address_space<workgroup>>, vector<8xf32>
         func.call @emit(%v11, %c, %ldc, %fr1, %fc1, %lane, %to_peers) : (vector<8xf32>, memref<?xi16, #symm.heap>, index, index, index, index, i1) -> ()
         // Fragment (1, 2) through the scratch.
         gpu.barrier
         gpu.subgroup_mma_store_matrix %acc#6, %sc[%scrow, %c0] {leadDimension = 16 : index} : !gpu.mma_matrix<16x16xf32, "COp">, memref<128x16xf32, #gpu.address_space<workgroup>>
         gpu.barrier
-        %v12 = vector.load %sc[%scread, %sccol] : memref<128x16xf32, #gpu.address_space<workgroup>>, vector<8xf32>
+        %v12 = vector.load %sc[%scread, %sccol] {alignment = 16} : memref<128x16xf32, #gpu.address_space<workgroup>>, vector<8xf32>
         func.call @emit(%v12, %c, %ldc, %fr1, %fc2, %lane, %to_peers) : (vector<8xf32>, memref<?xi16, #symm.heap>, index, index, index, index, i1) -> ()
         // Fragment (1, 3) through the scratch.
         gpu.barrier
         gpu.subgroup_mma_store_matrix %acc#7, %sc[%scrow, %c0] {leadDimension = 16 : index} : !gpu.mma_matrix<16x16xf32, "COp">, memref<128x16xf32, #gpu.address_space<workgroup>>
         gpu.barrier
-        %v13 = vector.load %sc[%scread, %sccol] : memref<128x16xf32, #gpu.address_space<workgroup>>, vector<8xf32>
+        %v13 = vector.load %sc[%scread, %sccol] {alignment = 16} : memref<128x16xf32, #gpu.address_space<workgroup>>, vector<8xf32>
         func.call @emit(%v13, %c, %ldc, %fr1, %fc3, %lane, %to_peers) : (vector<8xf32>, memref<?xi16, #symm.heap>, index, index, index, index, i1) -> ()
         scf.if %to_peers {
           func.call @announce(%arrivals) : (memref<?xi32, #symm.heap>) -> ()
@@ -535,8 +535,8 @@ gpu.module @gemm_all_scatter {
       %src = arith.addi %src1, %rc : index
       %rowbase = arith.muli %row, %n : index
       %dst = arith.addi %rowbase, %col : index
-      %bits = vector.load %gathered[%src] : memref<?xi16, #symm.heap>, vector<8xi16>
-      vector.store %bits, %c[%dst] : memref<?xi16, #symm.heap>, vector<8xi16>
+      %bits = vector.load %gathered[%src] {alignment = 16} : memref<?xi16, #symm.heap>, vector<8xi16>
+      vector.store %bits, %c[%dst] {alignment = 16} : memref<?xi16, #symm.heap>, vector<8xi16>
     }
     gpu.return
   }

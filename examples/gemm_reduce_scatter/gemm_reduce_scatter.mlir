@@ -120,7 +120,7 @@ gpu.module @gemm_reduce_scatter {
       %i = arith.addi %base, %col : index
       %bf = arith.truncf %v : vector<8xf32> to vector<8xbf16>
       %bits = arith.bitcast %bf : vector<8xbf16> to vector<8xi16>
-      vector.store %bits, %c[%i] : memref<?xi16, #symm.heap>, vector<8xi16>
+      vector.store %bits, %c[%i] {alignment = 16} : memref<?xi16, #symm.heap>, vector<8xi16>
     }
     return
   }
@@ -187,8 +187,8 @@ gpu.module @gemm_reduce_scatter {
       %o = arith.addi %obase, %col : index
       %zero = arith.constant dense<0.0> : vector<8xf32>
       %sum = scf.if %atomic -> (vector<8xf32>) {
-        %theirs = vector.load %acc[%o] : memref<?xf32, #symm.heap>, vector<8xf32>
-        vector.store %zero, %acc[%o] : memref<?xf32, #symm.heap>, vector<8xf32>
+        %theirs = vector.load %acc[%o] {alignment = 16} : memref<?xf32, #symm.heap>, vector<8xf32>
+        vector.store %zero, %acc[%o] {alignment = 16} : memref<?xf32, #symm.heap>, vector<8xf32>
         %s = arith.addf %v, %theirs : vector<8xf32>
         scf.yield %s : vector<8xf32>
       } else {
@@ -199,7 +199,7 @@ gpu.module @gemm_reduce_scatter {
             %srow = arith.addi %slot_rows, %lrow : index
             %base = arith.muli %srow, %n : index
             %i = arith.addi %base, %col : index
-            %t = vector.load %staging[%i] : memref<?xf32, #symm.heap>, vector<8xf32>
+            %t = vector.load %staging[%i] {alignment = 16} : memref<?xf32, #symm.heap>, vector<8xf32>
             scf.yield %t : vector<8xf32>
           } else {
             scf.yield %v : vector<8xf32>
@@ -211,7 +211,7 @@ gpu.module @gemm_reduce_scatter {
       }
       %bf = arith.truncf %sum : vector<8xf32> to vector<8xbf16>
       %bits = arith.bitcast %bf : vector<8xbf16> to vector<8xi16>
-      vector.store %bits, %out[%o] : memref<?xi16, #symm.heap>, vector<8xi16>
+      vector.store %bits, %out[%o] {alignment = 16} : memref<?xi16, #symm.heap>, vector<8xi16>
     }
     return
   }
@@ -310,10 +310,10 @@ gpu.module @gemm_reduce_scatter {
           : (memref<?xbf16>, index, memref<?xbf16>, index, index, index, index)
           -> (vector<8xf16>, vector<8xf16>, vector<8xf16>, vector<8xf16>)
       scf.if %stager {
-        vector.store %p0, %sa[%sar0, %sac] : memref<256x40xf16, #gpu.address_space<workgroup>>, vector<8xf16>
-        vector.store %p1, %sa[%sar1, %sac] : memref<256x40xf16, #gpu.address_space<workgroup>>, vector<8xf16>
-        vector.store %p2, %sb[%sbr0, %sbc] : memref<64x136xf16, #gpu.address_space<workgroup>>, vector<8xf16>
-        vector.store %p3, %sb[%sbr1, %sbc] : memref<64x136xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        vector.store %p0, %sa[%sar0, %sac] {alignment = 16} : memref<256x40xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        vector.store %p1, %sa[%sar1, %sac] {alignment = 16} : memref<256x40xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        vector.store %p2, %sb[%sbr0, %sbc] {alignment = 16} : memref<64x136xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+        vector.store %p3, %sb[%sbr1, %sbc] {alignment = 16} : memref<64x136xf16, #gpu.address_space<workgroup>>, vector<8xf16>
       }
       gpu.barrier
       %slices = arith.divui %kr, %c32 : index
@@ -364,10 +364,10 @@ gpu.module @gemm_reduce_scatter {
           %oar1 = arith.addi %oa, %sar1 : index
           %obr0 = arith.addi %ob, %sbr0 : index
           %obr1 = arith.addi %ob, %sbr1 : index
-          vector.store %n0, %sa[%oar0, %sac] : memref<256x40xf16, #gpu.address_space<workgroup>>, vector<8xf16>
-          vector.store %n1, %sa[%oar1, %sac] : memref<256x40xf16, #gpu.address_space<workgroup>>, vector<8xf16>
-          vector.store %n2, %sb[%obr0, %sbc] : memref<64x136xf16, #gpu.address_space<workgroup>>, vector<8xf16>
-          vector.store %n3, %sb[%obr1, %sbc] : memref<64x136xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+          vector.store %n0, %sa[%oar0, %sac] {alignment = 16} : memref<256x40xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+          vector.store %n1, %sa[%oar1, %sac] {alignment = 16} : memref<256x40xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+          vector.store %n2, %sb[%obr0, %sbc] {alignment = 16} : memref<64x136xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+          vector.store %n3, %sb[%obr1, %sbc] {alignment = 16} : memref<64x136xf16, #gpu.address_space<workgroup>>, vector<8xf16>
         }
         gpu.barrier
         scf.yield %q#0, %q#1, %q#2, %q#3, %q#4, %q#5, %q#6, %q#7 : !gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp">
@@ -401,7 +401,7 @@ gpu.module @gemm_reduce_scatter {
       gpu.barrier
       gpu.subgroup_mma_store_matrix %acc#0, %sc[%scrow, %c0] {leadDimension = 16 : index} : !gpu.mma_matrix<16x16xf32, "COp">, memref<128x16xf32, #gpu.address_space<workgroup>>
       gpu.barrier
-      %v00 = vector.load %sc[%scread, %sccol] : memref<128x16xf32, #gpu.address_space<workgroup>>, vector<8xf32>
+      %v00 = vector.load %sc[%scread, %sccol] {alignment = 16} : memref<128x16xf32, #gpu.address_space<workgroup>>, vector<8xf32>
       scf.if %own_fused {
         func.call @emit_sum(%v00, %staging, %sums, %atomic, %out, %mr, %n, %fr0, %fc0, %lane) : (vector<8xf32>, memref<?xf32, #symm.heap>, memref<?xf32, #symm.heap>, i1, memref<?xi16, #symm.heap>, index, index, index, index, index) -> ()
       } else {
@@ -415,7 +415,7 @@ gpu.module @gemm_reduce_scatter {
       gpu.barrier
       gpu.subgroup_mma_store_matrix %acc#1, %sc[%scrow, %c0] {leadDimension = 16 : index} : !gpu.mma_matrix<16x16xf32, "COp">, memref<128x16xf32, #gpu.address_space<workgroup>>
       gpu.barrier
-      %v01 = vector.load %sc[%scread, %sccol] : memref<128x16xf32, #gpu.address_space<workgroup>>, vector<8xf32>
+      %v01 = vector.load %sc[%scread, %sccol] {alignment = 16} : memref<128x16xf32, #gpu.address_space<workgroup>>, vector<8xf32>
       scf.if %own_fused {
         func.call @emit_sum(%v01, %staging, %sums, %atomic, %out, %mr, %n, %fr0, %fc1, %lane) : (vector<8xf32>, memref<?xf32, #symm.heap>, memref<?xf32, #symm.heap>, i1, memref<?xi16, #symm.heap>, index, index, index, index, index) -> ()
       } else {
@@ -429,7 +429,7 @@ gpu.module @gemm_reduce_scatter {
       gpu.barrier
       gpu.subgroup_mma_store_matrix %acc#2, %sc[%scrow, %c0] {leadDimension = 16 : index} : !gpu.mma_matrix<16x16xf32, "COp">, memref<128x16xf32, #gpu.address_space<workgroup>>
       gpu.barrier
-      %v02 = vector.load %sc[%scread, %sccol] : memref<128x16xf32, #gpu.address_space<workgroup>>, vector<8xf32>
+      %v02 = vector.load %sc[%scread, %sccol] {alignment = 16} : memref<128x16xf32, #gpu.address_space<workgroup>>, vector<8xf32>
       scf.if %own_fused {
         func.call @emit_sum(%v02, %staging, %sums, %atomic, %out, %mr, %n, %fr0, %fc2, %lane) : (vector<8xf32>, memref<?xf32, #symm.heap>, memref<?xf32, #symm.heap>, i1, memref<?xi16, #symm.heap>, index, index, index, index, index) -> ()
       } else {
@@ -443,7 +443,7 @@ gpu.module @gemm_reduce_scatter {
       gpu.barrier
       gpu.subgroup_mma_store_matrix %acc#3, %sc[%scrow, %c0] {leadDimension = 16 : index} : !gpu.mma_matrix<16x16xf32, "COp">, memref<128x16xf32, #gpu.address_space<workgroup>>
       gpu.barrier
-      %v03 = vector.load %sc[%scread, %sccol] : memref<128x16xf32, #gpu.address_space<workgroup>>, vector<8xf32>
+      %v03 = vector.load %sc[%scread, %sccol] {alignment = 16} : memref<128x16xf32, #gpu.address_space<workgroup>>, vector<8xf32>
       scf.if %own_fused {
         func.call @emit_sum(%v03, %staging, %sums, %atomic, %out, %mr, %n, %fr0, %fc3, %lane) : (vector<8xf32>, memref<?xf32, #symm.heap>, memref<?xf32, #symm.heap>, i1, memref<?xi16, #symm.heap>, index, index, index, index, index) -> ()
       } else {
@@ -457,7 +457,7 @@ gpu.module @gemm_reduce_scatter {
       gpu.barrier
       gpu.subgroup_mma_store_matrix %acc#4, %sc[%scrow, %c0] {leadDimension = 16 : index} : !gpu.mma_matrix<16x16xf32, "COp">, memref<128x16xf32, #gpu.address_space<workgroup>>
       gpu.barrier
-      %v10 = vector.load %sc[%scread, %sccol] : memref<128x16xf32, #gpu.address_space<workgroup>>, vector<8xf32>
+      %v10 = vector.load %sc[%scread, %sccol] {alignment = 16} : memref<128x16xf32, #gpu.address_space<workgroup>>, vector<8xf32>
       scf.if %own_fused {
         func.call @emit_sum(%v10, %staging, %sums, %atomic, %out, %mr, %n, %fr1, %fc0, %lane) : (vector<8xf32>, memref<?xf32, #symm.heap>, memref<?xf32, #symm.heap>, i1, memref<?xi16, #symm.heap>, index, index, index, index, index) -> ()
       } else {
@@ -471,7 +471,7 @@ gpu.module @gemm_reduce_scatter {
       gpu.barrier
       gpu.subgroup_mma_store_matrix %acc#5, %sc[%scrow, %c0] {leadDimension = 16 : index} : !gpu.mma_matrix<16x16xf32, "COp">, memref<128x16xf32, #gpu.address_space<workgroup>>
       gpu.barrier
-      %v11 = vector.load %sc[%scread, %sccol] : memref<128x16xf32, #gpu.address_space<workgroup>>, vector<8xf32>
+      %v11 = vector.load %sc[%scread, %sccol] {alignment = 16} : memref<128x16xf32, #gpu.address_space<workgroup>>, vector<8xf32>
       scf.if %own_fused {
         func.call @emit_sum(%v11, %staging, %sums, %atomic, %out, %mr, %n, %fr1, %fc1, %lane) : (vector<8xf32>, memref<?xf32, #symm.heap>, memref<?xf32, #symm.heap>, i1, memref<?xi16, #symm.heap>, index, index, index, index, index) -> ()
       } else {
@@ -485,7 +485,7 @@ gpu.module @gemm_reduce_scatter {
       gpu.barrier
       gpu.subgroup_mma_store_matrix %acc#6, %sc[%scrow, %c0] {leadDimension = 16 : index} : !gpu.mma_matrix<16x16xf32, "COp">, memref<128x16xf32, #gpu.address_space<workgroup>>
       gpu.barrier
-      %v12 = vector.load %sc[%scread, %sccol] : memref<128x16xf32, #gpu.address_space<workgroup>>, vector<8xf32>
+      %v12 = vector.load %sc[%scread, %sccol] {alignment = 16} : memref<128x16xf32, #gpu.address_space<workgroup>>, vector<8xf32>
       scf.if %own_fused {
         func.call @emit_sum(%v12, %staging, %sums, %atomic, %out, %mr, %n, %fr1, %fc2, %lane) : (vector<8xf32>, memref<?xf32, #symm.heap>, memref<?xf32, #symm.heap>, i1, memref<?xi16, #symm.heap>, index, index, index, index, index) -> ()
       } else {
@@ -499,7 +499,7 @@ gpu.module @gemm_reduce_scatter {
       gpu.barrier
       gpu.subgroup_mma_store_matrix %acc#7, %sc[%scrow, %c0] {leadDimension = 16 : index} : !gpu.mma_matrix<16x16xf32, "COp">, memref<128x16xf32, #gpu.address_space<workgroup>>
       gpu.barrier
-      %v13 = vector.load %sc[%scread, %sccol] : memref<128x16xf32, #gpu.address_space<workgroup>>, vector<8xf32>
+      %v13 = vector.load %sc[%scread, %sccol] {alignment = 16} : memref<128x16xf32, #gpu.address_space<workgroup>>, vector<8xf32>
       scf.if %own_fused {
         func.call @emit_sum(%v13, %staging, %sums, %atomic, %out, %mr, %n, %fr1, %fc3, %lane) : (vector<8xf32>, memref<?xf32, #symm.heap>, memref<?xf32, #symm.heap>, i1, memref<?xi16, #symm.heap>, index, index, index, index, index) -> ()
       } else {
