@@ -97,11 +97,17 @@ void addHeapBasePhase(OpPassManager &pm, const SymmPipelineOptions &o) {
 /// The target's symm lowering and bf16 on the CPU.
 void addSymmToTargetPhase(OpPassManager &pm, TargetKind kind,
                           const SymmPipelineOptions &o) {
+  // TMA descriptors are pointers from host code to kernels on every target;
+  // each target lowers device code's nvgpu operations its own way.
+  pm.addPass(createSymmTMADescriptorsToPointers());
   switch (kind) {
   case TargetKind::NVVM: {
     ConvertSymmToNVVMOptions nvvm;
     nvvm.checkRanks = o.checkRanks;
     pm.addPass(createConvertSymmToNVVM(nvvm));
+    // Hopper's TMA, mbarrier and warpgroup-MMA ops, before the memrefs they
+    // take are lowered.
+    pm.addNestedPass<gpu::GPUModuleOp>(createSymmConvertNVGPUToNVVM());
     addBf16OnCPU(pm.nest<func::FuncOp>());
     break;
   }
@@ -207,6 +213,9 @@ std::string chipOf(TargetKind kind, const SymmPipelineOptions &o) {
 void mlir::symm::buildSymmLoweringPipeline(OpPassManager &pm, TargetKind kind,
                                            const SymmPipelineOptions &o) {
   std::string chip = chipOf(kind, o);
+  SymmCheckHopperOpsOptions hopper;
+  hopper.chip = chip;
+  pm.addPass(createSymmCheckHopperOps(hopper));
   addHeapBasePhase(pm, o);
   addSymmToTargetPhase(pm, kind, o);
   addToLLVMPhase(pm, kind, o, chip);

@@ -206,4 +206,66 @@ def SymmConvertSubgroupMmaToAMDGPU
                            "::mlir::vector::VectorDialect"];
 }
 
+def SymmTMADescriptorsToPointers
+    : Pass<"symm-tma-descriptors-to-pointers", "::mlir::ModuleOp"> {
+  let summary = "Make TMA descriptors pointers between host code and kernels";
+  let description = [{
+    A `!nvgpu.tensormap.descriptor` that host code makes and a kernel takes
+    is, on every target, the pointer the runtime's
+    `mgpuTensorMapEncodeTiledMemref` returns. Host code's
+    `nvgpu.tma.create.descriptor` becomes that call (upstream's NVGPU to NVVM
+    pattern, applied outside `gpu.module`s only, so that each target lowers
+    device code's NVGPU operations its own way). Kernel arguments of the
+    descriptor type, which neither `convert-nvgpu-to-nvvm` nor
+    `convert-gpu-to-nvvm` converts in `gpu.func` signatures and
+    `gpu.launch_func` operands, become `!llvm.ptr` on both sides of every
+    launch, cast back where the kernel uses them:
+
+    ```mlir
+    gpu.func @k(%d: !nvgpu.tensormap.descriptor<...>) kernel
+    // becomes
+    gpu.func @k(%p: !llvm.ptr) kernel {
+      %d = builtin.unrealized_conversion_cast %p : !llvm.ptr to !nvgpu.tensormap.descriptor<...>
+    ```
+
+    The casts fold away once the device code's NVGPU operations are lowered.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def SymmConvertNVGPUToNVVM
+    : Pass<"symm-convert-nvgpu-to-nvvm", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Lower a gpu.module's nvgpu operations to NVVM where it has any";
+  let description = [{
+    Runs upstream's `convert-nvgpu-to-nvvm` on a `gpu.module` that holds
+    `nvgpu` operations (TMA, mbarriers, warpgroup MMA, ...) and leaves the
+    others alone: upstream's pass treats every `scf` operation whose types it
+    cannot lower as illegal, so on a module whose loops carry
+    `!gpu.mma_matrix` fragments (`gpu.subgroup_mma_*`, lowered later by
+    `convert-gpu-to-nvvm`) it fails. A module that mixes both in one loop
+    still does.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::NVVM::NVVMDialect"];
+}
+
+def SymmCheckHopperOps : Pass<"symm-check-hopper-ops", "::mlir::ModuleOp"> {
+  let summary = "Reject Hopper operations the chip cannot run";
+  let description = [{
+    Warpgroup MMA (`nvgpu.warpgroup.*`, `nvvm.wgmma.*`) exists only on
+    `sm_90a`; TMA (`nvgpu.tma.*`) and the mbarrier transaction operations
+    (`nvgpu.mbarrier.arrive.expect_tx`, `nvgpu.mbarrier.try_wait.parity`)
+    need `sm_90` or newer. Compiled for another NVIDIA chip or an AMD one,
+    the first such operation is one error naming it and the chip it needs,
+    instead of a failure inside the backend or `ptxas`. The CPU target
+    (`chip=host`) lowers these operations itself and is not checked.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "The chip the module is compiled for: sm_<N>[a], gfx<N> or host">,
+  ];
+}
+
 #endif // SYMM_CONVERSION_PASSES_TD

@@ -9,8 +9,10 @@
 
 #include "Runtime.h"
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 #include <string>
 #include <unistd.h>
 
@@ -52,6 +54,81 @@ Backend &program() {
 } // namespace
 
 #define SYMM_ENTRY extern "C" SYMM_EXPORT
+
+namespace {
+/// A ranked memref descriptor as MLIR passes it to C (StridedMemRefType):
+/// `rank` sizes, then `rank` strides, in elements, outermost first.
+struct RankedMemRef {
+  char *allocated, *aligned;
+  int64_t offset, sizesAndStrides[];
+};
+
+/// The element size of each CUtensorMapDataType code upstream's
+/// nvgpu.tma.create.descriptor lowering passes (uint8 ... tfloat32_ftz).
+constexpr uint32_t kTensorMapElementBytes[] = {1, 2, 4, 4, 8, 8, 2,
+                                               4, 8, 2, 4, 4, 4};
+/// The bytes a row of the box may span with each swizzle code (none, 32B,
+/// 64B, 128B); without swizzling the box's inner dimension is not limited.
+constexpr uint64_t kSwizzleSpan[] = {UINT64_MAX, 32, 64, 128};
+
+/// The limits cuTensorMapEncodeTiled sets, checked for every backend so that
+/// a bad descriptor is reported with its cause rather than a driver code.
+symm_status checkTensorMap(const TensorMapRequest &r) {
+  const char *what = "a TMA descriptor";
+  if (r.rank < 1 || r.rank > 5)
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "%s of a %d-dimensional tensor: TMA takes 1 to 5 dimensions",
+                what, r.rank);
+  if (r.interleave < 0 || r.interleave > 2 || r.swizzle < 0 || r.swizzle > 3 ||
+      r.l2promo < 0 || r.l2promo > 3 || r.oobFill < 0 || r.oobFill > 1)
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "%s with interleave %d, swizzle %d, L2 promotion %d, "
+                "out-of-bounds fill %d: not CUtensorMap codes",
+                what, r.interleave, r.swizzle, r.l2promo, r.oobFill);
+  unsigned alignment = r.interleave == 2 ? 32 : 16;
+  if (reinterpret_cast<uintptr_t>(r.base) % alignment)
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "%s at %p: the tensor's first element must be %u-byte "
+                "aligned",
+                what, r.base, alignment);
+  if (r.strides[0] != 1)
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "%s with an innermost stride of %llu elements: the innermost "
+                "dimension must be contiguous (stride 1)",
+                what, (unsigned long long)r.strides[0]);
+  for (int d = 0; d < r.rank; ++d) {
+    if (r.sizes[d] == 0 || r.sizes[d] > (1ull << 32))
+      return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                  "%s with %llu elements in dimension %d (innermost first): "
+                  "TMA takes 1 to 2^32",
+                  what, (unsigned long long)r.sizes[d], d);
+    if (r.box[d] == 0 || r.box[d] > 256)
+      return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                  "%s with a box of %u elements in dimension %d (innermost "
+                  "first): TMA boxes take 1 to 256",
+                  what, r.box[d], d);
+    uint64_t strideBytes = r.strides[d] * r.elementBytes;
+    if (d > 0 && (strideBytes % 16 || strideBytes >= (1ull << 40)))
+      return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                  "%s with a stride of %llu bytes in dimension %d (innermost "
+                  "first): TMA strides are multiples of 16 bytes below 2^40",
+                  what, (unsigned long long)strideBytes, d);
+  }
+  uint64_t rowBytes = uint64_t(r.box[0]) * r.elementBytes;
+  if (r.interleave == 0 && rowBytes % 16)
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "%s whose box rows are %llu bytes: TMA box rows are "
+                "multiples of 16 bytes",
+                what, (unsigned long long)rowBytes);
+  if (r.interleave == 0 && rowBytes > kSwizzleSpan[r.swizzle])
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "%s whose box rows are %llu bytes: swizzle %d takes rows of "
+                "at most %llu bytes",
+                what, (unsigned long long)rowBytes, r.swizzle,
+                (unsigned long long)kSwizzleSpan[r.swizzle]);
+  return SYMM_SUCCESS;
+}
+} // namespace
 
 SYMM_ENTRY void *mgpuModuleLoad(void *data, size_t size) {
   void *module = nullptr;
@@ -149,15 +226,11 @@ SYMM_ENTRY void mgpuMemHostRegister(void *ptr, uint64_t bytes) {
   check(program().hostRegister(ptr, bytes), "registering host memory");
 }
 /// gpu.host_register of a memref: `descriptor` is a ranked descriptor of
-/// `rank` dimensions (pointers, offset, sizes, strides) whose memory, from
-/// the element at the offset, is registered.
+/// `rank` dimensions whose memory, from the element at the offset, is
+/// registered.
 SYMM_ENTRY void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
                                           int64_t elementBytes) {
-  struct Header {
-    char *allocated, *aligned;
-    int64_t offset, sizesAndStrides[];
-  };
-  auto *memref = static_cast<Header *>(descriptor);
+  auto *memref = static_cast<RankedMemRef *>(descriptor);
   const int64_t *sizes = memref->sizesAndStrides;
   const int64_t *strides = sizes + rank;
   // The extent of a strided memref: one past its last element.
@@ -171,6 +244,49 @@ SYMM_ENTRY void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
                       static_cast<uint64_t>(elements * elementBytes));
 }
 SYMM_ENTRY void mgpuSetDefaultDevice(int32_t) {}
+
+/// nvgpu.tma.create.descriptor: `descriptor` is a ranked descriptor of
+/// `tensorRank` dimensions, `inputBoxDims` the box, outermost first; the
+/// codes are CUtensorMap's. Returns what kernels take as the descriptor.
+SYMM_ENTRY void *mgpuTensorMapEncodeTiledMemref(
+    int64_t tensorRank, void *descriptor, int64_t dataType, int64_t interleave,
+    int64_t swizzle, int64_t l2promo, int64_t oobFill, int64_t *inputBoxDims) {
+  Backend &backend = program();
+  TensorMapRequest request = {};
+  request.rank = static_cast<int>(tensorRank);
+  request.dataType = static_cast<int>(dataType);
+  request.interleave = static_cast<int>(interleave);
+  request.swizzle = static_cast<int>(swizzle);
+  request.l2promo = static_cast<int>(l2promo);
+  request.oobFill = static_cast<int>(oobFill);
+  symm_status status = SYMM_SUCCESS;
+  if (dataType < 0 || dataType >= int64_t(std::size(kTensorMapElementBytes))) {
+    status = fail(SYMM_ERROR_INVALID_ARGUMENT,
+                  "a TMA descriptor of data type %lld: not a "
+                  "CUtensorMapDataType code",
+                  (long long)dataType);
+  } else if (tensorRank < 1 || tensorRank > 5) {
+    status = checkTensorMap(request);
+  } else {
+    auto *memref = static_cast<RankedMemRef *>(descriptor);
+    const int64_t *sizes = memref->sizesAndStrides;
+    const int64_t *strides = sizes + tensorRank;
+    request.elementBytes = kTensorMapElementBytes[dataType];
+    request.base = memref->aligned + memref->offset * request.elementBytes;
+    for (int d = 0; d < request.rank; ++d) {
+      int64_t from = tensorRank - 1 - d;
+      request.sizes[d] = static_cast<uint64_t>(sizes[from]);
+      request.strides[d] = static_cast<uint64_t>(strides[from]);
+      request.box[d] = static_cast<uint32_t>(inputBoxDims[from]);
+    }
+    status = checkTensorMap(request);
+  }
+  void *map = nullptr;
+  if (status == SYMM_SUCCESS)
+    status = backend.encodeTensorMap(request, &map);
+  check(status, "creating a TMA descriptor");
+  return map;
+}
 
 SYMM_ENTRY void *_symm_program_alloc(int64_t bytes) {
   void *ptr = nullptr;

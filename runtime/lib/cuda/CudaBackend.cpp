@@ -51,7 +51,20 @@ bool open(DriverLibrary &lib, Driver &d) {
          load("cuMemcpyAsync", d.memcpyAsync) &&
          load("cuMemsetD32Async", d.memsetD32Async) &&
          load("cuMemsetD16Async", d.memsetD16Async) &&
-         load("cuMemHostRegister_v2", d.memHostRegister);
+         load("cuMemHostRegister_v2", d.memHostRegister) &&
+         load("cuFuncSetAttribute", d.funcSetAttribute);
+}
+
+/// cuTensorMapEncodeTiled of a checked request: strides in bytes, without
+/// the innermost one, every element of the box taken.
+Result encodeTensorMap(const Driver &d, void *map, const TensorMapRequest &r) {
+  uint64_t strideBytes[4] = {};
+  for (int i = 1; i < r.rank; ++i)
+    strideBytes[i - 1] = r.strides[i] * r.elementBytes;
+  const uint32_t elementStrides[5] = {1, 1, 1, 1, 1};
+  return d.tensorMapEncodeTiled(map, r.dataType, uint32_t(r.rank), r.base,
+                                r.sizes, strideBytes, r.box, elementStrides,
+                                r.interleave, r.swizzle, r.l2promo, r.oobFill);
 }
 
 DevicePtr dptr(const void *p) { return reinterpret_cast<DevicePtr>(p); }
@@ -138,6 +151,12 @@ Backend *symm::createCudaBackend() {
   };
   api.launch = [d](void *f, const unsigned g[3], const unsigned b[3],
                    unsigned shared, void *stream, void **params) {
+    // Hopper kernels stage tiles in up to 227 KiB of dynamic shared memory.
+    if (shared > kDefaultSharedBytesLimit)
+      if (Result r = d->funcSetAttribute(
+              static_cast<Function>(f), kFuncAttributeMaxDynamicSharedSizeBytes,
+              int(shared)))
+        return int(r);
     return int(d->launchKernel(static_cast<Function>(f), g[0], g[1], g[2], b[0],
                                b[1], b[2], shared, static_cast<Stream>(stream),
                                params, nullptr));
@@ -195,5 +214,12 @@ Backend *symm::createCudaBackend() {
   api.hostRegister = [d](void *p, size_t n) {
     return int(d->memHostRegister(p, n, /*flags=*/0));
   };
+  // Drivers before CUDA 12 have no TMA: the backend then reports it
+  // unsupported.
+  lib.load("cuTensorMapEncodeTiled", d->tensorMapEncodeTiled);
+  if (d->tensorMapEncodeTiled)
+    api.encodeTensorMap = [d](void *map, const TensorMapRequest &r) {
+      return int(encodeTensorMap(*d, map, r));
+    };
   return createGpuBackend(std::move(api));
 }

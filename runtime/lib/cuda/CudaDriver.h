@@ -32,6 +32,9 @@ constexpr unsigned kIpcMemLazyEnablePeerAccess = 0x1;
 constexpr unsigned kStreamNonBlocking = 0x1;
 constexpr unsigned kEventDisableTiming = 0x2;
 constexpr unsigned kMemAttachGlobal = 0x1;
+constexpr int kFuncAttributeMaxDynamicSharedSizeBytes = 8;
+/// Without opting in, a kernel may have at most 48 KiB of shared memory.
+constexpr unsigned kDefaultSharedBytesLimit = 48 * 1024;
 
 struct Driver {
   Result (*init)(unsigned flags);
@@ -74,6 +77,14 @@ struct Driver {
   Result (*memsetD16Async)(DevicePtr dst, unsigned short value, size_t count,
                            Stream stream);
   Result (*memHostRegister)(void *ptr, size_t bytes, unsigned flags);
+  Result (*funcSetAttribute)(Function function, int attribute, int value);
+  /// CUDA 12 and newer; null with older drivers. The enums are ints.
+  Result (*tensorMapEncodeTiled)(void *map, int dataType, uint32_t rank,
+                                 void *globalAddress, const uint64_t *globalDim,
+                                 const uint64_t *globalStrides,
+                                 const uint32_t *boxDim,
+                                 const uint32_t *elementStrides, int interleave,
+                                 int swizzle, int l2Promotion, int oobFill);
   Context context = nullptr;
 };
 

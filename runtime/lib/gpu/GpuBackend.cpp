@@ -20,7 +20,14 @@ constexpr size_t kIpcHandleBytes = 64;
 class GpuBackend : public Backend {
 public:
   explicit GpuBackend(GpuApi api) : api(std::move(api)) {}
-  ~GpuBackend() override = default;
+  /// Finalisation ends here: the descriptors kernels no longer read go.
+  ~GpuBackend() override {
+    if (tensorMaps.empty())
+      return;
+    api.makeCurrent();
+    for (void *map : tensorMaps)
+      api.memFree(map);
+  }
   const char *name() const override { return api.name.c_str(); }
 
   symm_status check(int code, const char *what) {
@@ -176,11 +183,37 @@ public:
     api.makeCurrent();
     return check(api.hostRegister(ptr, bytes), "host memory registration");
   }
+  /// Kernels read the descriptor from device memory, where it stays until
+  /// finalisation (a kernel may still use it after the host code that made
+  /// it is done).
+  symm_status encodeTensorMap(const TensorMapRequest &request,
+                              void **descriptor) override {
+    if (!api.encodeTensorMap)
+      return Backend::encodeTensorMap(request, descriptor);
+    api.makeCurrent();
+    alignas(64) unsigned char map[kTensorMapBytes];
+    if (symm_status s =
+            check(api.encodeTensorMap(map, request), "TMA descriptor encoding"))
+      return s;
+    void *device = nullptr;
+    if (symm_status s = check(api.memAlloc(&device, kTensorMapBytes),
+                              "TMA descriptor allocation"))
+      return s;
+    if (symm_status s = check(api.memcpyToDevice(device, map, kTensorMapBytes),
+                              "TMA descriptor copy")) {
+      api.memFree(device);
+      return s;
+    }
+    tensorMaps.push_back(device);
+    *descriptor = device;
+    return SYMM_SUCCESS;
+  }
 
 private:
   GpuApi api;
   void *local = nullptr;
   std::vector<void *> opened;
+  std::vector<void *> tensorMaps;
 };
 
 } // namespace

@@ -87,7 +87,14 @@ struct GpuApi {
   std::function<int(void *, uint32_t, size_t, void *)> memset32Async;
   std::function<int(void *, uint16_t, size_t, void *)> memset16Async;
   std::function<int(void *, size_t)> hostRegister;
+  /// Encodes a TMA descriptor into the kTensorMapBytes at `map` (aligned to
+  /// 64 bytes); null where the API has none.
+  std::function<int(void *map, const TensorMapRequest &request)>
+      encodeTensorMap;
 };
+
+/// The size of a TMA descriptor (CUtensorMap).
+constexpr size_t kTensorMapBytes = 128;
 
 Backend *createGpuBackend(GpuApi api);
 
