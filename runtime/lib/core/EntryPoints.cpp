@@ -11,6 +11,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 #include <string>
 #include <unistd.h>
 
@@ -171,6 +172,55 @@ SYMM_ENTRY void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
                       static_cast<uint64_t>(elements * elementBytes));
 }
 SYMM_ENTRY void mgpuSetDefaultDevice(int32_t) {}
+
+/// nvgpu.tma.create.descriptor: `descriptor` is a ranked memref descriptor
+/// of `tensorRank` dimensions, `inputBoxDims` the box outermost first, and
+/// the codes are CUDA's (CUtensorMapDataType, ...), as upstream's lowering
+/// passes them.
+SYMM_ENTRY void *mgpuTensorMapEncodeTiledMemref(
+    int64_t tensorRank, void *descriptor, int64_t dataType, int64_t interleave,
+    int64_t swizzle, int64_t l2promo, int64_t oobFill, int64_t *inputBoxDims) {
+  Backend &backend = program();
+  TensorMapRequest request = {};
+  if (tensorRank < 1 || tensorRank > 5) {
+    fail(SYMM_ERROR_INVALID_ARGUMENT,
+         "a TMA descriptor has 1 to 5 dimensions, not %lld",
+         static_cast<long long>(tensorRank));
+    check(SYMM_ERROR_INVALID_ARGUMENT, "nvgpu.tma.create.descriptor");
+  }
+  // CUtensorMapDataType's element sizes, by code.
+  static const uint32_t elementBytes[] = {1, 2, 4, 4, 8, 8, 2,
+                                          4, 8, 2, 4, 4, 4};
+  if (dataType < 0 || dataType >= int64_t(std::size(elementBytes))) {
+    fail(SYMM_ERROR_INVALID_ARGUMENT, "unknown TMA data type code %lld",
+         static_cast<long long>(dataType));
+    check(SYMM_ERROR_INVALID_ARGUMENT, "nvgpu.tma.create.descriptor");
+  }
+  struct Header {
+    char *allocated, *aligned;
+    int64_t offset, sizesAndStrides[];
+  };
+  auto *memref = static_cast<Header *>(descriptor);
+  int rank = static_cast<int>(tensorRank);
+  const int64_t *sizes = memref->sizesAndStrides;
+  const int64_t *strides = sizes + rank;
+  request.rank = rank;
+  request.elementBytes = elementBytes[dataType];
+  request.base = memref->aligned + memref->offset * request.elementBytes;
+  for (int d = 0; d < rank; ++d) {
+    request.sizes[d] = static_cast<uint64_t>(sizes[rank - 1 - d]);
+    request.strides[d] = static_cast<uint64_t>(strides[rank - 1 - d]);
+    request.box[d] = static_cast<uint32_t>(inputBoxDims[rank - 1 - d]);
+  }
+  request.dataType = static_cast<int>(dataType);
+  request.interleave = static_cast<int>(interleave);
+  request.swizzle = static_cast<int>(swizzle);
+  request.l2promo = static_cast<int>(l2promo);
+  request.oobFill = static_cast<int>(oobFill);
+  void *map = nullptr;
+  check(backend.encodeTensorMap(request, &map), "nvgpu.tma.create.descriptor");
+  return map;
+}
 
 SYMM_ENTRY void *_symm_program_alloc(int64_t bytes) {
   void *ptr = nullptr;

@@ -64,6 +64,17 @@ symm_status createBootstrap(std::unique_ptr<Bootstrap> &bootstrap);
 /// Rendezvous over a Unix socket in a private folder: ranks of one node.
 std::unique_ptr<Bootstrap> createSocketBootstrap();
 
+/// What a tiled TMA descriptor describes (nvgpu.tma.create.descriptor).
+struct TensorMapRequest {
+  int rank;            // 1..5
+  void *base;          // aligned pointer + offset
+  uint64_t sizes[5];   // elements, innermost FIRST
+  uint64_t strides[5]; // elements, innermost FIRST (strides[0] == 1)
+  uint32_t box[5];     // box elements, innermost FIRST
+  uint32_t elementBytes;
+  int dataType, interleave, swizzle, l2promo, oobFill; // upstream's codes
+};
+
 /// A device API behind the runtime. Handles are opaque pointers owned by the
 /// backend.
 class Backend {
@@ -105,6 +116,13 @@ public:
   /// (gpu.host_register). Kernels of the CPU target already reach it.
   virtual symm_status hostRegister(void *ptr, size_t bytes) {
     return SYMM_SUCCESS;
+  }
+  /// A descriptor kernels take as `!nvgpu.tensormap.descriptor`; failures
+  /// name the cause.
+  virtual symm_status encodeTensorMap(const TensorMapRequest &request,
+                                      void **descriptor) {
+    return fail(SYMM_ERROR_UNAVAILABLE, "the %s backend has no TMA descriptors",
+                name());
   }
 };
 
