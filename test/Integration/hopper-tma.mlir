@@ -4,7 +4,9 @@
 // 0): one inside the tensor, one that overhangs its right and bottom edges
 // and one at negative coordinates. Every thread checks its share of each box
 // element by element against the tensor, with zeros outside it (oob=zero);
-// on the CPU target the box lands unswizzled, row-major.
+// on the CPU target the box lands unswizzled, row-major. Box 1 is then
+// stored by TMA into a zeroed tensor, which must hold exactly its in-bounds
+// part.
 // RUN: %symm_run -n 2 %s | FileCheck %s
 // CHECK-DAG: [rank 0] box 0 (0, 0): wrong elements: 0
 // CHECK-DAG: [rank 0] box 1 (64, 96): wrong elements: 0
@@ -12,6 +14,8 @@
 // CHECK-DAG: [rank 1] box 0 (0, 0): wrong elements: 0
 // CHECK-DAG: [rank 1] box 1 (64, 96): wrong elements: 0
 // CHECK-DAG: [rank 1] box 2 (-8, -4): wrong elements: 0
+// CHECK-DAG: [rank 0] stored box 1: wrong elements: 0
+// CHECK-DAG: [rank 1] stored box 1: wrong elements: 0
 !barrier = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
 !map = !nvgpu.tensormap.descriptor<tensor = memref<128x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
 module attributes {gpu.container_module} {
@@ -33,8 +37,8 @@ module attributes {gpu.container_module} {
       return %f : f16
     }
 
-    gpu.func @load(%map: !map, %coords: memref<3x2xi32>, %errors: memref<3xi32>,
-                   %rank: index) kernel {
+    gpu.func @load(%map: !map, %out: !map, %coords: memref<3x2xi32>,
+                   %errors: memref<3xi32>, %rank: index) kernel {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c3 = arith.constant 3 : index
@@ -96,6 +100,11 @@ module attributes {gpu.container_module} {
             memref.atomic_rmw addi %one, %errors[%k] : (i32, memref<3xi32>) -> i32
           }
         }
+        %is1 = arith.cmpi eq, %k, %c1 : index
+        %store = arith.andi %first, %is1 : i1
+        scf.if %store {
+          nvgpu.tma.async.store %box to %out[%x, %y] : memref<128x64xf16, #gpu.address_space<workgroup>> -> !map
+        }
         // Nobody loads the next box before every thread has checked this one.
         gpu.barrier
       }
@@ -138,9 +147,18 @@ module attributes {gpu.container_module} {
     }
     %unranked = memref.cast %tensor : memref<192x120xf16> to memref<*xf16>
     %map = nvgpu.tma.create.descriptor %unranked box[%c128, %c64] : memref<*xf16> -> !map
+    %stored = gpu.alloc host_shared () : memref<192x120xf16>
+    %zero = arith.constant 0.0 : f16
+    scf.for %i = %c0 to %c192 step %c1 {
+      scf.for %j = %c0 to %c120 step %c1 {
+        memref.store %zero, %stored[%i, %j] : memref<192x120xf16>
+      }
+    }
+    %ustored = memref.cast %stored : memref<192x120xf16> to memref<*xf16>
+    %out = nvgpu.tma.create.descriptor %ustored box[%c128, %c64] : memref<*xf16> -> !map
     gpu.launch_func @kernels::@load blocks in (%c1, %c1, %c1) threads in (%c128, %c1, %c1)
         dynamic_shared_memory_size %smem
-        args(%map : !map, %coords : memref<3x2xi32>, %errors : memref<3xi32>, %rank : index)
+        args(%map : !map, %out : !map, %coords : memref<3x2xi32>, %errors : memref<3xi32>, %rank : index)
     gpu.wait
     %total = scf.for %k = %c0 to %c3 step %c1 iter_args(%acc = %rank32) -> (i32) {
       %e = memref.load %errors[%k] : memref<3xi32>
@@ -158,7 +176,29 @@ module attributes {gpu.container_module} {
       %s = arith.addi %acc, %e : i32
       scf.yield %s : i32
     }
-    %result = arith.subi %total, %rank32 : i32
+    // Box 1 covers rows 96.. and columns 64.. of the tensor.
+    %c96 = arith.constant 96 : index
+    %one = arith.constant 1 : i32
+    %zi = arith.constant 0 : i32
+    %wrong = scf.for %i = %c0 to %c192 step %c1 iter_args(%e0 = %zi) -> (i32) {
+      %ei = scf.for %j = %c0 to %c120 step %c1 iter_args(%e1 = %e0) -> (i32) {
+        %ri = arith.cmpi uge, %i, %c96 : index
+        %rj = arith.cmpi uge, %j, %c64 : index
+        %in = arith.andi %ri, %rj : i1
+        %t = memref.load %tensor[%i, %j] : memref<192x120xf16>
+        %want = arith.select %in, %t, %zero : f16
+        %got = memref.load %stored[%i, %j] : memref<192x120xf16>
+        %bad = arith.cmpf une, %got, %want : f16
+        %inc = arith.select %bad, %one, %zi : i32
+        %e2 = arith.addi %e1, %inc : i32
+        scf.yield %e2 : i32
+      }
+      scf.yield %ei : i32
+    }
+    vector.print str "stored box 1: wrong elements: "
+    vector.print %wrong : i32
+    %loaded = arith.subi %total, %rank32 : i32
+    %result = arith.addi %loaded, %wrong : i32
     return %result : i32
   }
 

@@ -142,6 +142,13 @@ LogicalResult checkMma(nvgpu::WarpgroupMmaOp op) {
 }
 
 LogicalResult checkOp(Operation *op) {
+  if (!isa_and_nonnull<nvgpu::NVGPUDialect>(op->getDialect()))
+    return success();
+  // Workgroup memory (mbarriers, the warpgroup's meeting place) belongs to
+  // a gpu.func.
+  if (!op->getParentOfType<gpu::GPUFuncOp>())
+    return op->emitOpError("has no lowering for the CPU target outside a "
+                           "gpu.func; inline the function into the kernel");
   if (auto mma = dyn_cast<nvgpu::WarpgroupMmaOp>(op))
     return checkMma(mma);
   if (auto load = dyn_cast<nvgpu::TmaAsyncLoadOp>(op);
@@ -156,10 +163,8 @@ LogicalResult checkOp(Operation *op) {
           nvgpu::WarpgroupGenerateDescriptorOp,
           nvgpu::WarpgroupMmaInitAccumulatorOp, nvgpu::WarpgroupMmaStoreOp>(op))
     return success();
-  if (isa<nvgpu::NVGPUDialect>(op->getDialect()))
-    return op->emitOpError("has no lowering for the CPU target; it lowers "
-                           "the mbarrier, TMA and warpgroup operations");
-  return success();
+  return op->emitOpError("has no lowering for the CPU target; it lowers "
+                         "the mbarrier, TMA and warpgroup operations");
 }
 
 //===----------------------------------------------------------------------===//
@@ -184,7 +189,7 @@ void predicated(OpBuilder &b, Location loc, Value predicate,
 LogicalResult lowerBarriersAndTma(gpu::GPUFuncOp func) {
   SmallVector<Operation *> ops;
   func.walk([&](Operation *op) {
-    if (isa<nvgpu::NVGPUDialect>(op->getDialect()) &&
+    if (isa_and_nonnull<nvgpu::NVGPUDialect>(op->getDialect()) &&
         !isa<nvgpu::WarpgroupGenerateDescriptorOp, nvgpu::WarpgroupMmaOp,
              nvgpu::WarpgroupMmaInitAccumulatorOp, nvgpu::WarpgroupMmaStoreOp>(
             op))

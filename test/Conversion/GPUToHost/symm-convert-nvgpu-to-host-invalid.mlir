@@ -113,3 +113,14 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+!barriers = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+gpu.module @m {
+  func.func @helper() {
+    // expected-error @+1 {{'nvgpu.mbarrier.create' op has no lowering for the CPU target outside a gpu.func; inline the function into the kernel}}
+    %bar = nvgpu.mbarrier.create -> !barriers
+    return
+  }
+}
