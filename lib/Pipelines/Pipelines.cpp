@@ -122,6 +122,10 @@ void addSymmToTargetPhase(OpPassManager &pm, TargetKind kind,
   case TargetKind::Host:
     pm.addPass(createConvertSymmToHost());
     pm.addNestedPass<gpu::GPUModuleOp>(createSymmConvertSubgroupMmaToHost());
+    // Kernels' Hopper operations, then the host's nvgpu.tma.create.descriptor
+    // (upstream's call of mgpuTensorMapEncodeTiledMemref).
+    pm.addPass(createSymmConvertNvgpuToHost());
+    pm.addPass(createConvertNVGPUToNVVMPass());
     addBf16OnCPU(pm);
     break;
   }

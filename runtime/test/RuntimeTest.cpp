@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "symm/runtime.h"
+#include "symm/abi.h"
 
 #include <gtest/gtest.h>
 
@@ -39,6 +40,10 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                       intptr_t blockZ, int32_t smem, void *stream,
                       void **params, void **extra, size_t paramsCount);
 void mgpuStreamSynchronize(void *stream);
+void *mgpuTensorMapEncodeTiledMemref(int64_t tensorRank, void *descriptor,
+                                     int64_t dataType, int64_t interleave,
+                                     int64_t swizzle, int64_t l2promo,
+                                     int64_t oobFill, int64_t *inputBoxDims);
 }
 
 namespace {
@@ -347,6 +352,110 @@ TEST(Runtime, MissingDriverSaysWhatDlopenSaid) {
       },
       {{"SYMM_BACKEND", "cuda"}});
   EXPECT_TRUE(exitedWith(results[0], 0));
+}
+
+/// A 2-D memref descriptor, as compiled code passes one.
+struct Memref2D {
+  void *allocated, *aligned;
+  int64_t offset, sizes[2], strides[2];
+};
+
+/// An f16 tensor of 64 rows of 128 elements; upstream's codes: data type 6
+/// (f16), no interleave, 128-byte swizzle, no L2 promotion, zero fill.
+struct TensorMapCall {
+  int64_t rank = 2, dataType = 6, interleave = 0, swizzle = 3, l2promo = 0,
+          oobFill = 0;
+  int64_t offset = 0, sizes[2] = {64, 128}, strides[2] = {128, 1};
+  int64_t box[2] = {64, 64};
+
+  void *run(void *data) {
+    Memref2D m = {
+        data, data, offset, {sizes[0], sizes[1]}, {strides[0], strides[1]}};
+    return mgpuTensorMapEncodeTiledMemref(rank, &m, dataType, interleave,
+                                          swizzle, l2promo, oobFill, box);
+  }
+};
+
+TEST(Runtime, TensorMapsOnTheHostBackend) {
+  auto results = runRanks(1, [](int) {
+    alignas(16) static uint16_t data[64 * 128];
+    TensorMapCall call;
+    call.offset = 8;
+    call.box[0] = 32;
+    auto *map = static_cast<const symm_host_tensor_map *>(call.run(data));
+    // Dimensions innermost first; the base includes the offset.
+    RANK_EXPECT(map->rank == 2 && map->element_bytes == 2);
+    RANK_EXPECT(map->base == data + 8);
+    RANK_EXPECT(map->sizes[0] == 128 && map->sizes[1] == 64);
+    RANK_EXPECT(map->strides[0] == 1 && map->strides[1] == 128);
+    RANK_EXPECT(map->box[0] == 64 && map->box[1] == 32);
+    RANK_EXPECT(map->swizzle == 3 && map->oob_fill == 0);
+    RANK_EXPECT(map->data_type == 6);
+    return 0;
+  });
+  EXPECT_TRUE(exitedWith(results[0], 0));
+}
+
+TEST(Runtime, BadTensorMapsEndTheProgramNamingTheCause) {
+  struct Case {
+    std::function<void(TensorMapCall &)> change;
+    const char *message;
+  };
+  const Case cases[] = {
+      {[](TensorMapCall &c) { c.rank = 6; },
+       "a TMA descriptor has 1 to 5 dimensions, not 6"},
+      {[](TensorMapCall &c) { c.dataType = 13; },
+       "unknown TMA data type code 13"},
+      {[](TensorMapCall &c) { c.interleave = 1; },
+       "interleaved layout 1; the CPU target supports interleave=none only"},
+      {[](TensorMapCall &c) { c.swizzle = 4; }, "unknown swizzle code 4"},
+      {[](TensorMapCall &c) { c.oobFill = 2; },
+       "unknown out-of-bounds fill code 2"},
+      {[](TensorMapCall &c) {
+         c.oobFill = 1;
+         c.dataType = 3;
+       },
+       "a NaN out-of-bounds fill needs a floating-point element type"},
+      {[](TensorMapCall &c) { c.offset = 1; }, "is not 16-byte aligned"},
+      {[](TensorMapCall &c) { c.strides[1] = 2; },
+       "the innermost stride is 2 elements; TMA needs 1"},
+      {[](TensorMapCall &c) { c.sizes[0] = 0; },
+       "dimension 1 (innermost first) has 0 elements; TMA takes 1 to 2^32"},
+      {[](TensorMapCall &c) { c.box[0] = 257; },
+       "box dimension 1 (innermost first) is 257; TMA takes 1 to 256"},
+      {[](TensorMapCall &c) { c.strides[0] = 100; },
+       "stride 1 (innermost first) is 200 bytes; TMA needs a multiple of 16 "
+       "below 2^40"},
+      {[](TensorMapCall &c) { c.box[1] = 4; },
+       "the box's innermost dimension is 8 bytes; TMA needs a multiple of 16"},
+      {[](TensorMapCall &c) { c.box[1] = 128; },
+       "the box's innermost dimension is 256 bytes, more than the 128-byte "
+       "swizzle span"},
+  };
+  for (const Case &c : cases) {
+    char path[] = "/tmp/symm-tensor-map-XXXXXX";
+    int fd = mkstemp(path);
+    ASSERT_GE(fd, 0);
+    close(fd);
+    auto results = runRanks(1, [&](int) {
+      RANK_EXPECT(freopen(path, "w", stderr) != nullptr);
+      alignas(16) static uint16_t data[64 * 128];
+      TensorMapCall call;
+      c.change(call);
+      call.run(data);
+      return 0;
+    });
+    std::ifstream in(path);
+    std::string output((std::istreambuf_iterator<char>(in)),
+                       std::istreambuf_iterator<char>());
+    unlink(path);
+    EXPECT_TRUE(exitedWith(results[0], 1)) << c.message;
+    EXPECT_NE(output.find(std::string("symm: nvgpu.tma.create.descriptor "
+                                      "failed: rank 0: ")),
+              std::string::npos)
+        << output;
+    EXPECT_NE(output.find(c.message), std::string::npos) << output;
+  }
 }
 
 TEST(Runtime, MismatchedCollectivesFailOnEveryRank) {

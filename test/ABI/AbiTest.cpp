@@ -1,4 +1,5 @@
-//===- AbiTest.cpp - The compiler and the runtime agree on the ABI -*- C++ -*-===//
+//===- AbiTest.cpp - The compiler and the runtime agree on the ABI -*- C++
+//-*-===//
 //
 // symm/abi.h is the one place the compiler's lowering and the runtime take
 // their shared facts from; this test checks what a header cannot: that the
@@ -8,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "symm/Conversion/SymmToLLVM.h"
 #include "symm/abi.h"
+#include "symm/Conversion/SymmToLLVM.h"
 
 #include "mlir/Target/LLVMIR/TypeToLLVM.h"
 
@@ -82,9 +83,12 @@ int main() {
   for (const char *name :
        {SYMM_HOST_ID_FN, SYMM_HOST_BARRIER_FN, SYMM_HOST_SHARED_MEMORY_FN,
         SYMM_HOST_SHUFFLE_FN, SYMM_HOST_YIELD_FN,
-        SYMM_HOST_PEER_OUT_OF_RANGE_FN, SYMM_PROGRAM_ALLOC_FN,
-        SYMM_PROGRAM_FREE_FN, SYMM_PROGRAM_BARRIER_FN, SYMM_PROGRAM_RANK_FN,
-        SYMM_PROGRAM_WORLD_SIZE_FN}) {
+        SYMM_HOST_PEER_OUT_OF_RANGE_FN, SYMM_HOST_MBARRIER_INIT_FN,
+        SYMM_HOST_MBARRIER_ARRIVE_FN, SYMM_HOST_MBARRIER_TEST_WAIT_FN,
+        SYMM_HOST_MBARRIER_WAIT_FN, SYMM_HOST_TMA_LOAD_FN,
+        SYMM_HOST_TMA_STORE_FN, SYMM_HOST_WARPGROUP_SYNC_FN,
+        SYMM_PROGRAM_ALLOC_FN, SYMM_PROGRAM_FREE_FN, SYMM_PROGRAM_BARRIER_FN,
+        SYMM_PROGRAM_RANK_FN, SYMM_PROGRAM_WORLD_SIZE_FN}) {
     bool found = runtime && dlsym(runtime, name);
     printf("runtime defines %s: %s\n", name, found ? "yes" : "no");
     check(found, name);

@@ -184,6 +184,49 @@ def SymmConvertSubgroupMmaToHost
                            "::mlir::vector::VectorDialect"];
 }
 
+def SymmConvertNvgpuToHost
+    : Pass<"symm-convert-nvgpu-to-host", "::mlir::ModuleOp"> {
+  let summary = "Lower nvgpu mbarrier, TMA and warpgroup-MMA operations for "
+                "the CPU target";
+  let description = [{
+    Kernels written for Hopper run on the CPU target. mbarrier operations
+    call the runtime, which keeps each mbarrier (8 bytes of workgroup memory)
+    as PTX does: a phase completes when its pending arrivals and transaction
+    bytes both reach zero, and `try_wait.parity` returns once the phase of
+    that parity has completed. A wait that sees no progress for
+    `SYMM_HOST_DEADLOCK_SECONDS` fails the launch, naming the thread and the
+    mbarrier's state. `tma.async.load` copies the box at once into workgroup
+    memory, densely and without the swizzle, out-of-bounds elements filled
+    as the descriptor says, then completes the box's bytes on the mbarrier;
+    `tma.async.store` writes the in-bounds elements back; the descriptor
+    prefetch and fence, and `nvvm.wgmma.*` fences and waits and
+    `nvvm.fence.proxy*`, are no-ops.
+
+    `warpgroup.mma` (f16 or bf16 operands, f32 accumulator) reads its tiles
+    as the wgmma descriptors that upstream builds for 128-byte swizzling
+    address them, without the swizzle: A (K-major, Mx64) element (m, k) at
+    byte `m*128 + 2k` of its tile, B (MN-major, `transposeB`, 64xN) element
+    (k, n) at `(n/64)*LBO + k*128 + 2(n%64)`, LBO being the B descriptor's
+    box rows times 128. The accumulator is dealt out to the 128 threads of
+    the warpgroup: thread `t` (its id in the block mod 128) holds the
+    row-major elements `t, t+128, ...` in a `vector<M*N/128 x f32>`. Each
+    element is `c = C[m][n]; for k in 0..K: c = c + A[m][k] * B[k][n]`, in
+    f32, products and sums rounded one by one; then the warpgroup waits for
+    all its threads. Other shapes, layouts, types and nvgpu operations are
+    rejected with an error naming what the CPU target supports.
+
+    Kernels take a `!nvgpu.tensormap.descriptor` as the `!llvm.ptr` to the
+    `symm_host_tensor_map` that the runtime's
+    `mgpuTensorMapEncodeTiledMemref` returns; the pass rewrites their
+    signatures and the `gpu.launch_func` operands that pass one.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def SymmConvertSubgroupMmaToAMDGPU
     : Pass<"symm-convert-subgroup-mma-to-amdgpu", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Lower gpu.subgroup_mma_* to amdgpu.mfma for wave64 CDNA GPUs";

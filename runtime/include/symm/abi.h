@@ -79,6 +79,64 @@ typedef enum symm_host_shuffle_mode {
 /* Static workgroup memory a CPU-target kernel may use, like NVIDIA's 48 KiB. */
 #define SYMM_HOST_STATIC_SHARED_BYTES (48 * 1024)
 
+/* ---- Hopper operations on the CPU target -------------------------------- */
+
+/* An nvgpu mbarrier is one 64-bit word of workgroup memory, as on GPUs, that
+ * only these functions read and write. `mbarrier` points at it.
+ * void SYMM_HOST_MBARRIER_INIT_FN(void *mbarrier, int32_t count): phase 0,
+ *   `count` arrivals expected, no transaction bytes.
+ * int64_t SYMM_HOST_MBARRIER_ARRIVE_FN(void *mbarrier, int32_t arrivals,
+ *   int32_t tx_bytes): adds `tx_bytes` (negative: completes them) to the
+ *   transaction count, then arrives `arrivals` times; the phase completes
+ *   when no arrival and no transaction byte is pending. Returns the token of
+ *   the phase arrived on (its parity).
+ * int32_t SYMM_HOST_MBARRIER_TEST_WAIT_FN(void *mbarrier, int64_t token):
+ *   whether the phase `token` names has completed.
+ * void SYMM_HOST_MBARRIER_WAIT_FN(void *mbarrier, int32_t parity): returns
+ *   once the phase of parity `parity` has completed; a wait that sees no
+ *   arrival for SYMM_HOST_DEADLOCK_SECONDS fails the launch. */
+#define SYMM_HOST_MBARRIER_INIT_FN "_symm_host_mbarrier_init"
+#define SYMM_HOST_MBARRIER_ARRIVE_FN "_symm_host_mbarrier_arrive"
+#define SYMM_HOST_MBARRIER_TEST_WAIT_FN "_symm_host_mbarrier_test_wait"
+#define SYMM_HOST_MBARRIER_WAIT_FN "_symm_host_mbarrier_wait"
+
+/* What `nvgpu.tma.create.descriptor` returns on the CPU target (the host
+ * backend's encodeTensorMap), and what kernels receive as a
+ * `!nvgpu.tensormap.descriptor`. Dimensions are innermost first. */
+#define SYMM_HOST_TENSOR_MAP_MAX_RANK 5
+typedef struct symm_host_tensor_map {
+  int32_t rank;
+  uint32_t element_bytes;
+  int32_t data_type; /* CUtensorMapDataType */
+  int32_t swizzle;   /* CUtensorMapSwizzle: 0 none, 1 32B, 2 64B, 3 128B */
+  int32_t oob_fill;  /* CUtensorMapFloatOOBfill: 0 zeros, 1 NaN */
+  void *base;
+  uint64_t sizes[SYMM_HOST_TENSOR_MAP_MAX_RANK];   /* elements */
+  uint64_t strides[SYMM_HOST_TENSOR_MAP_MAX_RANK]; /* elements */
+  uint32_t box[SYMM_HOST_TENSOR_MAP_MAX_RANK];     /* elements */
+} symm_host_tensor_map;
+
+/* void SYMM_HOST_TMA_LOAD_FN(const symm_host_tensor_map *map, void *dst,
+ *   void *mbarrier, int32_t c0, ..., int32_t c4): copies the box at
+ *   coordinates c0.. (innermost first, as many as the map has dimensions,
+ *   the rest 0) densely to `dst`, elements
+ *   outside the tensor filled as the map says, then completes the box's bytes
+ *   on the mbarrier. The swizzle is not applied: the CPU target's warpgroup
+ *   MMA reads the same unswizzled layout.
+ * void SYMM_HOST_TMA_STORE_FN(const symm_host_tensor_map *map,
+ *   const void *src, int32_t c0, ..., int32_t c4): the
+ *   reverse, skipping elements outside the tensor. */
+#define SYMM_HOST_TMA_LOAD_FN "_symm_host_tma_load"
+#define SYMM_HOST_TMA_STORE_FN "_symm_host_tma_store"
+
+/* void SYMM_HOST_WARPGROUP_SYNC_FN(int64_t *state): waits for the 128
+ * threads of the caller's warpgroup (threads 128w .. 128w+127 of the block,
+ * fewer in a last partial one). `state` is SYMM_HOST_MAX_WARPGROUPS pairs of
+ * int64 in zeroed workgroup memory. */
+#define SYMM_HOST_WARPGROUP_SYNC_FN "_symm_host_warpgroup_sync"
+#define SYMM_HOST_WARPGROUP_SIZE 128
+#define SYMM_HOST_MAX_WARPGROUPS 32
+
 /* ---- Whole programs (host code, every target) -------------------------- */
 
 /* void *(int64_t bytes), void (void *), void (void), int32_t (void). */

@@ -17,6 +17,7 @@
 #include <deque>
 #include <dlfcn.h>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <pthread.h>
 #include <string>
@@ -394,6 +395,89 @@ public:
     return SYMM_SUCCESS;
   }
 
+  /// A symm_host_tensor_map that CPU-target kernels read, checked against
+  /// what cuTensorMapEncodeTiled requires, so that a descriptor that works
+  /// here also works on a GPU. Kept until the backend is destroyed.
+  symm_status encodeTensorMap(const TensorMapRequest &r,
+                              void **descriptor) override {
+    const char *what = "nvgpu.tma.create.descriptor";
+    if (r.rank < 1 || r.rank > SYMM_HOST_TENSOR_MAP_MAX_RANK)
+      return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                  "%s: %d dimensions; TMA takes 1 to %d", what, r.rank,
+                  SYMM_HOST_TENSOR_MAP_MAX_RANK);
+    if (r.interleave != 0)
+      return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                  "%s: interleaved layout %d; the CPU target supports "
+                  "interleave=none only",
+                  what, r.interleave);
+    if (r.swizzle < 0 || r.swizzle > 3)
+      return fail(SYMM_ERROR_INVALID_ARGUMENT, "%s: unknown swizzle code %d",
+                  what, r.swizzle);
+    if (r.oobFill != 0 && r.oobFill != 1)
+      return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                  "%s: unknown out-of-bounds fill code %d", what, r.oobFill);
+    // CU_TENSOR_MAP_DATA_TYPE_FLOAT16 (6) and up are floating point.
+    if (r.oobFill == 1 && r.dataType < 6)
+      return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                  "%s: a NaN out-of-bounds fill needs a floating-point "
+                  "element type",
+                  what);
+    if (reinterpret_cast<uintptr_t>(r.base) % 16)
+      return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                  "%s: the tensor at %p is not 16-byte aligned", what, r.base);
+    if (r.strides[0] != 1)
+      return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                  "%s: the innermost stride is %llu elements; TMA needs 1",
+                  what, static_cast<unsigned long long>(r.strides[0]));
+    for (int d = 0; d < r.rank; ++d) {
+      if (r.sizes[d] < 1 || r.sizes[d] > (uint64_t(1) << 32))
+        return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                    "%s: dimension %d (innermost first) has %llu elements; "
+                    "TMA takes 1 to 2^32",
+                    what, d, static_cast<unsigned long long>(r.sizes[d]));
+      if (r.box[d] < 1 || r.box[d] > 256)
+        return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                    "%s: box dimension %d (innermost first) is %u; TMA "
+                    "takes 1 to 256",
+                    what, d, r.box[d]);
+      uint64_t strideBytes = r.strides[d] * r.elementBytes;
+      if (d > 0 && (strideBytes % 16 || strideBytes >= (uint64_t(1) << 40)))
+        return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                    "%s: stride %d (innermost first) is %llu bytes; TMA "
+                    "needs a multiple of 16 below 2^40",
+                    what, d, static_cast<unsigned long long>(strideBytes));
+    }
+    uint64_t rowBytes = uint64_t(r.box[0]) * r.elementBytes;
+    if (rowBytes % 16)
+      return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                  "%s: the box's innermost dimension is %llu bytes; TMA "
+                  "needs a multiple of 16",
+                  what, static_cast<unsigned long long>(rowBytes));
+    if (r.swizzle != 0 && rowBytes > (16u << r.swizzle))
+      return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                  "%s: the box's innermost dimension is %llu bytes, more "
+                  "than the %u-byte swizzle span",
+                  what, static_cast<unsigned long long>(rowBytes),
+                  16u << r.swizzle);
+    auto map = std::make_unique<symm_host_tensor_map>();
+    map->rank = r.rank;
+    map->element_bytes = r.elementBytes;
+    map->data_type = r.dataType;
+    map->swizzle = r.swizzle;
+    map->oob_fill = r.oobFill;
+    map->base = r.base;
+    for (int d = 0; d < SYMM_HOST_TENSOR_MAP_MAX_RANK; ++d) {
+      bool used = d < r.rank;
+      map->sizes[d] = used ? r.sizes[d] : 1;
+      map->strides[d] = used ? r.strides[d] : 0;
+      map->box[d] = used ? r.box[d] : 1;
+    }
+    *descriptor = map.get();
+    std::lock_guard<std::mutex> lock(mutex);
+    tensorMaps.push_back(std::move(map));
+    return SYMM_SUCCESS;
+  }
+
 private:
   HostStream *toStream(void *stream) {
     return stream ? static_cast<HostStream *>(stream) : defaultStream;
@@ -406,6 +490,7 @@ private:
   size_t heapBytes = 0;
   HostConfig config;
   HostDevice *device = nullptr;
+  std::vector<std::unique_ptr<symm_host_tensor_map>> tensorMaps;
 };
 
 } // namespace

@@ -949,6 +949,15 @@ symm_status HostConfig::readEnvironment() {
   __builtin_unreachable();
 }
 
+void symm::failCurrentLaunch(const std::string &what) {
+  failLaunch(self(), what);
+}
+
+double symm::currentDeadlockSeconds() {
+  self();
+  return thisWorker->device->config.deadlockSeconds;
+}
+
 extern "C" {
 
 /// `which` is a symm_host_id; `dim` 0..2.

@@ -15,6 +15,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace symm {
@@ -78,6 +79,13 @@ public:
 private:
   std::unique_ptr<Impl> impl;
 };
+
+/// For runtime functions that kernels call: fails the calling GPU thread's
+/// launch with "kernel '<name>' <what>" and leaves the thread for good.
+[[noreturn]] void failCurrentLaunch(const std::string &what);
+/// SYMM_HOST_DEADLOCK_SECONDS of the device running the calling GPU thread:
+/// how long its waits may see no progress before they are reported.
+double currentDeadlockSeconds();
 
 constexpr size_t kHostStaticSharedBytes = SYMM_HOST_STATIC_SHARED_BYTES;
 constexpr int kHostSubgroupSize = SYMM_HOST_SUBGROUP_SIZE;
