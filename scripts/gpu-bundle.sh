@@ -10,13 +10,18 @@ OUT="${1:-$ROOT/.device}"
 CHIP="${SYMM_CHIP:-sm_90}"
 mkdir -p "$OUT"
 # Programs that test the CPU target itself (its limits, its fault reports,
-# MLIR's runner libraries, which need LLVM) are not GPU programs.
-for f in "$ROOT"/test/Integration/*.mlir "$ROOT"/examples/*.mlir; do
+# MLIR's runner libraries, which need LLVM) are not GPU programs. Programs
+# with Hopper's TMA or warpgroup MMA need sm_90a whatever the chip.
+for f in "$ROOT"/test/Integration/*.mlir "$ROOT"/examples/*.mlir \
+  "$ROOT"/test/Target/NVVM/hopper-gemm.mlir; do
   name=$(basename "$f" .mlir)
+  [[ $f == */Target/NVVM/* ]] && name=nvvm-$name
   [[ $name == example-allgather ]] && continue
   grep -q "REQUIRES: backend-host\|printMemref\|async.execute" "$f" && continue
-  "$BUILD/bin/symm-compile" --target="$CHIP" "$f" -o "$OUT/$name.exe" ||
-    echo "gpu-bundle: $name does not compile for $CHIP" >&2
+  chip=$CHIP
+  grep -q "nvgpu\.tma\.\|nvgpu\.warpgroup\.\|nvvm\.wgmma\." "$f" && chip=sm_90a
+  "$BUILD/bin/symm-compile" --target="$chip" "$f" -o "$OUT/$name.exe" ||
+    echo "gpu-bundle: $name does not compile for $chip" >&2
 done
 # One million release/acquire round trips instead of a thousand.
 sed 's/%iters = arith.constant 1000 : i32/%iters = arith.constant 1000000 : i32/' \

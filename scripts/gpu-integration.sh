@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # On the GPU machine, from the folder scripts/gpu-bundle.sh filled: every
 # integration program and example on all GPUs (cuda backend), a table last.
+# The sm_90a programs (nvvm-hopper-gemm: TMA and warpgroup MMA) need Hopper
+# GPUs (H100, H200).
 cd "$(dirname "$0")"
 export LD_LIBRARY_PATH=$PWD NCCL_NVLS_ENABLE=0
 N="${SYMM_BENCH_RANKS:-$(nvidia-smi -L | wc -l)}"

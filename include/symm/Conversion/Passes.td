@@ -278,7 +278,7 @@ def SymmTMADescriptorsToPointers
 
 def SymmConvertNVGPUToNVVM
     : Pass<"symm-convert-nvgpu-to-nvvm", "::mlir::gpu::GPUModuleOp"> {
-  let summary = "Lower a gpu.module's nvgpu operations to NVVM where it has any";
+  let summary = "Lower nvgpu operations to NVVM in gpu.modules that have any";
   let description = [{
     Runs upstream's `convert-nvgpu-to-nvvm` on a `gpu.module` that holds
     `nvgpu` operations (TMA, mbarriers, warpgroup MMA, ...) and leaves the

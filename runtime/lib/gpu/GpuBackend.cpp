@@ -191,7 +191,7 @@ public:
     if (!api.encodeTensorMap)
       return Backend::encodeTensorMap(request, descriptor);
     api.makeCurrent();
-    alignas(64) unsigned char map[kTensorMapBytes];
+    alignas(kTensorMapAlignment) unsigned char map[kTensorMapBytes];
     if (symm_status s =
             check(api.encodeTensorMap(map, request), "TMA descriptor encoding"))
       return s;

@@ -88,13 +88,15 @@ struct GpuApi {
   std::function<int(void *, uint16_t, size_t, void *)> memset16Async;
   std::function<int(void *, size_t)> hostRegister;
   /// Encodes a TMA descriptor into the kTensorMapBytes at `map` (aligned to
-  /// 64 bytes); null where the API has none.
+  /// kTensorMapAlignment); null where the API has none.
   std::function<int(void *map, const TensorMapRequest &request)>
       encodeTensorMap;
 };
 
-/// The size of a TMA descriptor (CUtensorMap).
+/// The size and alignment of a TMA descriptor (CUtensorMap: 64-byte
+/// alignment before CUDA 13, 128 since).
 constexpr size_t kTensorMapBytes = 128;
+constexpr size_t kTensorMapAlignment = 128;
 
 Backend *createGpuBackend(GpuApi api);
 

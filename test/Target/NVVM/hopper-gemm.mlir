@@ -24,6 +24,7 @@
 // PTX-DAG: wgmma.fence.sync.aligned
 // PTX-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 // PTX-DAG: wgmma.commit_group.sync.aligned
+// PTX-DAG: wgmma.wait_group.sync.aligned 1
 // PTX-DAG: wgmma.wait_group.sync.aligned 0
 // Host code makes the two descriptors with the runtime and passes them as
 // pointers.
@@ -43,6 +44,10 @@
 !descB = !nvgpu.warpgroup.descriptor<tensor = !tileB>
 module attributes {gpu.container_module} {
   gpu.module @kernels {
+    // Block (bm, bn) computes C[128 bm.., 128 bn..] = A·B over K = %k. Stage
+    // s (K columns 64 s..) sits in buffer s mod 2: A's 128x64 tile at
+    // A(s mod 2), B's 64x128 tile as two 64x64 halves at B(s mod 2) and
+    // B(s mod 2) + 8192 bytes, and completes phase s / 2 of mbarrier s mod 2.
     gpu.func @gemm(%mapA: !mapA, %mapB: !mapB, %c: memref<?x?xf32>, %k: index) kernel {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -60,6 +65,8 @@ module attributes {gpu.container_module} {
       %row0 = arith.muli %bm, %c128 : index
       %col0 = arith.muli %bn, %c128 : index
       %col1 = arith.addi %col0, %c64 : index
+      // 128-byte swizzled tiles start at 1024-byte boundaries, the period of
+      // the swizzle pattern the wgmma descriptors assume.
       %smem = gpu.dynamic_shared_memory : !smem
       %base = memref.extract_aligned_pointer_as_index %smem : !smem -> index
       %mis = arith.remui %base, %c1024 : index
@@ -73,6 +80,8 @@ module attributes {gpu.container_module} {
       nvgpu.tma.prefetch.descriptor %mapA, predicate = %leader : !mapA
       nvgpu.tma.prefetch.descriptor %mapB, predicate = %leader : !mapB
       gpu.barrier
+      // The leader thread fills both buffers, then refills each one once
+      // the warpgroup is done with it.
       %stages = arith.divui %k, %c64 : index
       %first = arith.minui %stages, %c2 : index
       scf.for %s = %c0 to %first step %c1 {
@@ -105,6 +114,9 @@ module attributes {gpu.container_module} {
         %b = memref.view %smem[%offB][] : !smem to !tileB
         %dA = nvgpu.warpgroup.generate.descriptor %a, %mapA : !tileA, !mapA -> !descA
         %dB = nvgpu.warpgroup.generate.descriptor %b, %mapB : !tileB, !mapB -> !descB
+        // Waits for the warpgroup's previous MMA (wgmma.wait_group 1), so
+        // once every thread is past the barrier, stage s - 1's buffer is
+        // free for stage s + 1 while this MMA runs.
         %d = nvgpu.warpgroup.mma %dA, %dB, %acc {transposeB} : !descA, !descB, !acc -> !acc
         gpu.barrier
         %next = arith.addi %s, %c1 : index
@@ -168,9 +180,9 @@ module attributes {gpu.container_module} {
     %q11 = arith.constant 11 : index
     %rank32 = symm.rank : i32
     %rank = arith.index_cast %rank32 : i32 to index
-    %a = gpu.alloc host_shared () : memref<256x256xbf16>
-    %b = gpu.alloc host_shared () : memref<256x256xbf16>
-    %c = gpu.alloc host_shared () : memref<256x256xf32>
+    %a = memref.alloc() : memref<256x256xbf16>
+    %b = memref.alloc() : memref<256x256xbf16>
+    %c = memref.alloc() : memref<256x256xf32>
     scf.for %i = %c0 to %c256 step %c1 {
       scf.for %j = %c0 to %c256 step %c1 {
         %va = func.call @value(%i, %j, %p3, %q5, %rank) : (index, index, index, index, index) -> bf16
@@ -179,18 +191,24 @@ module attributes {gpu.container_module} {
         memref.store %vb, %b[%i, %j] : memref<256x256xbf16>
       }
     }
-    %ua = memref.cast %a : memref<256x256xbf16> to memref<*xbf16>
-    %ub = memref.cast %b : memref<256x256xbf16> to memref<*xbf16>
+    // TMA reads device memory.
+    %da = gpu.alloc () : memref<256x256xbf16>
+    %db = gpu.alloc () : memref<256x256xbf16>
+    %dc = gpu.alloc () : memref<256x256xf32>
+    gpu.memcpy %da, %a : memref<256x256xbf16>, memref<256x256xbf16>
+    gpu.memcpy %db, %b : memref<256x256xbf16>, memref<256x256xbf16>
+    %ua = memref.cast %da : memref<256x256xbf16> to memref<*xbf16>
+    %ub = memref.cast %db : memref<256x256xbf16> to memref<*xbf16>
     %mapA = nvgpu.tma.create.descriptor %ua box[%c128, %c64] : memref<*xbf16> -> !mapA
     %mapB = nvgpu.tma.create.descriptor %ub box[%c64, %c64] : memref<*xbf16> -> !mapB
-    %cd = memref.cast %c : memref<256x256xf32> to memref<?x?xf32>
+    %cd = memref.cast %dc : memref<256x256xf32> to memref<?x?xf32>
     // Two ring buffers of a 128x64 A tile and a 64x128 B tile, and room to
     // align them to 1024 bytes.
     %shared = arith.constant 66560 : i32
     gpu.launch_func @kernels::@gemm blocks in (%c2, %c2, %c1) threads in (%c128, %c1, %c1)
         dynamic_shared_memory_size %shared
         args(%mapA : !mapA, %mapB : !mapB, %cd : memref<?x?xf32>, %c256 : index)
-    gpu.wait
+    gpu.memcpy %c, %dc : memref<256x256xf32>, memref<256x256xf32>
 
     // The reference in f32; the operands' products and sums are exact.
     %tol = arith.constant 1.0e-3 : f32
@@ -229,9 +247,9 @@ module attributes {gpu.container_module} {
     } else {
       vector.print str "FAIL\n"
     }
-    gpu.dealloc %a : memref<256x256xbf16>
-    gpu.dealloc %b : memref<256x256xbf16>
-    gpu.dealloc %c : memref<256x256xf32>
+    gpu.dealloc %da : memref<256x256xbf16>
+    gpu.dealloc %db : memref<256x256xbf16>
+    gpu.dealloc %dc : memref<256x256xf32>
     symm.barrier
     %fail = arith.constant 1 : i32
     %zero32 = arith.constant 0 : i32
