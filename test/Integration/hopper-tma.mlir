@@ -6,25 +6,32 @@
 // of a zeroed tensor of its own, and box 1 also back where it came from in
 // another; the host checks every element of the four: the source where the
 // box was inside the tensor, zeros where it was not (oob = zero), zeros
-// where nothing was stored. Loads and stores swizzle alike on GPUs (the CPU
-// target does neither), so the check holds on every backend.
+// where nothing was stored. Box 2 is loaded a second time through a
+// descriptor with oob = nan, which fills with NaNs instead. Loads and stores
+// swizzle alike on GPUs (the CPU target does neither), so the check holds on
+// every backend.
 // RUN: %symm_run -n 2 %s | FileCheck %s
 // CHECK-DAG: [rank 0] box 0 at (0, 0): wrong elements: 0
 // CHECK-DAG: [rank 0] box 1 at (64, 96): wrong elements: 0
 // CHECK-DAG: [rank 0] box 2 at (-8, -4): wrong elements: 0
 // CHECK-DAG: [rank 0] box 1 stored in place: wrong elements: 0
+// CHECK-DAG: [rank 0] box 2 filled with NaNs: wrong elements: 0
 // CHECK-DAG: [rank 1] box 0 at (0, 0): wrong elements: 0
 // CHECK-DAG: [rank 1] box 1 at (64, 96): wrong elements: 0
 // CHECK-DAG: [rank 1] box 2 at (-8, -4): wrong elements: 0
 // CHECK-DAG: [rank 1] box 1 stored in place: wrong elements: 0
+// CHECK-DAG: [rank 1] box 2 filled with NaNs: wrong elements: 0
 !barrier = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
 !map = !nvgpu.tensormap.descriptor<tensor = memref<128x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+!nanmap = !nvgpu.tensormap.descriptor<tensor = memref<128x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = none, oob = nan, interleave = none>
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     // Thread 0 loads box k at coords[k] (innermost first), and stores it at
-    // (0, 0) through outs[k] and, for box 1, at coords[1] through back.
+    // (0, 0) through outs[k] and, for box 1, at coords[1] through back;
+    // then loads box 2 again through nan and stores it through outnan.
     gpu.func @copy(%map: !map, %out0: !map, %out1: !map, %out2: !map,
-                   %back: !map, %coords: memref<3x2xi32>) kernel {
+                   %back: !map, %nan: !nanmap, %outnan: !map,
+                   %coords: memref<3x2xi32>) kernel {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c2 = arith.constant 2 : index
@@ -71,6 +78,21 @@ module attributes {gpu.container_module} {
         // Nobody loads the next box before the stores have read this one.
         gpu.barrier
       }
+      %x2 = memref.load %coords[%c2, %c0] : memref<3x2xi32>
+      %y2 = memref.load %coords[%c2, %c1] : memref<3x2xi32>
+      %x = arith.index_cast %x2 : i32 to index
+      %y = arith.index_cast %y2 : i32 to index
+      scf.if %first {
+        nvgpu.mbarrier.arrive.expect_tx %bar[%c0], %bytes : !barrier
+        nvgpu.tma.async.load %nan[%x, %y], %bar[%c0] to %box : !nanmap, !barrier -> memref<128x64xf16, #gpu.address_space<workgroup>>
+      }
+      %odd = arith.constant true
+      nvgpu.mbarrier.try_wait.parity %bar[%c0], %odd, %ticks : !barrier
+      scf.if %first {
+        nvgpu.tma.async.store %box to %outnan[%c0, %c0] : memref<128x64xf16, #gpu.address_space<workgroup>> -> !map
+        nvvm.cp.async.bulk.commit.group
+        nvvm.cp.async.bulk.wait_group 0 {read}
+      }
       gpu.return
     }
   }
@@ -111,9 +133,10 @@ module attributes {gpu.container_module} {
   }
 
   // The elements of `got` that differ from what a box of `src` at (x, y)
-  // stored at (sx, sy) leaves in a zeroed tensor.
+  // stored at (sx, sy) leaves in a zeroed tensor, the box's elements outside
+  // `src` zeros or (`nan`) NaNs.
   func.func @wrong(%got: memref<192x120xf16>, %src: memref<192x120xf16>,
-                   %x: index, %y: index, %sx: index, %sy: index) -> i32 {
+                   %x: index, %y: index, %sx: index, %sy: index, %nan: i1) -> i32 {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c64 = arith.constant 64 : index
@@ -123,6 +146,7 @@ module attributes {gpu.container_module} {
     %zero = arith.constant 0.0 : f16
     %one = arith.constant 1 : i32
     %zi = arith.constant 0 : i32
+    %true = arith.constant true
     %w = scf.for %i = %c0 to %c192 step %c1 iter_args(%e0 = %zi) -> (i32) {
       %wi = scf.for %j = %c0 to %c120 step %c1 iter_args(%e1 = %e0) -> (i32) {
         // Box element (r, c), if (i, j) is one: the source element at
@@ -152,8 +176,14 @@ module attributes {gpu.container_module} {
         } else {
           scf.yield %zero : f16
         }
+        %out = arith.xori %b1, %true : i1
+        %filled = arith.andi %b0, %out : i1
+        %wantnan = arith.andi %filled, %nan : i1
         %g = memref.load %got[%i, %j] : memref<192x120xf16>
-        %bad = arith.cmpf une, %g, %want : f16
+        %isnan = arith.cmpf uno, %g, %g : f16
+        %differs = arith.cmpf une, %g, %want : f16
+        %notnan = arith.xori %isnan, %true : i1
+        %bad = arith.select %wantnan, %notnan, %differs : i1
         %inc = arith.select %bad, %one, %zi : i32
         %e2 = arith.addi %e1, %inc : i32
         scf.yield %e2 : i32
@@ -174,6 +204,7 @@ module attributes {gpu.container_module} {
     %c96 = arith.constant 96 : index
     %c192 = arith.constant 192 : index
     %smem = arith.constant 16384 : i32
+    %false = arith.constant false
     %rank32 = symm.rank : i32
     %rank = arith.index_cast %rank32 : i32 to index
     %tensor = gpu.alloc host_shared () : memref<192x120xf16>
@@ -195,20 +226,24 @@ module attributes {gpu.container_module} {
     %o1 = func.call @zeroed() : () -> memref<192x120xf16>
     %o2 = func.call @zeroed() : () -> memref<192x120xf16>
     %ob = func.call @zeroed() : () -> memref<192x120xf16>
+    %on = func.call @zeroed() : () -> memref<192x120xf16>
     %u = memref.cast %tensor : memref<192x120xf16> to memref<*xf16>
     %u0 = memref.cast %o0 : memref<192x120xf16> to memref<*xf16>
     %u1 = memref.cast %o1 : memref<192x120xf16> to memref<*xf16>
     %u2 = memref.cast %o2 : memref<192x120xf16> to memref<*xf16>
     %ub = memref.cast %ob : memref<192x120xf16> to memref<*xf16>
+    %un = memref.cast %on : memref<192x120xf16> to memref<*xf16>
     %map = nvgpu.tma.create.descriptor %u box[%c128, %c64] : memref<*xf16> -> !map
     %m0 = nvgpu.tma.create.descriptor %u0 box[%c128, %c64] : memref<*xf16> -> !map
     %m1 = nvgpu.tma.create.descriptor %u1 box[%c128, %c64] : memref<*xf16> -> !map
     %m2 = nvgpu.tma.create.descriptor %u2 box[%c128, %c64] : memref<*xf16> -> !map
     %mb = nvgpu.tma.create.descriptor %ub box[%c128, %c64] : memref<*xf16> -> !map
+    %nan = nvgpu.tma.create.descriptor %u box[%c128, %c64] : memref<*xf16> -> !nanmap
+    %mn = nvgpu.tma.create.descriptor %un box[%c128, %c64] : memref<*xf16> -> !map
     gpu.launch_func @kernels::@copy blocks in (%c1, %c1, %c1) threads in (%c128, %c1, %c1)
         dynamic_shared_memory_size %smem
         args(%map : !map, %m0 : !map, %m1 : !map, %m2 : !map, %mb : !map,
-             %coords : memref<3x2xi32>)
+             %nan : !nanmap, %mn : !map, %coords : memref<3x2xi32>)
     gpu.wait
     %total = scf.for %k = %c0 to %c3 step %c1 iter_args(%acc = %rank32) -> (i32) {
       %x32 = memref.load %coords[%k, %c0] : memref<3x2xi32>
@@ -219,7 +254,7 @@ module attributes {gpu.container_module} {
       case 0 { scf.yield %o0 : memref<192x120xf16> }
       case 1 { scf.yield %o1 : memref<192x120xf16> }
       default { scf.yield %o2 : memref<192x120xf16> }
-      %e = func.call @wrong(%got, %tensor, %x, %y, %c0, %c0) : (memref<192x120xf16>, memref<192x120xf16>, index, index, index, index) -> i32
+      %e = func.call @wrong(%got, %tensor, %x, %y, %c0, %c0, %false) : (memref<192x120xf16>, memref<192x120xf16>, index, index, index, index, i1) -> i32
       %k32 = arith.index_cast %k : index to i32
       vector.print str "box "
       vector.print %k32 : i32 punctuation <no_punctuation>
@@ -232,11 +267,18 @@ module attributes {gpu.container_module} {
       %s = arith.addi %acc, %e : i32
       scf.yield %s : i32
     }
-    %eb = func.call @wrong(%ob, %tensor, %c64, %c96, %c64, %c96) : (memref<192x120xf16>, memref<192x120xf16>, index, index, index, index) -> i32
+    %eb = func.call @wrong(%ob, %tensor, %c64, %c96, %c64, %c96, %false) : (memref<192x120xf16>, memref<192x120xf16>, index, index, index, index, i1) -> i32
     vector.print str "box 1 stored in place: wrong elements: "
     vector.print %eb : i32
+    %m8 = arith.constant -8 : index
+    %m4 = arith.constant -4 : index
+    %true = arith.constant true
+    %en = func.call @wrong(%on, %tensor, %m8, %m4, %c0, %c0, %true) : (memref<192x120xf16>, memref<192x120xf16>, index, index, index, index, i1) -> i32
+    vector.print str "box 2 filled with NaNs: wrong elements: "
+    vector.print %en : i32
     %loaded = arith.subi %total, %rank32 : i32
-    %result = arith.addi %loaded, %eb : i32
+    %stored = arith.addi %loaded, %eb : i32
+    %result = arith.addi %stored, %en : i32
     return %result : i32
   }
 }
