@@ -3,6 +3,7 @@
 // exits non-zero; waits that cannot finish (a GPU would hang) are reported
 // after SYMM_HOST_DEADLOCK_SECONDS without progress. Each RUN line picks a
 // misuse by rewriting the `mode` constant of @main.
+// REQUIRES: backend-host
 // RUN: env SYMM_HOST_DEADLOCK_SECONDS=1 not %symm_run -n 2 %s 2>&1 | FileCheck %s --check-prefix=WAIT
 // WAIT: [rank {{[01]}}] symm: synchronising a stream failed: rank {{[01]}}: kernel 'errors' thread (0, 0, 0) of block (0, 0, 0) waited 1.0 s for phase parity 0 of an mbarrier that made no progress (0 of 1 arrivals and 64 transaction bytes pending; SYMM_HOST_DEADLOCK_SECONDS sets the limit)
 // RUN: sed 's/constant 0 : index \/\/ mode/constant 1 : index/' %s > %t.1.mlir

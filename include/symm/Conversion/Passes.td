@@ -199,8 +199,9 @@ def SymmConvertNvgpuToHost
     memory, densely and without the swizzle, out-of-bounds elements filled
     as the descriptor says, then completes the box's bytes on the mbarrier;
     `tma.async.store` writes the in-bounds elements back; the descriptor
-    prefetch and fence, and `nvvm.wgmma.*` fences and waits and
-    `nvvm.fence.proxy*`, are no-ops.
+    prefetch and fence, and `nvvm.wgmma.*` fences and waits,
+    `nvvm.cp.async.bulk.commit.group`/`wait_group` and `nvvm.fence.proxy*`,
+    are no-ops.
 
     `warpgroup.mma` (f16 or bf16 operands, f32 accumulator) reads its tiles
     as the wgmma descriptors that upstream builds for 128-byte swizzling

@@ -194,9 +194,10 @@ LogicalResult lowerBarriersAndTma(gpu::GPUFuncOp func) {
              nvgpu::WarpgroupMmaInitAccumulatorOp, nvgpu::WarpgroupMmaStoreOp>(
             op))
       ops.push_back(op);
-    // The CPU's warpgroup MMA is synchronous and its TMA needs no proxy.
+    // The CPU's warpgroup MMA and TMA are synchronous and need no proxy.
     if (isa<NVVM::WgmmaFenceAlignedOp, NVVM::WgmmaGroupSyncAlignedOp,
-            NVVM::WgmmaWaitGroupSyncOp, NVVM::FenceProxyOp,
+            NVVM::WgmmaWaitGroupSyncOp, NVVM::CpAsyncBulkCommitGroupOp,
+            NVVM::CpAsyncBulkWaitGroupOp, NVVM::FenceProxyOp,
             NVVM::FenceProxyAcquireOp, NVVM::FenceProxyReleaseOp>(op))
       ops.push_back(op);
   });

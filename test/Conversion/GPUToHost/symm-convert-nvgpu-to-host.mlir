@@ -78,6 +78,8 @@ module attributes {gpu.container_module} {
       nvvm.wgmma.fence.aligned
       nvvm.wgmma.commit.group.sync.aligned
       nvvm.wgmma.wait.group.sync.aligned 0
+      nvvm.cp.async.bulk.commit.group
+      nvvm.cp.async.bulk.wait_group 0 {read}
       // CHECK-NOT: nvgpu.tma
       // CHECK-NOT: nvvm.
       // CHECK: gpu.return
