@@ -235,6 +235,49 @@ TEST(Runtime, KilledRankIsReportedByItsPeers) {
   EXPECT_LT(results[2].seconds, 5.0);
 }
 
+TEST(Runtime, TensorMapsFromTheHostApi) {
+  auto results = runRanks(1, [](int) {
+    alignas(16) static uint16_t data[256 * 128];
+    uint64_t sizes[2] = {256, 128}, strides[2] = {128, 1};
+    uint32_t box[2] = {128, 64};
+    void *map = nullptr;
+    RANK_EXPECT(symm_tensor_map_create(data, 2, sizes, strides, box, 2, 128,
+                                       &map) == SYMM_ERROR_NOT_INITIALIZED);
+    RANK_EXPECT(symm_init() == SYMM_SUCCESS);
+    // Outermost first, as in a memref; the descriptor holds them innermost
+    // first.
+    RANK_EXPECT(symm_tensor_map_create(data, 2, sizes, strides, box, 2, 128,
+                                       &map) == SYMM_SUCCESS);
+    auto *host = static_cast<const symm_host_tensor_map *>(map);
+    RANK_EXPECT(host->rank == 2 && host->base == data &&
+                host->element_bytes == 2 && host->swizzle == 3 &&
+                host->sizes[0] == 128 && host->sizes[1] == 256 &&
+                host->strides[1] == 128 && host->box[0] == 64 &&
+                host->box[1] == 128);
+    auto fails = [&](int elementBytes, int swizzle, const uint32_t *b,
+                     void **out, const char *message) {
+      bool ok = symm_tensor_map_create(data, 2, sizes, strides, b,
+                                       size_t(elementBytes), swizzle,
+                                       out) == SYMM_ERROR_INVALID_ARGUMENT &&
+                std::string(symm_last_error()).find(message) !=
+                    std::string::npos;
+      if (!ok)
+        fprintf(stderr, "%s\n", symm_last_error());
+      return ok;
+    };
+    RANK_EXPECT(fails(3, 128, box, &map, "elements of 3 bytes"));
+    RANK_EXPECT(fails(2, 100, box, &map, "a swizzle of 100 bytes"));
+    RANK_EXPECT(fails(2, 128, box, nullptr, "must not be null"));
+    uint32_t wide[2] = {128, 128};
+    RANK_EXPECT(fails(2, 128, wide, &map,
+                      "box rows are 256 bytes: swizzle 3 takes rows of at "
+                      "most 128 bytes"));
+    RANK_EXPECT(symm_finalize() == SYMM_SUCCESS);
+    return 0;
+  });
+  EXPECT_TRUE(exitedWith(results[0], 0));
+}
+
 TEST(Runtime, BadInputIsAnError) {
   auto results = runRanks(1, [](int) {
     RANK_EXPECT(symm_malloc(4, nullptr) == SYMM_ERROR_NOT_INITIALIZED);
@@ -403,34 +446,33 @@ TEST(Runtime, BadTensorMapsEndTheProgramNamingTheCause) {
   };
   const Case cases[] = {
       {[](TensorMapCall &c) { c.rank = 6; },
-       "a TMA descriptor has 1 to 5 dimensions, not 6"},
+       "a TMA descriptor of a 6-dimensional tensor: TMA takes 1 to 5 dimensions"},
       {[](TensorMapCall &c) { c.dataType = 13; },
-       "unknown TMA data type code 13"},
+       "a TMA descriptor of data type 13: not a CUtensorMapDataType code"},
       {[](TensorMapCall &c) { c.interleave = 1; },
        "interleaved layout 1; the CPU target supports interleave=none only"},
-      {[](TensorMapCall &c) { c.swizzle = 4; }, "unknown swizzle code 4"},
+      {[](TensorMapCall &c) { c.swizzle = 4; }, "swizzle 4, L2 promotion 0, out-of-bounds fill 0: not CUtensorMap codes"},
       {[](TensorMapCall &c) { c.oobFill = 2; },
-       "unknown out-of-bounds fill code 2"},
+       "out-of-bounds fill 2: not CUtensorMap codes"},
       {[](TensorMapCall &c) {
          c.oobFill = 1;
-         c.dataType = 3;
+         c.dataType = 1; // uint16: box rows stay 128 bytes
        },
        "a NaN out-of-bounds fill needs a floating-point element type"},
-      {[](TensorMapCall &c) { c.offset = 1; }, "is not 16-byte aligned"},
+      {[](TensorMapCall &c) { c.offset = 1; }, "the tensor's first element must be 16-byte aligned"},
       {[](TensorMapCall &c) { c.strides[1] = 2; },
-       "the innermost stride is 2 elements; TMA needs 1"},
+       "an innermost stride of 2 elements: the innermost dimension must be contiguous"},
       {[](TensorMapCall &c) { c.sizes[0] = 0; },
-       "dimension 1 (innermost first) has 0 elements; TMA takes 1 to 2^32"},
+       "0 elements in dimension 1 (innermost first): TMA takes 1 to 2^32"},
       {[](TensorMapCall &c) { c.box[0] = 257; },
-       "box dimension 1 (innermost first) is 257; TMA takes 1 to 256"},
+       "a box of 257 elements in dimension 1 (innermost first): TMA boxes take 1 to 256"},
       {[](TensorMapCall &c) { c.strides[0] = 100; },
-       "stride 1 (innermost first) is 200 bytes; TMA needs a multiple of 16 "
-       "below 2^40"},
+       "a stride of 200 bytes in dimension 1 (innermost first): TMA strides "
+       "are multiples of 16 bytes below 2^40"},
       {[](TensorMapCall &c) { c.box[1] = 4; },
-       "the box's innermost dimension is 8 bytes; TMA needs a multiple of 16"},
+       "box rows are 8 bytes: TMA box rows are multiples of 16 bytes"},
       {[](TensorMapCall &c) { c.box[1] = 128; },
-       "the box's innermost dimension is 256 bytes, more than the 128-byte "
-       "swizzle span"},
+       "box rows are 256 bytes: swizzle 3 takes rows of at most 128 bytes"},
   };
   for (const Case &c : cases) {
     char path[] = "/tmp/symm-tensor-map-XXXXXX";

@@ -12,11 +12,11 @@
 // RUN: sed 's/call @misaligned/call @box/' %s > %t.box.mlir
 // RUN: symm-compile --target=host %t.box.mlir -o %t.box.exe
 // RUN: not symm-run -n 2 %t.box.exe 2>&1 | FileCheck %s --check-prefix=BOX
-// ALIGN: [rank [[R:[01]]]] symm: creating a TMA descriptor failed: rank [[R]]: a TMA descriptor at 0x{{[0-9a-f]+}}: the tensor's first element must be 16-byte aligned
+// ALIGN: [rank [[R:[01]]]] symm: nvgpu.tma.create.descriptor failed: rank [[R]]: a TMA descriptor at 0x{{[0-9a-f]+}}: the tensor's first element must be 16-byte aligned
 // ALIGN: symm-run: rank {{[01]}} exited with status 1
-// RANK: [rank [[R:[01]]]] symm: creating a TMA descriptor failed: rank [[R]]: a TMA descriptor of a 6-dimensional tensor: TMA takes 1 to 5 dimensions
-// STRIDE: [rank [[R:[01]]]] symm: creating a TMA descriptor failed: rank [[R]]: a TMA descriptor with a stride of 120 bytes in dimension 1 (innermost first): TMA strides are multiples of 16 bytes below 2^40
-// BOX: [rank [[R:[01]]]] symm: creating a TMA descriptor failed: rank [[R]]: a TMA descriptor with a box of 512 elements in dimension 0 (innermost first): TMA boxes take 1 to 256
+// RANK: [rank [[R:[01]]]] symm: nvgpu.tma.create.descriptor failed: rank [[R]]: a TMA descriptor of a 6-dimensional tensor: TMA takes 1 to 5 dimensions
+// STRIDE: [rank [[R:[01]]]] symm: nvgpu.tma.create.descriptor failed: rank [[R]]: a TMA descriptor with a stride of 120 bytes in dimension 1 (innermost first): TMA strides are multiples of 16 bytes below 2^40
+// BOX: [rank [[R:[01]]]] symm: nvgpu.tma.create.descriptor failed: rank [[R]]: a TMA descriptor with a box of 512 elements in dimension 0 (innermost first): TMA boxes take 1 to 256
 !map = !nvgpu.tensormap.descriptor<tensor = memref<64x8xbf16, 3>, swizzle = none, l2promo = none, oob = zero, interleave = none>
 module {
   // The tensor starts one bf16 element past a 16-byte boundary.

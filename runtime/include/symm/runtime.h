@@ -112,6 +112,23 @@ SYMM_EXPORT symm_status symm_stream_destroy(symm_stream *stream);
 SYMM_EXPORT symm_status symm_stream_synchronize(symm_stream *stream);
 SYMM_EXPORT symm_status symm_synchronize(void);
 
+/// A TMA descriptor: what a kernel takes as `!nvgpu.tensormap.descriptor`
+/// (on NVIDIA a CUtensorMap in device memory, on the CPU target the runtime's
+/// own). It describes the `rank`-dimensional tensor (1 to 5) at `base` with
+/// `sizes` and `strides` in elements, outermost first as in a memref (the
+/// innermost stride 1, the others multiples of 16 bytes), of
+/// `element_bytes`-byte elements, copied in boxes of `box` elements
+/// (outermost first, 1 to 256 each) with `swizzle_bytes` (0, 32, 64 or 128)
+/// swizzling and zeros out of bounds. The kernel's descriptor type must name
+/// the same box and swizzle. `base` may be any memory a kernel reaches,
+/// including a peer's heap through symm_translate. Valid until
+/// symm_finalize.
+SYMM_EXPORT symm_status symm_tensor_map_create(const void *base, int rank,
+                                               const uint64_t *sizes,
+                                               const uint64_t *strides,
+                                               const uint32_t *box,
+                                               size_t element_bytes,
+                                               int swizzle_bytes, void **map);
 /* Device memory that is not symmetric, and copies to and from it. */
 SYMM_EXPORT symm_status symm_device_malloc(size_t bytes, void **ptr);
 SYMM_EXPORT symm_status symm_device_free(void *ptr);

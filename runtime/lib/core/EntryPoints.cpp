@@ -67,67 +67,6 @@ struct RankedMemRef {
 /// nvgpu.tma.create.descriptor lowering passes (uint8 ... tfloat32_ftz).
 constexpr uint32_t kTensorMapElementBytes[] = {1, 2, 4, 4, 8, 8, 2,
                                                4, 8, 2, 4, 4, 4};
-/// The bytes a row of the box may span with each swizzle code (none, 32B,
-/// 64B, 128B); without swizzling the box's inner dimension is not limited.
-constexpr uint64_t kSwizzleSpan[] = {UINT64_MAX, 32, 64, 128};
-
-/// The limits cuTensorMapEncodeTiled sets, checked for every backend so that
-/// a bad descriptor is reported with its cause rather than a driver code.
-symm_status checkTensorMap(const TensorMapRequest &r) {
-  const char *what = "a TMA descriptor";
-  if (r.rank < 1 || r.rank > 5)
-    return fail(SYMM_ERROR_INVALID_ARGUMENT,
-                "%s of a %d-dimensional tensor: TMA takes 1 to 5 dimensions",
-                what, r.rank);
-  if (r.interleave < 0 || r.interleave > 2 || r.swizzle < 0 || r.swizzle > 3 ||
-      r.l2promo < 0 || r.l2promo > 3 || r.oobFill < 0 || r.oobFill > 1)
-    return fail(SYMM_ERROR_INVALID_ARGUMENT,
-                "%s with interleave %d, swizzle %d, L2 promotion %d, "
-                "out-of-bounds fill %d: not CUtensorMap codes",
-                what, r.interleave, r.swizzle, r.l2promo, r.oobFill);
-  unsigned alignment = r.interleave == 2 ? 32 : 16;
-  if (reinterpret_cast<uintptr_t>(r.base) % alignment)
-    return fail(SYMM_ERROR_INVALID_ARGUMENT,
-                "%s at %p: the tensor's first element must be %u-byte "
-                "aligned",
-                what, r.base, alignment);
-  if (r.strides[0] != 1)
-    return fail(SYMM_ERROR_INVALID_ARGUMENT,
-                "%s with an innermost stride of %llu elements: the innermost "
-                "dimension must be contiguous (stride 1)",
-                what, (unsigned long long)r.strides[0]);
-  for (int d = 0; d < r.rank; ++d) {
-    if (r.sizes[d] == 0 || r.sizes[d] > (1ull << 32))
-      return fail(SYMM_ERROR_INVALID_ARGUMENT,
-                  "%s with %llu elements in dimension %d (innermost first): "
-                  "TMA takes 1 to 2^32",
-                  what, (unsigned long long)r.sizes[d], d);
-    if (r.box[d] == 0 || r.box[d] > 256)
-      return fail(SYMM_ERROR_INVALID_ARGUMENT,
-                  "%s with a box of %u elements in dimension %d (innermost "
-                  "first): TMA boxes take 1 to 256",
-                  what, r.box[d], d);
-    uint64_t strideBytes = r.strides[d] * r.elementBytes;
-    if (d > 0 && (strideBytes % 16 || strideBytes >= (1ull << 40)))
-      return fail(SYMM_ERROR_INVALID_ARGUMENT,
-                  "%s with a stride of %llu bytes in dimension %d (innermost "
-                  "first): TMA strides are multiples of 16 bytes below 2^40",
-                  what, (unsigned long long)strideBytes, d);
-  }
-  uint64_t rowBytes = uint64_t(r.box[0]) * r.elementBytes;
-  if (r.interleave == 0 && rowBytes % 16)
-    return fail(SYMM_ERROR_INVALID_ARGUMENT,
-                "%s whose box rows are %llu bytes: TMA box rows are "
-                "multiples of 16 bytes",
-                what, (unsigned long long)rowBytes);
-  if (r.interleave == 0 && rowBytes > kSwizzleSpan[r.swizzle])
-    return fail(SYMM_ERROR_INVALID_ARGUMENT,
-                "%s whose box rows are %llu bytes: swizzle %d takes rows of "
-                "at most %llu bytes",
-                what, (unsigned long long)rowBytes, r.swizzle,
-                (unsigned long long)kSwizzleSpan[r.swizzle]);
-  return SYMM_SUCCESS;
-}
 } // namespace
 
 SYMM_ENTRY void *mgpuModuleLoad(void *data, size_t size) {
@@ -266,7 +205,7 @@ SYMM_ENTRY void *mgpuTensorMapEncodeTiledMemref(
                   "CUtensorMapDataType code",
                   (long long)dataType);
   } else if (tensorRank < 1 || tensorRank > 5) {
-    status = checkTensorMap(request);
+    status = createTensorMap(backend, request, nullptr);
   } else {
     auto *memref = static_cast<RankedMemRef *>(descriptor);
     const int64_t *sizes = memref->sizesAndStrides;
@@ -279,12 +218,11 @@ SYMM_ENTRY void *mgpuTensorMapEncodeTiledMemref(
       request.strides[d] = static_cast<uint64_t>(strides[from]);
       request.box[d] = static_cast<uint32_t>(inputBoxDims[from]);
     }
-    status = checkTensorMap(request);
   }
   void *map = nullptr;
   if (status == SYMM_SUCCESS)
-    status = backend.encodeTensorMap(request, &map);
-  check(status, "creating a TMA descriptor");
+    status = createTensorMap(backend, request, &map);
+  check(status, "nvgpu.tma.create.descriptor");
   return map;
 }
 

@@ -75,6 +75,12 @@ struct TensorMapRequest {
   int dataType, interleave, swizzle, l2promo, oobFill; // upstream's codes
 };
 
+class Backend;
+/// Checks a TMA descriptor request against TMA's limits (one error naming the
+/// cause) and has `backend` encode it.
+symm_status createTensorMap(Backend &backend, const TensorMapRequest &request,
+                            void **descriptor);
+
 /// A device API behind the runtime. Handles are opaque pointers owned by the
 /// backend.
 class Backend {
