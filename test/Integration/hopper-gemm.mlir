@@ -47,6 +47,14 @@ module attributes {gpu.container_module} {
       %t = gpu.thread_id x
       %first = arith.cmpi eq, %t, %c0 : index
       %smem = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+      // The stages start at the first 1024-byte boundary (TMA needs 128-byte
+      // aligned boxes, and the 128-byte swizzle repeats every 1024 bytes),
+      // which the mbarriers' static workgroup memory moves.
+      %c1024 = arith.constant 1024 : index
+      %addr = memref.extract_aligned_pointer_as_index %smem : memref<?xi8, #gpu.address_space<workgroup>> -> index
+      %mis = arith.remui %addr, %c1024 : index
+      %gap = arith.subi %c1024, %mis : index
+      %pad = arith.remui %gap, %c1024 : index
       %bar = nvgpu.mbarrier.create -> !barriers
       nvgpu.mbarrier.init %bar[%c0], %c1, predicate = %first : !barriers
       nvgpu.mbarrier.init %bar[%c1], %c1, predicate = %first : !barriers
@@ -57,7 +65,8 @@ module attributes {gpu.container_module} {
         %more = arith.cmpi ult, %s, %tiles : index
         %go = arith.andi %first, %more : i1
         scf.if %go {
-          %atp = arith.muli %s, %c32768 : index
+          %atp0 = arith.muli %s, %c32768 : index
+          %atp = arith.addi %atp0, %pad : index
           %b0tp = arith.addi %atp, %c16384 : index
           %b1tp = arith.addi %b0tp, %c8192 : index
           %lap = memref.view %smem[%atp][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<128x64xbf16, #gpu.address_space<workgroup>>
@@ -77,13 +86,14 @@ module attributes {gpu.container_module} {
         %odd = arith.remui %round, %c2 : index
         %parity = arith.index_cast %odd : index to i1
         nvgpu.mbarrier.try_wait.parity %bar[%s], %parity, %ticks : !barriers
-        %at = arith.muli %s, %c32768 : index
+        %at0 = arith.muli %s, %c32768 : index
+          %at = arith.addi %at0, %pad : index
         %bt = arith.addi %at, %c16384 : index
         %a = memref.view %smem[%at][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<128x64xbf16, #gpu.address_space<workgroup>>
         %b = memref.view %smem[%bt][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64x128xbf16, #gpu.address_space<workgroup>>
         %da = nvgpu.warpgroup.generate.descriptor %a, %mapA : memref<128x64xbf16, #gpu.address_space<workgroup>>, !mapA_bf16 -> !descA_bf16
         %db = nvgpu.warpgroup.generate.descriptor %b, %mapB : memref<64x128xbf16, #gpu.address_space<workgroup>>, !mapB_bf16 -> !descB_bf16
-        %next = nvgpu.warpgroup.mma %da, %db, %c {transposeB} : !descA_bf16, !descB_bf16, !acc -> !acc
+        %next = nvgpu.warpgroup.mma %da, %db, %c {transposeB, waitGroup = 0 : i64} : !descA_bf16, !descB_bf16, !acc -> !acc
         // The warpgroup has read stage s: thread 0 refills it with tile i + 2
       // (on the CPU target, warpgroup.mma returns once all 128 threads
       // have read the tiles, as on a GPU).
@@ -91,7 +101,8 @@ module attributes {gpu.container_module} {
         %more = arith.cmpi ult, %j, %tiles : index
         %go = arith.andi %first, %more : i1
         scf.if %go {
-          %atr = arith.muli %s, %c32768 : index
+          %atr0 = arith.muli %s, %c32768 : index
+          %atr = arith.addi %atr0, %pad : index
           %b0tr = arith.addi %atr, %c16384 : index
           %b1tr = arith.addi %b0tr, %c8192 : index
           %lar = memref.view %smem[%atr][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<128x64xbf16, #gpu.address_space<workgroup>>
@@ -139,6 +150,14 @@ module attributes {gpu.container_module} {
       %t = gpu.thread_id x
       %first = arith.cmpi eq, %t, %c0 : index
       %smem = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+      // The stages start at the first 1024-byte boundary (TMA needs 128-byte
+      // aligned boxes, and the 128-byte swizzle repeats every 1024 bytes),
+      // which the mbarriers' static workgroup memory moves.
+      %c1024 = arith.constant 1024 : index
+      %addr = memref.extract_aligned_pointer_as_index %smem : memref<?xi8, #gpu.address_space<workgroup>> -> index
+      %mis = arith.remui %addr, %c1024 : index
+      %gap = arith.subi %c1024, %mis : index
+      %pad = arith.remui %gap, %c1024 : index
       %bar = nvgpu.mbarrier.create -> !barriers
       nvgpu.mbarrier.init %bar[%c0], %c1, predicate = %first : !barriers
       nvgpu.mbarrier.init %bar[%c1], %c1, predicate = %first : !barriers
@@ -149,7 +168,8 @@ module attributes {gpu.container_module} {
         %more = arith.cmpi ult, %s, %tiles : index
         %go = arith.andi %first, %more : i1
         scf.if %go {
-          %atp = arith.muli %s, %c32768 : index
+          %atp0 = arith.muli %s, %c32768 : index
+          %atp = arith.addi %atp0, %pad : index
           %b0tp = arith.addi %atp, %c16384 : index
           %b1tp = arith.addi %b0tp, %c8192 : index
           %lap = memref.view %smem[%atp][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<128x64xf16, #gpu.address_space<workgroup>>
@@ -169,13 +189,14 @@ module attributes {gpu.container_module} {
         %odd = arith.remui %round, %c2 : index
         %parity = arith.index_cast %odd : index to i1
         nvgpu.mbarrier.try_wait.parity %bar[%s], %parity, %ticks : !barriers
-        %at = arith.muli %s, %c32768 : index
+        %at0 = arith.muli %s, %c32768 : index
+          %at = arith.addi %at0, %pad : index
         %bt = arith.addi %at, %c16384 : index
         %a = memref.view %smem[%at][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<128x64xf16, #gpu.address_space<workgroup>>
         %b = memref.view %smem[%bt][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64x128xf16, #gpu.address_space<workgroup>>
         %da = nvgpu.warpgroup.generate.descriptor %a, %mapA : memref<128x64xf16, #gpu.address_space<workgroup>>, !mapA_f16 -> !descA_f16
         %db = nvgpu.warpgroup.generate.descriptor %b, %mapB : memref<64x128xf16, #gpu.address_space<workgroup>>, !mapB_f16 -> !descB_f16
-        %next = nvgpu.warpgroup.mma %da, %db, %c {transposeB} : !descA_f16, !descB_f16, !acc -> !acc
+        %next = nvgpu.warpgroup.mma %da, %db, %c {transposeB, waitGroup = 0 : i64} : !descA_f16, !descB_f16, !acc -> !acc
         // The warpgroup has read stage s: thread 0 refills it with tile i + 2
       // (on the CPU target, warpgroup.mma returns once all 128 threads
       // have read the tiles, as on a GPU).
@@ -183,7 +204,8 @@ module attributes {gpu.container_module} {
         %more = arith.cmpi ult, %j, %tiles : index
         %go = arith.andi %first, %more : i1
         scf.if %go {
-          %atr = arith.muli %s, %c32768 : index
+          %atr0 = arith.muli %s, %c32768 : index
+          %atr = arith.addi %atr0, %pad : index
           %b0tr = arith.addi %atr, %c16384 : index
           %b1tr = arith.addi %b0tr, %c8192 : index
           %lar = memref.view %smem[%atr][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<128x64xf16, #gpu.address_space<workgroup>>
@@ -224,7 +246,7 @@ module attributes {gpu.container_module} {
     %c128 = arith.constant 128 : index
     %p = arith.constant 37 : index
     %q = arith.constant 11 : index
-    %smem = arith.constant 65536 : i32
+    %smem = arith.constant 66560 : i32
     %kk = arith.muli %tiles, %c64 : index
     %a = gpu.alloc host_shared (%kk) : memref<128x?xbf16>
     %b = gpu.alloc host_shared (%kk) : memref<?x128xbf16>
@@ -293,7 +315,7 @@ module attributes {gpu.container_module} {
     %c128 = arith.constant 128 : index
     %p = arith.constant 37 : index
     %q = arith.constant 11 : index
-    %smem = arith.constant 65536 : i32
+    %smem = arith.constant 66560 : i32
     %kk = arith.muli %tiles, %c64 : index
     %a = gpu.alloc host_shared (%kk) : memref<128x?xf16>
     %b = gpu.alloc host_shared (%kk) : memref<?x128xf16>

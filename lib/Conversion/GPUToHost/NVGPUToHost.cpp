@@ -540,20 +540,39 @@ struct MmaLowering : public OpConversionPattern<nvgpu::WarpgroupMmaOp> {
   }
 };
 
-/// Each lane stores the elements it holds, at dst[row][col].
+/// Each lane stores the elements it holds where upstream's NVVM lowering
+/// stores them: that lowering numbers rows by the warp's index in the block
+/// (thread id / 32 * 16), not in the warpgroup, and puts the accumulator's
+/// m-th 64-row block N/2 rows after the (m-1)-th. So row r of the
+/// accumulator lands at row (r mod 64) + 64 (thread id / 128) + (r / 64) N/2
+/// of dst: row r itself for warpgroup 0 when M is 64, or M is 128 and N 128.
+/// Kernels with several warpgroups rely on it (examples/gemm/gemm_hopper.mlir),
+/// so the CPU target reproduces it.
 struct StoreLowering : public OpConversionPattern<nvgpu::WarpgroupMmaStoreOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(nvgpu::WarpgroupMmaStoreOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Value dst = adaptor.getDstMemref();
+    Location loc = op.getLoc();
+    int64_t cols = op.getMatrixD().getType().getFragmented().getDimSize(1);
+    Value warpgroupRow = arith::MulIOp::create(
+        rewriter, loc,
+        arith::DivUIOp::create(rewriter, loc, linearThread(rewriter, loc),
+                               index(rewriter, loc, kWarpgroup)),
+        index(rewriter, loc, 64));
     forEachElement(
-        rewriter, op.getLoc(), op.getMatrixD().getType(), adaptor.getMatrixD(),
+        rewriter, loc, op.getMatrixD().getType(), adaptor.getMatrixD(),
         [&](OpBuilder &b, Location loc, Value t, Value row, Value col,
             Value acc) {
           Value v =
               vector::ExtractOp::create(b, loc, acc, ArrayRef<OpFoldResult>{t});
-          memref::StoreOp::create(b, loc, v, dst, ValueRange{row, col});
+          Value block = arith::DivUIOp::create(b, loc, row, index(b, loc, 64));
+          Value inBlock = arith::RemUIOp::create(b, loc, row, index(b, loc, 64));
+          Value dstRow = arith::AddIOp::create(
+              b, loc, arith::AddIOp::create(b, loc, inBlock, warpgroupRow),
+              arith::MulIOp::create(b, loc, block, index(b, loc, cols / 2)));
+          memref::StoreOp::create(b, loc, v, dst, ValueRange{dstRow, col});
           return acc;
         });
     rewriter.eraseOp(op);
