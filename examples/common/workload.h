@@ -280,15 +280,20 @@ public:
     std::memcpy(&slot, &v, sizeof(v));
     return index(slot);
   }
-  /// Launches `kernel` on `grid` workgroups of `block` threads.
+  /// A pointer argument, such as a TMA descriptor (symm_tensor_map_create).
+  Params &pointer(const void *p) {
+    return index(reinterpret_cast<uint64_t>(p));
+  }
+  /// Launches `kernel` on `grid` workgroups of `block` threads with
+  /// `sharedBytes` of dynamic workgroup memory.
   void launch(symm_module *module, const char *kernel, unsigned grid,
-              unsigned block, symm_stream *stream) {
+              unsigned block, symm_stream *stream, size_t sharedBytes = 0) {
     std::vector<void *> params;
     for (uint64_t &v : values)
       params.push_back(&v);
     unsigned g[3] = {grid, 1, 1}, b[3] = {block, 1, 1};
-    check(symm_launch(module, kernel, g, b, 0, stream, params.data(),
-                      params.size()),
+    check(symm_launch(module, kernel, g, b, sharedBytes, stream,
+                      params.data(), params.size()),
           kernel);
   }
 

@@ -8,7 +8,8 @@
 //   --kernel=portable  gemm.mlir: subgroup MMA, every target
 //   --kernel=hopper    gemm_hopper.mlir: TMA + wgmma, sm_90a
 //   --variant=persistent  --grid blocks, each looping over tiles
-//   --variant=tiled       one block per 128x128 tile
+//   --variant=tiled       one block per tile (128x128 portable, 128x256
+//                         hopper)
 //
 // Lists (--kernel=portable,hopper --variant=persistent,tiled) run every
 // combination on the same inputs.
@@ -23,8 +24,13 @@ using namespace workload;
 
 namespace {
 
-// The kernels' tiles (the ABI in README.md and gemm.mlir).
+// The kernels' tiles (the ABI in README.md and gemm.mlir), and the K step
+// the sizes must be a multiple of.
 constexpr int64_t kTileM = 128, kTileN = 128, kTileK = 32;
+// The hopper kernel (gemm_hopper.mlir): 128 x 256 tiles, 64-deep K steps,
+// three warpgroups, 4 stages of 48 KiB plus 1 KiB of alignment slack.
+constexpr int64_t kHopperTileN = 256, kHopperTileK = 64;
+constexpr unsigned kHopperThreads = 384, kHopperSharedBytes = 197632;
 // Samples per 128x128 tile when the full reference is too large.
 constexpr int kSamplesPerTile = 8;
 
@@ -32,6 +38,9 @@ constexpr int kSamplesPerTile = 8;
 struct Problem {
   int64_t m, n, k;
   uint16_t *a, *b, *c;
+  // The hopper kernel's TMA descriptors of A (128 x 64 boxes) and B (64 x 64
+  // boxes), 128-byte swizzle; made when that kernel runs.
+  void *tmaA = nullptr, *tmaB = nullptr;
 };
 
 /// A kernel of the gemm ABI: its --kernel name and its loaded module.
@@ -53,6 +62,12 @@ void launchGemm(const Kernel &kernel, const Problem &p, unsigned grid,
       .index(uint64_t(p.m))
       .index(uint64_t(p.n))
       .index(uint64_t(p.k));
+  if (kernel.name == "hopper") {
+    params.pointer(p.tmaA).pointer(p.tmaB);
+    params.launch(kernel.module, "gemm", grid, kHopperThreads, stream,
+                  kHopperSharedBytes);
+    return;
+  }
   // The portable kernel: 8 subgroups (AMD's are 64-lane wavefronts), static
   // workgroup memory only.
   unsigned subgroup = std::strcmp(symm_backend_name(), "hip") == 0 ? 64 : 32;
@@ -142,7 +157,8 @@ int main(int argc, char **argv) {
   // a barrier or for its loads.
   args.option("grid", "auto",
               "blocks of the persistent variant (auto: 264 on GPUs, two per "
-              "SM of an H200; 4 on CPU ranks; at most one per tile)");
+              "SM of an H200, or 132 for the hopper kernel; 4 on CPU ranks; at "
+              "most one per tile)");
   args.option("check", "auto",
               "full | sampled | auto (full up to M·N·K = 2^30; sampled: " +
                   std::to_string(kSamplesPerTile) +
@@ -167,12 +183,17 @@ int main(int argc, char **argv) {
   if (k % kTileK)
     args.fail("--k=" + std::to_string(k) + " is not a multiple of 32");
 
+  bool hopper = std::find(kernels.begin(), kernels.end(), "hopper") !=
+                kernels.end();
+  if (hopper && n % kHopperTileN)
+    args.fail("--n=" + std::to_string(n) +
+              " is not a multiple of 256 (the hopper kernel's tiles)");
+  if (hopper && k % kHopperTileK)
+    args.fail("--k=" + std::to_string(k) +
+              " is not a multiple of 64 (the hopper kernel's K step)");
+
   WORKLOAD_CHECK(symm_init());
   int rank = symm_rank(), world = symm_world_size();
-  int64_t tiles = (m / kTileM) * (n / kTileN);
-  int64_t grid =
-      args.str("grid") == "auto" ? (onGpu() ? 264 : 4) : args.integer("grid");
-  grid = std::min(grid, tiles);
 
   // The compiled kernels, checked before anything is allocated.
   std::vector<Kernel> loaded;
@@ -209,13 +230,32 @@ int main(int argc, char **argv) {
   upload(p.b, b);
   a = {};
   b = {};
+  if (hopper) {
+    // Row-major A (m x k) and B (k x n), outermost first; the boxes are the
+    // kernel's descriptor types.
+    uint64_t aSizes[2] = {uint64_t(m), uint64_t(k)}, aStrides[2] = {uint64_t(k), 1};
+    uint64_t bSizes[2] = {uint64_t(k), uint64_t(n)}, bStrides[2] = {uint64_t(n), 1};
+    uint32_t aBox[2] = {128, 64}, bBox[2] = {64, 64};
+    WORKLOAD_CHECK(symm_tensor_map_create(p.a, 2, aSizes, aStrides, aBox, 2,
+                                          128, &p.tmaA));
+    WORKLOAD_CHECK(symm_tensor_map_create(p.b, 2, bSizes, bStrides, bBox, 2,
+                                          128, &p.tmaB));
+  }
   symm_stream *stream = nullptr;
   WORKLOAD_CHECK(symm_stream_create(&stream));
 
   int status = 0;
   for (const Kernel &kernel : loaded) {
     for (const std::string &variant : variants) {
-      unsigned blocks = unsigned(variant == "tiled" ? tiles : grid);
+      int64_t tiles =
+          (m / kTileM) * (n / (kernel.name == "hopper" ? kHopperTileN : kTileN));
+      // The hopper kernel takes one block per SM (its shared memory).
+      int64_t grid = args.str("grid") != "auto" ? args.integer("grid")
+                     : !onGpu()                 ? 4
+                     : kernel.name == "hopper"  ? 132
+                                                : 264;
+      unsigned blocks = unsigned(variant == "tiled" ? tiles
+                                                    : std::min(grid, tiles));
       // C starts as NaNs, so an element no block wrote fails.
       std::vector<uint16_t> got(size_t(m * n), 0xFFFF);
       upload(p.c, got);
