@@ -25,7 +25,8 @@
 // stores take two wavefronts) and leave as 16-byte bf16 vectors, a row per
 // 32 threads. Three workgroup barriers per tile separate the MMAs' reads of
 // the ring, the stores of the accumulators, their reads, and the next
-// tile's TMA writes.
+// tile's TMA writes (after a proxy fence: the staging is generic-proxy
+// traffic, TMA async-proxy).
 //
 // Tiles are numbered in groups of 8 tile rows so that the workgroups
 // running at once share A and B panels in L2.
@@ -222,6 +223,10 @@ gpu.module @gemm_hopper {
           %idx = arith.addi %rowStart, %gc : index
           vector.store %vb, %c[%idx] : memref<?xbf16>, vector<8xbf16>
         }
+        // The ring's generic-proxy accesses (the accumulators' stores and
+        // reads) are ordered before the next tile's TMA writes, which go
+        // through the async proxy: barriers alone do not order the proxies.
+        nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
       }
       // The buffer is read before the next tile's TMA writes it.
       gpu.barrier
