@@ -36,7 +36,12 @@
 //     in the async proxy) for the generic-proxy f32 staging: the three
 //     workgroup barriers of gemm_hopper.mlir (after wgmma.wait.group 0, after
 //     the accumulator stores, after the reads) order the two, and the next
-//     tile's TMA is issued only after the last one.
+//     tile's TMA is issued only after the last one. Unlike gemm_hopper.mlir,
+//     the consumers also fence the proxies (fence.proxy.async.shared::cta)
+//     before that barrier: the PTX memory model orders generic-proxy
+//     accesses before later async-proxy ones to the same shared memory only
+//     through such a fence, and the epilogue, longer here, makes the window
+//     wider.
 //   - Peer stores of C are plain st.global through the peer mapping; a flag
 //     or an arrival is raised only after every thread's fence.sc.sys
 //     (symm.fence release system) and a workgroup barrier, so a receiver
@@ -385,6 +390,10 @@ gpu.module @gemm_all_scatter_hopper {
             }
           }
         }
+        // The ring's generic-proxy accesses (the accumulators' stores and
+        // reads) are ordered before the next tile's TMA writes, which go
+        // through the async proxy.
+        nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
       }
       // The buffer is read before the next tile's TMA writes it.
       gpu.barrier
