@@ -97,10 +97,15 @@ int main(int argc, char **argv) {
                                ? kernelsPath("gemm_reduce_scatter_hopper")
                                : args.str("hopper-kernels");
   bool hopperThere = access(hopperPath.c_str(), R_OK) == 0;
-  bool hopper =
-      args.str("kernel") == "auto"
-          ? std::strcmp(symm_backend_name(), "cuda") == 0 && hopperThere
-          : args.choices("kernel", {"portable", "hopper"})[0] == "hopper";
+  bool hopper = std::strcmp(symm_backend_name(), "cuda") == 0 && hopperThere;
+  if (args.str("kernel") != "auto") {
+    std::vector<std::string> kernels =
+        args.choices("kernel", {"portable", "hopper"});
+    if (kernels.size() != 1)
+      args.fail("--kernel=" + args.str("kernel") +
+                " names more than one kernel (one per run)");
+    hopper = kernels[0] == "hopper";
+  }
   if (m % (kTile * world))
     args.fail("--m=" + std::to_string(m) + " is not a multiple of 128 x " +
               std::to_string(world) + " ranks");
