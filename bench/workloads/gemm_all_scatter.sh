@@ -4,15 +4,17 @@
 #
 # Here (after scripts/setup.sh):
 #   bench/workloads/gemm_all_scatter.sh bundle [DIR]   # default .device-workloads
-# builds into DIR the driver, its kernels as sm_90 PTX, symm-run, the runtime
-# and the PyTorch baseline.
+# builds into DIR the driver, its kernels as sm_90 PTX (the hopper kernels,
+# gemm_all_scatter_hopper.mlir, as sm_90a PTX), symm-run, the runtime and the
+# PyTorch baseline.
 #
 # There (2x H200, CUDA 13, PyTorch with NCCL; no LLVM), from the repository:
 #   bench/workloads/gemm_all_scatter.sh gpu [DIR]
-# checks and times every variant (PASS on every rank; a sample of C's rows
-# against the host reference) at 16384x3584x8192 and 4096x28672x8192 (M x N x
-# K global, N split), times torch's matmul, all-gather and both, and prints a
-# table last. Logs go to $OUT (the device machine's output folder) or
+# checks and times every variant with --kernel=hopper (PASS on every rank; a
+# sample of C's rows against the host reference) at 16384x3584x8192 and
+# 4096x28672x8192 (M x N x K global, N split), the portable kernel's variants
+# once at the first shape for the record, times torch's matmul, all-gather
+# and both, and prints a table last. Logs go to $OUT (the device machine's output folder) or
 # DIR/results. A failing step is reported and the rest goes on; the whole run
 # takes at most about two minutes.
 set -uo pipefail
@@ -27,7 +29,12 @@ if [[ $MODE == bundle ]]; then
   set -e
   bundle_workload gemm_all_scatter "$HERE/gemm_all_scatter.sh" \
     "$HERE/common.sh" "$HERE/gemm_collectives_torch.py" \
-    "$BUILD/bin/gemm_all_scatter.so" "$BUILD/bin/gemm_all_scatter.so.json"
+    "$BUILD/bin/gemm_all_scatter.so" "$BUILD/bin/gemm_all_scatter.so.json" \
+    "$BUILD/bin/gemm_all_scatter_hopper.so" \
+    "$BUILD/bin/gemm_all_scatter_hopper.so.json"
+  "$BUILD/bin/symm-compile" --target=sm_90a --emit=ptx \
+    "$ROOT/examples/gemm_all_scatter/gemm_all_scatter_hopper.mlir" \
+    -o "$DIR/gemm_all_scatter_hopper.ptx"
   echo "bundle in $DIR ($(du -sh "$DIR" | cut -f1))"
   exit 0
 fi
@@ -45,20 +52,20 @@ LOG="$RESULTS/gemm_all_scatter.log"
 : > "$LOG"
 for shape in $SHAPES; do
   IFS=, read -r m n k <<< "$shape"
-  echo "== gemm_all_scatter m=$m n=$n k=$k: check and time every variant"
+  echo "== gemm_all_scatter m=$m n=$n k=$k: check and time every variant (hopper)"
   timeout 30 ./symm-run -n "$N" --backend "$BACKEND" --heap-size 4G --timeout 25 \
-    ./gemm_all_scatter --m="$m" --n="$n" --k="$k" --bench --iters=20 \
-    >> "$LOG" 2>&1 ||
-    echo "FAILED: gemm_all_scatter $shape (exit $?)" | tee -a "$LOG"
+    ./gemm_all_scatter --kernel=hopper --m="$m" --n="$n" --k="$k" --bench \
+    --iters=20 >> "$LOG" 2>&1 ||
+    echo "FAILED: gemm_all_scatter hopper $shape (exit $?)" | tee -a "$LOG"
 done
-# Two workgroups per SM fit (128 registers per thread, 45 KiB of workgroup
-# memory): the fused variants with twice the default grid, first shape.
+# The portable kernel (subgroup MMA, two workgroups per SM: 128 registers
+# per thread, 45 KiB of workgroup memory) once, first shape, for the record.
 IFS=, read -r m n k <<< "${SHAPES%% *}"
-echo "== gemm_all_scatter m=$m n=$n k=$k with 264 workgroups"
-timeout 20 ./symm-run -n "$N" --backend "$BACKEND" --heap-size 4G --timeout 15 \
-  ./gemm_all_scatter --m="$m" --n="$n" --k="$k" --bench --iters=20 \
-  --variant=fused_sequential,wg_specialized --grid=264 --push-grid=32 >> "$LOG" 2>&1 ||
-  echo "FAILED: gemm_all_scatter grid 264 (exit $?)" | tee -a "$LOG"
+echo "== gemm_all_scatter m=$m n=$n k=$k: every variant (portable, 264 workgroups)"
+timeout 30 ./symm-run -n "$N" --backend "$BACKEND" --heap-size 4G --timeout 25 \
+  ./gemm_all_scatter --kernel=portable --m="$m" --n="$n" --k="$k" --bench \
+  --iters=10 --grid=264 --push-grid=32 >> "$LOG" 2>&1 ||
+  echo "FAILED: gemm_all_scatter portable (exit $?)" | tee -a "$LOG"
 echo "== torch: cuBLAS matmul + NCCL all_gather_into_tensor"
 timeout 35 torchrun --nproc-per-node "$N" --master-port "${MASTER_PORT:-29543}" \
   gemm_collectives_torch.py all_scatter $SHAPES >> "$LOG" \
@@ -66,35 +73,38 @@ timeout 35 torchrun --nproc-per-node "$N" --master-port "${MASTER_PORT:-29543}" 
   { echo "FAILED: torch baseline (exit $?)"; tail -5 "$RESULTS/gemm_all_scatter_torch.err"; }
 grep -E "FAIL|failed|: rank [0-9]+: " "$LOG" | head -10
 
-echo "== summary (us per iteration, rank 0; ratio = torch matmul+all_gather / Symm; grid in parentheses)"
+echo "== summary (us per iteration, rank 0; ratio = torch matmul+all_gather / Symm; kernel and grid in parentheses)"
 python3 - "$LOG" <<'PY'
 import re, sys
 variants = ["bulk_sync", "producer_consumer", "fused_sequential", "wg_specialized"]
 symm, torch, passes = {}, {}, {}
 for line in open(sys.argv[1]):
-    g = re.search(r"\[rank 0\] gemm_all_scatter (\w+) m=(\d+) n=(\d+) k=(\d+) ranks=\d+ grid=(\d+).*: ([\d.]+) us/iter, ([\d.]+) TFLOP/s", line)
+    g = re.search(r"\[rank 0\] gemm_all_scatter (\w+) m=(\d+) n=(\d+) k=(\d+) ranks=\d+( kernel=hopper)? grid=(\d+).*: ([\d.]+) us/iter, ([\d.]+) TFLOP/s", line)
     if g:
-        symm.setdefault((int(g[2]), int(g[3]), int(g[4]), g[1]), []).append((float(g[6]), float(g[7]), int(g[5])))
-    g = re.search(r"gemm_all_scatter (\w+) m=(\d+) n=(\d+) k=(\d+) ranks=\d+: (PASS|FAIL)", line)
+        kernel = "hopper" if g[5] else "portable"
+        symm.setdefault((int(g[2]), int(g[3]), int(g[4]), g[1]), []).append((float(g[7]), float(g[8]), kernel, int(g[6])))
+    g = re.search(r"gemm_all_scatter (\w+) m=(\d+) n=(\d+) k=(\d+) ranks=\d+( kernel=hopper)?: (PASS|FAIL)", line)
     if g:
-        passes.setdefault((int(g[2]), int(g[3]), int(g[4]), g[1]), set()).add(g[5])
+        kernel = "hopper" if g[5] else "portable"
+        passes.setdefault((int(g[2]), int(g[3]), int(g[4]), g[1], kernel), set()).add(g[6])
     g = re.search(r"torch all_scatter m=(\d+) n=(\d+) k=(\d+): matmul ([\d.]+) us \((\d+) TFLOP/s\), all_gather ([\d.]+) us, matmul\+all_gather ([\d.]+) us", line)
     if g:
         torch[(int(g[1]), int(g[2]), int(g[3]))] = [float(g[i]) for i in (4, 5, 6, 7)]
 shapes = sorted({s[:3] for s in symm} | {s[:3] for s in passes} | set(torch))
-print(f"{'M x N x K':>18} {'variant (grid)':>24} {'us':>9} {'TFLOP/s':>8} {'ratio':>6} check")
+print(f"{'M x N x K':>18} {'variant (kernel grid)':>34} {'us':>9} {'TFLOP/s':>8} {'ratio':>6} check")
 for s in shapes:
     t = torch.get(s)
     if t:
-        print(f"{'x'.join(map(str, s)):>18} {'torch matmul':>24} {t[0]:>9.1f} {t[1]:>8.0f}")
-        print(f"{'':>18} {'torch all_gather':>24} {t[2]:>9.1f}")
-        print(f"{'':>18} {'torch mm+ag':>24} {t[3]:>9.1f}")
+        print(f"{'x'.join(map(str, s)):>18} {'torch matmul':>34} {t[0]:>9.1f} {t[1]:>8.0f}")
+        print(f"{'':>18} {'torch all_gather':>34} {t[2]:>9.1f}")
+        print(f"{'':>18} {'torch mm+ag':>34} {t[3]:>9.1f}")
     for v in variants:
-        ok = "PASS" if passes.get(s + (v,)) == {"PASS"} else "FAIL/missing"
         for r in symm.get(s + (v,)) or [None]:
+            kernel = r[2] if r else "hopper"
+            ok = "PASS" if passes.get(s + (v, kernel)) == {"PASS"} else "FAIL/missing"
             ratio = f"{t[3] / r[0]:.2f}" if r and t else "-"
             us = f"{r[0]:.1f}" if r else "-"
             tf = f"{r[1]:.0f}" if r else "-"
-            label = f"{v} ({r[2]})" if r else v
-            print(f"{'' if t else 'x'.join(map(str, s)):>18} {label:>24} {us:>9} {tf:>8} {ratio:>6} {ok}")
+            label = f"{v} ({r[2]} {r[3]})" if r else v
+            print(f"{'' if t else 'x'.join(map(str, s)):>18} {label:>34} {us:>9} {tf:>8} {ratio:>6} {ok}")
 PY

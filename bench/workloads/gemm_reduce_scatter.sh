@@ -4,14 +4,16 @@
 #
 # Here (after scripts/setup.sh):
 #   bench/workloads/gemm_reduce_scatter.sh bundle [DIR]   # default .device-workloads
-# builds into DIR the driver, its kernels as sm_90 PTX, symm-run, the runtime
-# and the PyTorch baseline.
+# builds into DIR the driver, its kernels as sm_90 PTX (the hopper kernel,
+# gemm_reduce_scatter_hopper.mlir, as sm_90a PTX), symm-run, the runtime and
+# the PyTorch baseline.
 #
 # There (2x H200, CUDA 13, PyTorch with NCCL; no LLVM), from the repository:
 #   bench/workloads/gemm_reduce_scatter.sh gpu [DIR]
-# checks and times every variant (PASS on every rank; a sample of each rank's
-# rows against the host reference) at 16384x3584x8192 and 4096x28672x8192
-# (M x N x K global, K split, rows scattered), times torch's matmul,
+# checks and times every variant with --kernel=hopper (PASS on every rank; a
+# sample of each rank's rows against the host reference) at 16384x3584x8192
+# and 4096x28672x8192 (M x N x K global, K split, rows scattered), the
+# portable kernel's variants once at the first shape, times torch's matmul,
 # reduce-scatter, both, and symm_mem.fused_matmul_reduce_scatter, and prints
 # a table last. Logs go to $OUT (the device machine's output folder) or
 # DIR/results. A failing step is reported and the rest goes on; the whole run
@@ -28,7 +30,12 @@ if [[ $MODE == bundle ]]; then
   set -e
   bundle_workload gemm_reduce_scatter "$HERE/gemm_reduce_scatter.sh" \
     "$HERE/common.sh" "$HERE/gemm_collectives_torch.py" \
-    "$BUILD/bin/gemm_reduce_scatter.so" "$BUILD/bin/gemm_reduce_scatter.so.json"
+    "$BUILD/bin/gemm_reduce_scatter.so" "$BUILD/bin/gemm_reduce_scatter.so.json" \
+    "$BUILD/bin/gemm_reduce_scatter_hopper.so" \
+    "$BUILD/bin/gemm_reduce_scatter_hopper.so.json"
+  "$BUILD/bin/symm-compile" --target=sm_90a --emit=ptx \
+    "$ROOT/examples/gemm_reduce_scatter/gemm_reduce_scatter_hopper.mlir" \
+    -o "$DIR/gemm_reduce_scatter_hopper.ptx"
   echo "bundle in $DIR ($(du -sh "$DIR" | cut -f1))"
   exit 0
 fi
@@ -46,20 +53,19 @@ LOG="$RESULTS/gemm_reduce_scatter.log"
 : > "$LOG"
 for shape in $SHAPES; do
   IFS=, read -r m n k <<< "$shape"
-  echo "== gemm_reduce_scatter m=$m n=$n k=$k: check and time every variant"
+  echo "== gemm_reduce_scatter m=$m n=$n k=$k: check and time every variant (hopper)"
   timeout 30 ./symm-run -n "$N" --backend "$BACKEND" --heap-size 4G --timeout 25 \
-    ./gemm_reduce_scatter --m="$m" --n="$n" --k="$k" --bench --iters=20 \
-    >> "$LOG" 2>&1 ||
-    echo "FAILED: gemm_reduce_scatter $shape (exit $?)" | tee -a "$LOG"
+    ./gemm_reduce_scatter --kernel=hopper --m="$m" --n="$n" --k="$k" --bench \
+    --iters=20 >> "$LOG" 2>&1 ||
+    echo "FAILED: gemm_reduce_scatter hopper $shape (exit $?)" | tee -a "$LOG"
 done
-# Two workgroups per SM fit (128 registers per thread, 45 KiB of workgroup
-# memory): the fused variants with twice the default grid, first shape.
+# The portable kernel once, first shape, for the record.
 IFS=, read -r m n k <<< "${SHAPES%% *}"
-echo "== gemm_reduce_scatter m=$m n=$n k=$k with 264 workgroups"
-timeout 20 ./symm-run -n "$N" --backend "$BACKEND" --heap-size 4G --timeout 15 \
-  ./gemm_reduce_scatter --m="$m" --n="$n" --k="$k" --bench --iters=20 \
-  --variant=fused,fused_atomic --grid=264 >> "$LOG" 2>&1 ||
-  echo "FAILED: gemm_reduce_scatter grid 264 (exit $?)" | tee -a "$LOG"
+echo "== gemm_reduce_scatter m=$m n=$n k=$k: every variant (portable)"
+timeout 30 ./symm-run -n "$N" --backend "$BACKEND" --heap-size 4G --timeout 25 \
+  ./gemm_reduce_scatter --kernel=portable --m="$m" --n="$n" --k="$k" --bench \
+  --iters=10 >> "$LOG" 2>&1 ||
+  echo "FAILED: gemm_reduce_scatter portable (exit $?)" | tee -a "$LOG"
 echo "== torch: cuBLAS matmul + NCCL reduce_scatter_tensor; fused_matmul_reduce_scatter"
 timeout 35 torchrun --nproc-per-node "$N" --master-port "${MASTER_PORT:-29545}" \
   gemm_collectives_torch.py reduce_scatter $SHAPES >> "$LOG" \
@@ -67,18 +73,20 @@ timeout 35 torchrun --nproc-per-node "$N" --master-port "${MASTER_PORT:-29545}" 
   { echo "FAILED: torch baseline (exit $?)"; tail -5 "$RESULTS/gemm_reduce_scatter_torch.err"; }
 grep -E "FAIL|failed|: rank [0-9]+: " "$LOG" | head -10
 
-echo "== summary (us per iteration, rank 0; ratio = torch matmul+reduce_scatter / Symm; grid in parentheses)"
+echo "== summary (us per iteration, rank 0; ratio = torch matmul+reduce_scatter / Symm; kernel and grid in parentheses)"
 python3 - "$LOG" <<'PY'
 import re, sys
 variants = ["bulk_sync", "fused", "fused_atomic"]
 symm, torch, fused, passes = {}, {}, {}, {}
 for line in open(sys.argv[1]):
-    g = re.search(r"\[rank 0\] gemm_reduce_scatter (\w+) m=(\d+) n=(\d+) k=(\d+) ranks=\d+ grid=(\d+).*: ([\d.]+) us/iter, ([\d.]+) TFLOP/s", line)
+    g = re.search(r"\[rank 0\] gemm_reduce_scatter (\w+) m=(\d+) n=(\d+) k=(\d+) ranks=\d+( kernel=hopper)? grid=(\d+).*: ([\d.]+) us/iter, ([\d.]+) TFLOP/s", line)
     if g:
-        symm.setdefault((int(g[2]), int(g[3]), int(g[4]), g[1]), []).append((float(g[6]), float(g[7]), int(g[5])))
-    g = re.search(r"gemm_reduce_scatter (\w+) m=(\d+) n=(\d+) k=(\d+) ranks=\d+: (PASS|FAIL)", line)
+        kernel = "hopper" if g[5] else "portable"
+        symm.setdefault((int(g[2]), int(g[3]), int(g[4]), g[1]), []).append((float(g[7]), float(g[8]), kernel, int(g[6])))
+    g = re.search(r"gemm_reduce_scatter (\w+) m=(\d+) n=(\d+) k=(\d+) ranks=\d+( kernel=hopper)?: (PASS|FAIL)", line)
     if g:
-        passes.setdefault((int(g[2]), int(g[3]), int(g[4]), g[1]), set()).add(g[5])
+        kernel = "hopper" if g[5] else "portable"
+        passes.setdefault((int(g[2]), int(g[3]), int(g[4]), g[1], kernel), set()).add(g[6])
     g = re.search(r"torch reduce_scatter m=(\d+) n=(\d+) k=(\d+): matmul ([\d.]+) us \((\d+) TFLOP/s\), reduce_scatter ([\d.]+) us, matmul\+reduce_scatter ([\d.]+) us", line)
     if g:
         torch[(int(g[1]), int(g[2]), int(g[3]))] = [float(g[i]) for i in (4, 5, 6, 7)]
@@ -86,26 +94,27 @@ for line in open(sys.argv[1]):
     if g:
         fused[(int(g[1]), int(g[2]), int(g[3]))] = float(g[4])
 shapes = sorted({s[:3] for s in symm} | {s[:3] for s in passes} | set(torch))
-print(f"{'M x N x K':>18} {'variant (grid)':>22} {'us':>9} {'TFLOP/s':>8} {'ratio':>6} check")
+print(f"{'M x N x K':>18} {'variant (kernel grid)':>30} {'us':>9} {'TFLOP/s':>8} {'ratio':>6} check")
 for s in shapes:
     t, f = torch.get(s), fused.get(s)
     name = "x".join(map(str, s))
     if t:
-        print(f"{name:>18} {'torch matmul':>22} {t[0]:>9.1f} {t[1]:>8.0f}")
-        print(f"{'':>18} {'torch reduce_scatter':>22} {t[2]:>9.1f}")
-        print(f"{'':>18} {'torch mm+rs':>22} {t[3]:>9.1f}")
+        print(f"{name:>18} {'torch matmul':>30} {t[0]:>9.1f} {t[1]:>8.0f}")
+        print(f"{'':>18} {'torch reduce_scatter':>30} {t[2]:>9.1f}")
+        print(f"{'':>18} {'torch mm+rs':>30} {t[3]:>9.1f}")
         name = ""
     if f:
-        print(f"{name:>18} {'torch fused_mm_rs':>22} {f:>9.1f}")
+        print(f"{name:>18} {'torch fused_mm_rs':>30} {f:>9.1f}")
         name = ""
     for v in variants:
-        ok = "PASS" if passes.get(s + (v,)) == {"PASS"} else "FAIL/missing"
         for r in symm.get(s + (v,)) or [None]:
+            kernel = r[2] if r else "hopper"
+            ok = "PASS" if passes.get(s + (v, kernel)) == {"PASS"} else "FAIL/missing"
             ratio = f"{t[3] / r[0]:.2f}" if r and t else "-"
             vs_fused = f" ({f / r[0]:.2f}x torch fused)" if r and f else ""
             us = f"{r[0]:.1f}" if r else "-"
             tf = f"{r[1]:.0f}" if r else "-"
-            label = f"{v} ({r[2]})" if r else v
-            print(f"{name:>18} {label:>22} {us:>9} {tf:>8} {ratio:>6} {ok}{vs_fused}")
+            label = f"{v} ({r[2]} {r[3]})" if r else v
+            print(f"{name:>18} {label:>30} {us:>9} {tf:>8} {ratio:>6} {ok}{vs_fused}")
             name = ""
 PY

@@ -17,6 +17,11 @@
 //                                --push-grid of them push tiles as their
 //                                flags rise, the others compute
 //
+//   --kernel=portable  gemm_all_scatter.mlir: subgroup MMA, every target
+//   --kernel=hopper    gemm_all_scatter_hopper.mlir's @gemm (TMA + wgmma,
+//                      sm_90a) in every variant, with the portable
+//                      module's @push and @assemble
+//
 // Every rank checks C against a reference computed in double from every
 // rank's inputs (regenerated from the seed) and prints PASS or FAIL with the
 // worst error; --bench times each variant (and still checks the last
@@ -38,6 +43,11 @@ constexpr int64_t kTile = 128;
 constexpr int64_t kSlice = 32;
 // A block is 8 subgroups (gemm_all_scatter.mlir).
 constexpr unsigned kSubgroups = 8;
+// The hopper kernel (gemm_all_scatter_hopper.mlir, gemm_hopper.mlir's main
+// loop): 128 x 256 tiles, 64-deep K steps, three warpgroups, 4 stages of
+// 48 KiB plus 1 KiB of alignment slack.
+constexpr int64_t kHopperTileN = 256, kHopperTileK = 64;
+constexpr unsigned kHopperThreads = 384, kHopperSharedBytes = 197632;
 
 /// The kernels' epilogue selector (@gemm's %variant).
 enum Variant : int32_t {
@@ -90,9 +100,16 @@ int main(int argc, char **argv) {
               "rows of C checked against the reference (auto: all when "
               "M N K <= 2^31, else enough rows for about 2^31 "
               "multiply-adds, spread over C)");
+  args.option("kernel", "auto",
+              "portable | hopper: the GEMM of every variant (auto: hopper "
+              "on CUDA GPUs when its compiled kernels are there, else "
+              "portable)");
   args.option("kernels", "auto",
               "compiled kernels (auto: gemm_all_scatter.so/.ptx/.hsaco "
               "beside the program)");
+  args.option("hopper-kernels", "auto",
+              "compiled hopper kernels (auto: gemm_all_scatter_hopper.so/"
+              ".ptx beside the program)");
   args.parse(argc, argv);
   std::vector<std::string> variants =
       args.choices("variant", {"bulk_sync", "producer_consumer",
@@ -104,6 +121,19 @@ int main(int argc, char **argv) {
 
   WORKLOAD_CHECK(symm_init());
   int rank = symm_rank(), world = symm_world_size();
+  std::string hopperPath = args.str("hopper-kernels") == "auto"
+                               ? kernelsPath("gemm_all_scatter_hopper")
+                               : args.str("hopper-kernels");
+  bool hopperThere = access(hopperPath.c_str(), R_OK) == 0;
+  bool hopper = std::strcmp(symm_backend_name(), "cuda") == 0 && hopperThere;
+  if (args.str("kernel") != "auto") {
+    std::vector<std::string> kernels =
+        args.choices("kernel", {"portable", "hopper"});
+    if (kernels.size() != 1)
+      args.fail("--kernel=" + args.str("kernel") +
+                " names more than one kernel (one per run)");
+    hopper = kernels[0] == "hopper";
+  }
   if (m % kTile)
     args.fail("--m=" + std::to_string(m) + " is not a multiple of 128");
   if (n % (kTile * world))
@@ -112,6 +142,16 @@ int main(int argc, char **argv) {
   if (k % kSlice)
     args.fail("--k=" + std::to_string(k) + " is not a multiple of 32");
   int64_t nr = n / world, tiles = (m / kTile) * (nr / kTile);
+  if (hopper && nr % kHopperTileN)
+    args.fail("--n=" + std::to_string(n) + " is not a multiple of 256 x " +
+              std::to_string(world) + " ranks (the hopper kernel's tiles)");
+  if (hopper && k % kHopperTileK)
+    args.fail("--k=" + std::to_string(k) +
+              " is not a multiple of 64 (the hopper kernel's K step)");
+  if (hopper && !hopperThere)
+    args.fail("--kernel=hopper: no compiled kernel at " + hopperPath +
+              " (built from examples/gemm_all_scatter/"
+              "gemm_all_scatter_hopper.mlir)");
   int64_t grid =
       args.str("grid") == "auto" ? (onGpu() ? 132 : 4) : args.integer("grid");
   int64_t pushGrid = args.str("push-grid") == "auto"
@@ -135,8 +175,11 @@ int main(int argc, char **argv) {
                          ? kernelsPath("gemm_all_scatter")
                          : args.str("kernels");
 
-  symm_module *module = nullptr;
+  // The portable module always: its @push and @assemble serve both GEMMs.
+  symm_module *module = nullptr, *hopperModule = nullptr;
   WORKLOAD_CHECK(symm_module_load_file(path.c_str(), &module));
+  if (hopper)
+    WORKLOAD_CHECK(symm_module_load_file(hopperPath.c_str(), &hopperModule));
 
   std::vector<uint16_t> a = makeA(seed, m, k);
   std::vector<uint16_t> b = makeB(seed, rank, k, nr);
@@ -144,6 +187,21 @@ int main(int argc, char **argv) {
   uint16_t *db = deviceAlloc<uint16_t>(b.size());
   upload(da, a);
   upload(db, b);
+  // The hopper kernel's TMA descriptors: A (m x k) in 128 x 64 boxes and
+  // this rank's B_r (k x nr) in 64 x 64 boxes, outermost first, bf16 with
+  // the 128-byte swizzle (gemm_all_scatter_hopper.mlir's types).
+  void *tmaA = nullptr, *tmaB = nullptr;
+  if (hopper) {
+    uint64_t aSizes[2] = {uint64_t(m), uint64_t(k)};
+    uint64_t aStrides[2] = {uint64_t(k), 1};
+    uint64_t bSizes[2] = {uint64_t(k), uint64_t(nr)};
+    uint64_t bStrides[2] = {uint64_t(nr), 1};
+    uint32_t aBox[2] = {128, 64}, bBox[2] = {64, 64};
+    WORKLOAD_CHECK(
+        symm_tensor_map_create(da, 2, aSizes, aStrides, aBox, 2, 128, &tmaA));
+    WORKLOAD_CHECK(
+        symm_tensor_map_create(db, 2, bSizes, bStrides, bBox, 2, 128, &tmaB));
+  }
 
   // The reference rows, in double from every rank's B_q: all rows, or
   // checkRows of them, one in each of checkRows equal bands of C.
@@ -194,6 +252,27 @@ int main(int argc, char **argv) {
   int32_t epoch = 0;
   auto gemm = [&](uint16_t *out, int64_t ldc, int64_t coloff, Variant variant,
                   int64_t computeGrid, unsigned launchGrid) {
+    if (hopper) {
+      Params()
+          .memref(da, a.size())
+          .memref(db, b.size())
+          .memref(out, size_t(m * ldc))
+          .memref(flags, size_t(tiles))
+          .memref(arrivals, size_t(world))
+          .index(uint64_t(m))
+          .index(uint64_t(nr))
+          .index(uint64_t(k))
+          .index(uint64_t(ldc))
+          .index(uint64_t(coloff))
+          .i32(epoch)
+          .i32(variant)
+          .index(uint64_t(computeGrid))
+          .pointer(tmaA)
+          .pointer(tmaB)
+          .launch(hopperModule, "gemm", launchGrid, kHopperThreads, stream,
+                  kHopperSharedBytes);
+      return;
+    }
     Params()
         .memref(da, a.size())
         .memref(db, b.size())
@@ -259,8 +338,9 @@ int main(int argc, char **argv) {
     char what[256];
     std::snprintf(what, sizeof(what),
                   "gemm_all_scatter %s m=%" PRId64 " n=%" PRId64 " k=%" PRId64
-                  " ranks=%d",
-                  variant.c_str(), m, n, k, world);
+                  " ranks=%d%s",
+                  variant.c_str(), m, n, k, world,
+                  hopper ? " kernel=hopper" : "");
     if (bench) {
       double us = timeUs(step, warmup, iters, last);
       // This rank's GEMM: M x N/W x K multiply-adds.
@@ -297,6 +377,8 @@ int main(int argc, char **argv) {
   WORKLOAD_CHECK(symm_free(c));
   WORKLOAD_CHECK(symm_device_free(db));
   WORKLOAD_CHECK(symm_device_free(da));
+  if (hopperModule)
+    WORKLOAD_CHECK(symm_module_unload(hopperModule));
   WORKLOAD_CHECK(symm_module_unload(module));
   WORKLOAD_CHECK(symm_finalize());
   return status;

@@ -19,8 +19,9 @@
 // see README.md), double-buffered: the next slice is loaded from global
 // memory into registers (16-byte vectors) before the current one is
 // multiplied and stored into the other buffer after it, so one barrier per
-// slice suffices. A Hopper main loop (TMA + wgmma) will replace it on
-// NVIDIA; the epilogues only see its fragments. It is written inline
+// slice suffices. The epilogues only see its fragments
+// (gemm_all_scatter_hopper.mlir pairs the Hopper GEMM's TMA + wgmma main
+// loop with the same epilogues for sm_90a). It is written inline
 // because fragments and workgroup memrefs cannot cross func.call on every
 // target (the NVVM lowering takes no workgroup memref arguments).
 //

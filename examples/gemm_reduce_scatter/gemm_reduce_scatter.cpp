@@ -34,6 +34,11 @@ constexpr int64_t kTile = 128;
 constexpr int64_t kSlice = 32;
 // A block is 8 subgroups (gemm_reduce_scatter.mlir).
 constexpr unsigned kSubgroups = 8;
+// The hopper kernel (gemm_reduce_scatter_hopper.mlir, gemm_hopper.mlir's
+// main loop): 128 x 256 tiles, 64-deep K steps, three warpgroups, 4 stages
+// of 48 KiB plus 1 KiB of alignment slack.
+constexpr int64_t kHopperTileN = 256, kHopperTileK = 64;
+constexpr unsigned kHopperThreads = 384, kHopperSharedBytes = 197632;
 
 /// Rank q's A_q (m x kr) and B_q (kr x n), as bf16 bits drawn from [-1, 1).
 void makeInputs(uint64_t seed, int q, int64_t m, int64_t n, int64_t kr,
@@ -69,9 +74,15 @@ int main(int argc, char **argv) {
               "rows of this rank's C checked against the reference (auto: "
               "all when M/W N K <= 2^31, else enough rows for about 2^31 "
               "multiply-adds, spread over the block)");
+  args.option("kernel", "auto",
+              "portable | hopper (auto: hopper on CUDA GPUs when its "
+              "compiled kernel is there, else portable)");
   args.option("kernels", "auto",
               "compiled kernels (auto: gemm_reduce_scatter.so/.ptx/.hsaco "
               "beside the program)");
+  args.option("hopper-kernels", "auto",
+              "compiled hopper kernel (auto: gemm_reduce_scatter_hopper.so/"
+              ".ptx beside the program)");
   args.parse(argc, argv);
   std::vector<std::string> variants =
       args.choices("variant", {"bulk_sync", "fused", "fused_atomic"});
@@ -82,6 +93,19 @@ int main(int argc, char **argv) {
 
   WORKLOAD_CHECK(symm_init());
   int rank = symm_rank(), world = symm_world_size();
+  std::string hopperPath = args.str("hopper-kernels") == "auto"
+                               ? kernelsPath("gemm_reduce_scatter_hopper")
+                               : args.str("hopper-kernels");
+  bool hopperThere = access(hopperPath.c_str(), R_OK) == 0;
+  bool hopper = std::strcmp(symm_backend_name(), "cuda") == 0 && hopperThere;
+  if (args.str("kernel") != "auto") {
+    std::vector<std::string> kernels =
+        args.choices("kernel", {"portable", "hopper"});
+    if (kernels.size() != 1)
+      args.fail("--kernel=" + args.str("kernel") +
+                " names more than one kernel (one per run)");
+    hopper = kernels[0] == "hopper";
+  }
   if (m % (kTile * world))
     args.fail("--m=" + std::to_string(m) + " is not a multiple of 128 x " +
               std::to_string(world) + " ranks");
@@ -90,11 +114,21 @@ int main(int argc, char **argv) {
   if (k % (kSlice * world))
     args.fail("--k=" + std::to_string(k) + " is not a multiple of 32 x " +
               std::to_string(world) + " ranks");
+  if (hopper && n % kHopperTileN)
+    args.fail("--n=" + std::to_string(n) +
+              " is not a multiple of 256 (the hopper kernel's tiles)");
+  if (hopper && k % (kHopperTileK * world))
+    args.fail("--k=" + std::to_string(k) + " is not a multiple of 64 x " +
+              std::to_string(world) + " ranks (the hopper kernel's K step)");
+  if (hopper && !hopperThere)
+    args.fail("--kernel=hopper: no compiled kernel at " + hopperPath +
+              " (built from examples/gemm_reduce_scatter/"
+              "gemm_reduce_scatter_hopper.mlir)");
   int64_t mr = m / world, kr = k / world;
   int64_t tiles = (m / kTile) * (n / kTile);
   int64_t grid =
       args.str("grid") == "auto" ? (onGpu() ? 132 : 4) : args.integer("grid");
-  grid = std::min(grid, tiles);
+  grid = std::min(grid, hopper ? (m / kTile) * (n / kHopperTileN) : tiles);
   int64_t checkRows = mr;
   if (args.str("check") != "auto")
     checkRows = std::min(args.integer("check"), mr);
@@ -108,7 +142,8 @@ int main(int argc, char **argv) {
                          : args.str("kernels");
 
   symm_module *module = nullptr;
-  WORKLOAD_CHECK(symm_module_load_file(path.c_str(), &module));
+  WORKLOAD_CHECK(symm_module_load_file(
+      hopper ? hopperPath.c_str() : path.c_str(), &module));
 
   std::vector<uint16_t> a, b;
   makeInputs(seed, rank, m, n, kr, a, b);
@@ -116,6 +151,21 @@ int main(int argc, char **argv) {
   uint16_t *db = deviceAlloc<uint16_t>(b.size());
   upload(da, a);
   upload(db, b);
+  // The hopper kernel's TMA descriptors: A_r (m x kr) in 128 x 64 boxes and
+  // B_r (kr x n) in 64 x 64 boxes, outermost first, bf16 with the 128-byte
+  // swizzle (gemm_reduce_scatter_hopper.mlir's types).
+  void *tmaA = nullptr, *tmaB = nullptr;
+  if (hopper) {
+    uint64_t aSizes[2] = {uint64_t(m), uint64_t(kr)};
+    uint64_t aStrides[2] = {uint64_t(kr), 1};
+    uint64_t bSizes[2] = {uint64_t(kr), uint64_t(n)};
+    uint64_t bStrides[2] = {uint64_t(n), 1};
+    uint32_t aBox[2] = {128, 64}, bBox[2] = {64, 64};
+    WORKLOAD_CHECK(
+        symm_tensor_map_create(da, 2, aSizes, aStrides, aBox, 2, 128, &tmaA));
+    WORKLOAD_CHECK(
+        symm_tensor_map_create(db, 2, bSizes, bStrides, bBox, 2, 128, &tmaB));
+  }
 
   // The reference rows of this rank's block, in double, summed over every
   // rank's partial: all rows, or checkRows of them, one in each of
@@ -184,23 +234,43 @@ int main(int argc, char **argv) {
     auto step = [&] {
       if (fused)
         ++epoch;
-      Params()
-          .memref(da, a.size())
-          .memref(db, b.size())
-          .memref(partial, size_t(m * n))
-          .memref(out, size_t(mr * n))
-          .memref(staging, size_t(m * n))
-          .memref(sums, size_t(mr * n))
-          .memref(flags, flagCount)
-          .index(uint64_t(m))
-          .index(uint64_t(n))
-          .index(uint64_t(kr))
-          .i32(epoch)
-          .index(lanes)
-          .i32(variant == "fused_atomic" ? 2
-               : fused                   ? 1
-                                         : 0)
-          .launch(module, "gemm", unsigned(grid), block, stream);
+      int32_t code = variant == "fused_atomic" ? 2 : fused ? 1 : 0;
+      if (hopper) {
+        // The fused variant's bf16 partials land in the owner's partial C,
+        // its slots (gemm_reduce_scatter_hopper.mlir).
+        Params()
+            .memref(da, a.size())
+            .memref(db, b.size())
+            .memref(partial, size_t(m * n))
+            .memref(out, size_t(mr * n))
+            .memref(sums, size_t(mr * n))
+            .memref(flags, flagCount)
+            .index(uint64_t(m))
+            .index(uint64_t(n))
+            .index(uint64_t(kr))
+            .i32(epoch)
+            .i32(code)
+            .pointer(tmaA)
+            .pointer(tmaB)
+            .launch(module, "gemm", unsigned(grid), kHopperThreads, stream,
+                    kHopperSharedBytes);
+      } else {
+        Params()
+            .memref(da, a.size())
+            .memref(db, b.size())
+            .memref(partial, size_t(m * n))
+            .memref(out, size_t(mr * n))
+            .memref(staging, size_t(m * n))
+            .memref(sums, size_t(mr * n))
+            .memref(flags, flagCount)
+            .index(uint64_t(m))
+            .index(uint64_t(n))
+            .index(uint64_t(kr))
+            .i32(epoch)
+            .index(lanes)
+            .i32(code)
+            .launch(module, "gemm", unsigned(grid), block, stream);
+      }
       if (!fused)
         WORKLOAD_CHECK(symm_reduce_scatter(partial, out, size_t(mr * n),
                                            SYMM_BFLOAT16, SYMM_SUM, stream));
@@ -209,8 +279,9 @@ int main(int argc, char **argv) {
     char what[256];
     std::snprintf(what, sizeof(what),
                   "gemm_reduce_scatter %s m=%" PRId64 " n=%" PRId64
-                  " k=%" PRId64 " ranks=%d",
-                  variant.c_str(), m, n, k, world);
+                  " k=%" PRId64 " ranks=%d%s",
+                  variant.c_str(), m, n, k, world,
+                  hopper ? " kernel=hopper" : "");
     if (bench) {
       double us = timeUs(step, warmup, iters, stream);
       // This rank's GEMM: M x N x K/W multiply-adds.

@@ -9,8 +9,9 @@
 // subgroups of 2x4 16x16 f32 fragments (512 threads with AMD's wavefronts,
 // which the kernel admits: ROCDL's default limit is 256), bf16 slices staged as f16 in
 // double-buffered workgroup memory, persistent blocks, and the main loop
-// one delimited region (tile coordinates in, fragments out) that a Hopper
-// main loop will replace on NVIDIA. Epilogues read each fragment back
+// one delimited region (tile coordinates in, fragments out);
+// gemm_reduce_scatter_hopper.mlir pairs the Hopper GEMM's TMA + wgmma main
+// loop with the same variants for sm_90a. Epilogues read each fragment back
 // through a per-subgroup 16x16 f32 scratch: lane l < 32 holds 8
 // consecutive elements of row l / 2.
 //
