@@ -36,7 +36,7 @@
 //     in the async proxy) for the generic-proxy f32 staging: the three
 //     workgroup barriers of gemm_hopper.mlir (after wgmma.wait.group 0, after
 //     the accumulator stores, after the reads) order the two, and the next
-//     tile's TMA is issued only after the last one. Unlike gemm_hopper.mlir,
+//     tile's TMA is issued only after the last one. As gemm_hopper.mlir does,
 //     the consumers also fence the proxies (fence.proxy.async.shared::cta)
 //     before that barrier: the PTX memory model orders generic-proxy
 //     accesses before later async-proxy ones to the same shared memory only
