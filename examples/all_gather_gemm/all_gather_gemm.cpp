@@ -44,8 +44,6 @@ constexpr unsigned kSubgroups = 8;
 constexpr int64_t kHopperTileN = 256, kHopperTileK = 64;
 constexpr unsigned kHopperThreads = 384, kHopperSharedBytes = 197632;
 constexpr int kHopperRanks = 8;
-// SMs of an H100/H200: the GPU default of GEMM plus copying workgroups.
-constexpr int64_t kGpuSms = 132;
 
 /// The kernel's `source` argument: where the GEMM reads A's rows.
 enum Source : uint64_t { kGathered = 0, kPull = 1, kPushed = 2 };
@@ -86,9 +84,7 @@ int main(int argc, char **argv) {
   args.option("k", "128", "columns of A, rows of B (a multiple of 32)");
   args.option("grid", "auto",
               "GEMM workgroups, persistent (auto: 132 on GPUs, the SM count "
-              "of an H100/H200, less push and fused's copying workgroups "
-              "for the hopper kernel, which takes a whole SM; 4 on CPU "
-              "ranks; at most one per tile)");
+              "of an H100/H200; 4 on CPU ranks; at most one per tile)");
   args.option("push-grid", "auto",
               "workgroups that copy A in push and fused (auto: 16 on GPUs, 2 "
               "on CPU ranks; at most one per row block and peer)");
@@ -204,8 +200,8 @@ int main(int argc, char **argv) {
   }
   // Flags: one set per kernel and variant (each numbers its launches from
   // epoch 1, and drained counts its own GEMM workgroups per launch):
-  // ready[M / 128], then drained[W].
-  size_t flagCount = size_t(m / kTile + world);
+  // ready[M / 128], then drained[W], then the hopper kernel's tile tickets.
+  size_t flagCount = size_t(m / kTile + world + 1);
   std::map<std::string, int32_t *> flags;
   std::map<std::string, int32_t> epochs;
   for (const std::string &kernel : kernels) {
@@ -271,21 +267,19 @@ int main(int argc, char **argv) {
   for (const std::string &kernel : kernels)
     for (const std::string &variant : variants) {
       bool isHopper = kernel == "hopper";
-      bool pushes = variant == "push" || variant == "fused";
       int64_t tiles =
           (m / kTile) * (n / (isHopper ? kHopperTileN : int64_t(kTile)));
-      // A hopper workgroup fills an SM, so on GPUs the copying workgroups
-      // take SMs the GEMM's would otherwise wait for.
-      int64_t grid = args.str("grid") != "auto" ? args.integer("grid")
-                     : !onGpu()                 ? 4
-                     : isHopper && pushes       ? kGpuSms - pushGrid
-                                                : kGpuSms;
+      int64_t grid = args.str("grid") == "auto" ? (onGpu() ? 132 : 4)
+                                                : args.integer("grid");
       grid = std::min(grid, tiles);
       // C and the gathered A start as NaNs: a tile no kernel wrote, or one
       // computed from rows that had not arrived, fails.
-      upload(dc, std::vector<uint16_t>(size_t(m * n), 0xFFFF));
-      upload(aFull, nans);
-      WORKLOAD_CHECK(symm_barrier());
+      auto reset = [&] {
+        upload(dc, std::vector<uint16_t>(size_t(m * n), 0xFFFF));
+        upload(aFull, nans);
+        WORKLOAD_CHECK(symm_barrier());
+      };
+      reset();
       std::string run = kernel + " " + variant;
       int32_t *vflags = flags[run];
       auto launch = [&](uint64_t source, int64_t producers, int64_t workgroups,
@@ -351,13 +345,17 @@ int main(int argc, char **argv) {
         double us = timeUs(step, warmup, iters, stream);
         WORKLOAD_CHECK(symm_stream_synchronize(pushStream));
         double flops = 2.0 * double(m) * double(n) * double(k);
+        bool pushes = variant == "push" || variant == "fused";
         std::printf(
             "%s grid=%" PRId64 "%s: %.2f us/iter, %.1f TFLOP/s\n", what, grid,
             pushes ? (" push-grid=" + std::to_string(pushGrid)).c_str() : "",
             us, flops / us * 1e-6);
-      } else {
-        step();
+        // The launch checked is one more, from NaNs again: a later epoch
+        // whose flags or tile tickets went wrong fails too.
+        WORKLOAD_CHECK(symm_stream_synchronize(stream));
+        reset();
       }
+      step();
       WORKLOAD_CHECK(symm_stream_synchronize(stream));
       WORKLOAD_CHECK(symm_stream_synchronize(pushStream));
       std::vector<uint16_t> got(rows.size() * size_t(n));

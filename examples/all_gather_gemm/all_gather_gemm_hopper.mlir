@@ -27,6 +27,12 @@
 //   rotated to start at this rank's own (rank r: its first row block, then
 //   the next ones, wrapping), so every block starts on rows that need no
 //   peer and the ranks read from different peers at a time.
+// - Which tiles a workgroup takes: the next in that order, from a ticket
+//   counter in the flags (thread 0 draws, a workgroup-memory slot and a
+//   barrier share it), instead of tiles b, b + G, ...: push's copy kernel
+//   and fused's copying workgroups hold SMs at first (a workgroup of this
+//   kernel fills an SM), and the GEMM workgroups that start when they are
+//   done take only the tiles left.
 // - The A box comes from tmaA<owner> (an scf.index_switch around the TMA
 //   load), and all W descriptors are prefetched.
 // - Before the first TMA of a tile whose rows come from a peer (pull: its
@@ -57,11 +63,12 @@
 //   next epoch with generic stores.
 // - The epilogue reuses the ring as f32 staging with gemm_hopper's three
 //   workgroup barriers per tile; the copy workgroups never touch it.
-// - Copying workgroups have the lowest ids and so get SMs first; with one
-//   384-thread block per SM (its shared memory), the GEMM workgroups of
-//   fused (and of push, whose copy kernel takes SMs beside it) should
-//   number 132 - producers on an H100/H200 so that no GEMM workgroup starts
-//   only when the copies are done (the driver's default).
+// - Copying workgroups have the lowest ids and so get SMs first; GEMM
+//   workgroups wait only for peers' copying workgroups, so those beyond
+//   the SMs left wait for an SM, not for each other. The ticket counter is
+//   local and only needs to hand each tile out once (relaxed, device
+//   scope); launch e starts at (e - 1)(tiles + G) since every workgroup
+//   draws one ticket past the last tile.
 
 !heap = memref<?xbf16, #symm.heap>
 !flags = memref<?xi32, #symm.heap>
@@ -119,6 +126,7 @@ gpu.module @all_gather_gemm_hopper {
                             %flags: !flags, %m: index, %n: index, %k: index,
                             %epoch: i32, %source: index, %producers: index,
                             %consumers: index, %tmaA0: !tmA, %tmaA1: !tmA, %tmaA2: !tmA, %tmaA3: !tmA, %tmaA4: !tmA, %tmaA5: !tmA, %tmaA6: !tmA, %tmaA7: !tmA, %tmaB: !tmB)
+      workgroup(%ticket: memref<1xi32, #gpu.address_space<workgroup>>)
       kernel attributes {known_block_size = array<i32: 384, 1, 1>} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
@@ -270,7 +278,31 @@ gpu.module @all_gather_gemm_hopper {
         }
       }
 
-      %stepsDone = scf.for %t = %cb0 to %tiles step %g iter_args(%done = %c0) -> (index) {
+      // Tiles are handed out in this rank's order from a ticket counter,
+      // flags[M/128 + W], instead of by workgroup id: a workgroup that
+      // starts late, on an SM the copies held, takes fewer tiles. Launch e
+      // draws tickets from (e - 1)(tiles + G) on: one per tile, and one per
+      // workgroup that finds none left.
+      %ticketIdx = arith.addi %tilesM, %w : index
+      %epochIdx = arith.index_cast %epoch : i32 to index
+      %launchesBefore = arith.subi %epochIdx, %c1 : index
+      %perLaunch = arith.addi %tiles, %g : index
+      %ticketBase = arith.muli %launchesBefore, %perLaunch : index
+      %stepsDone:2 = scf.while (%done = %c0) : (index) -> (index, index) {
+        scf.if %isFirst {
+          %drawn = symm.atomic_rmw add %one, %flags[%ticketIdx] ordering(relaxed) scope(device) : i32 -> !flags
+          memref.store %drawn, %ticket[%c0] : memref<1xi32, #gpu.address_space<workgroup>>
+        }
+        // Thread 0 writes the slot again only after the tile's barriers,
+        // when every thread has read it.
+        gpu.barrier
+        %drawn32 = memref.load %ticket[%c0] : memref<1xi32, #gpu.address_space<workgroup>>
+        %drawnIdx = arith.index_cast %drawn32 : i32 to index
+        %t = arith.subi %drawnIdx, %ticketBase : index
+        %more = arith.cmpi ult, %t, %tiles : index
+        scf.condition(%more) %done, %t : index, index
+      } do {
+      ^bb0(%done: index, %t: index):
         %group = arith.divui %t, %groupTiles : index
         %firstM = arith.muli %group, %c8 : index
         %rowsLeft = arith.subi %tilesM, %firstM : index
@@ -322,38 +354,38 @@ gpu.module @all_gather_gemm_hopper {
               %aOff = arith.addi %base, %aOff0 : index
               %aDst = memref.view %dyn[%aOff][] : !smem to memref<128x64xbf16, #gpu.address_space<workgroup>>
               scf.index_switch %owner
-            case 0 {
-              nvgpu.tma.async.load %tmaA0[%kc, %arow0], %bar[%s] to %aDst : !tmA, !barriers -> memref<128x64xbf16, #gpu.address_space<workgroup>>
-              scf.yield
-            }
-            case 1 {
-              nvgpu.tma.async.load %tmaA1[%kc, %arow0], %bar[%s] to %aDst : !tmA, !barriers -> memref<128x64xbf16, #gpu.address_space<workgroup>>
-              scf.yield
-            }
-            case 2 {
-              nvgpu.tma.async.load %tmaA2[%kc, %arow0], %bar[%s] to %aDst : !tmA, !barriers -> memref<128x64xbf16, #gpu.address_space<workgroup>>
-              scf.yield
-            }
-            case 3 {
-              nvgpu.tma.async.load %tmaA3[%kc, %arow0], %bar[%s] to %aDst : !tmA, !barriers -> memref<128x64xbf16, #gpu.address_space<workgroup>>
-              scf.yield
-            }
-            case 4 {
-              nvgpu.tma.async.load %tmaA4[%kc, %arow0], %bar[%s] to %aDst : !tmA, !barriers -> memref<128x64xbf16, #gpu.address_space<workgroup>>
-              scf.yield
-            }
-            case 5 {
-              nvgpu.tma.async.load %tmaA5[%kc, %arow0], %bar[%s] to %aDst : !tmA, !barriers -> memref<128x64xbf16, #gpu.address_space<workgroup>>
-              scf.yield
-            }
-            case 6 {
-              nvgpu.tma.async.load %tmaA6[%kc, %arow0], %bar[%s] to %aDst : !tmA, !barriers -> memref<128x64xbf16, #gpu.address_space<workgroup>>
-              scf.yield
-            }
-            default {
-              nvgpu.tma.async.load %tmaA7[%kc, %arow0], %bar[%s] to %aDst : !tmA, !barriers -> memref<128x64xbf16, #gpu.address_space<workgroup>>
-              scf.yield
-            }
+              case 0 {
+                nvgpu.tma.async.load %tmaA0[%kc, %arow0], %bar[%s] to %aDst : !tmA, !barriers -> memref<128x64xbf16, #gpu.address_space<workgroup>>
+                scf.yield
+              }
+              case 1 {
+                nvgpu.tma.async.load %tmaA1[%kc, %arow0], %bar[%s] to %aDst : !tmA, !barriers -> memref<128x64xbf16, #gpu.address_space<workgroup>>
+                scf.yield
+              }
+              case 2 {
+                nvgpu.tma.async.load %tmaA2[%kc, %arow0], %bar[%s] to %aDst : !tmA, !barriers -> memref<128x64xbf16, #gpu.address_space<workgroup>>
+                scf.yield
+              }
+              case 3 {
+                nvgpu.tma.async.load %tmaA3[%kc, %arow0], %bar[%s] to %aDst : !tmA, !barriers -> memref<128x64xbf16, #gpu.address_space<workgroup>>
+                scf.yield
+              }
+              case 4 {
+                nvgpu.tma.async.load %tmaA4[%kc, %arow0], %bar[%s] to %aDst : !tmA, !barriers -> memref<128x64xbf16, #gpu.address_space<workgroup>>
+                scf.yield
+              }
+              case 5 {
+                nvgpu.tma.async.load %tmaA5[%kc, %arow0], %bar[%s] to %aDst : !tmA, !barriers -> memref<128x64xbf16, #gpu.address_space<workgroup>>
+                scf.yield
+              }
+              case 6 {
+                nvgpu.tma.async.load %tmaA6[%kc, %arow0], %bar[%s] to %aDst : !tmA, !barriers -> memref<128x64xbf16, #gpu.address_space<workgroup>>
+                scf.yield
+              }
+              default {
+                nvgpu.tma.async.load %tmaA7[%kc, %arow0], %bar[%s] to %aDst : !tmA, !barriers -> memref<128x64xbf16, #gpu.address_space<workgroup>>
+                scf.yield
+              }
               %bOff0 = arith.muli %s, %c32768 : index
               %bOff = arith.addi %bBase, %bOff0 : index
               scf.for %j = %c0 to %c4 step %c1 {
