@@ -5,16 +5,18 @@
 # Here (after scripts/setup.sh; needs nothing from CUDA but the runtime's
 # cuda backend, which is always built):
 #   bench/workloads/all_gather_gemm.sh bundle [DIR]   # default .device-workloads
-# builds into DIR the driver, its kernels as sm_90 PTX, symm-run, the
+# builds into DIR the driver, its portable kernels as sm_90 PTX, its Hopper
+# kernels (all_gather_gemm_hopper.mlir) as sm_90a PTX, symm-run, the
 # runtime and the PyTorch baselines.
 #
 # There (2x H200, CUDA 13, PyTorch with NCCL; no LLVM), from the repository:
 #   bench/workloads/all_gather_gemm.sh gpu [DIR]
-# checks every variant (PASS on every rank) and times it at the two
-# benchmark shapes, M x N x K = 16384 x 3584 x 8192 and
-# 4096 x (28672 / W) x 8192 (N per rank), then times torch on the same shapes (cuBLAS alone, NCCL
-# all-gather alone, both, torch.ops.symm_mem.fused_all_gather_matmul) and
-# prints a table last. Logs go to $OUT (the device machine's output folder)
+# checks every variant with --kernel=hopper (PASS on every rank) and times
+# it at the two benchmark shapes, M x N x K = 16384 x 3584 x 8192 and
+# 4096 x (28672 / W) x 8192 (N per rank), and the portable kernel's variants
+# once, at the first shape, for the record; then times torch on the same
+# shapes (cuBLAS alone, NCCL all-gather alone, both,
+# torch.ops.symm_mem.fused_all_gather_matmul) and prints a table last. Logs go to $OUT (the device machine's output folder)
 # or DIR/results. A failing step is reported and the rest goes on; the whole
 # call takes under two minutes.
 set -uo pipefail
@@ -26,6 +28,10 @@ if [[ $MODE == bundle ]]; then
   set -e
   bundle_workload all_gather_gemm "$HERE/all_gather_gemm.sh" "$HERE/common.sh" \
     "$HERE/all_gather_gemm_torch.py"
+  "$BUILD/bin/symm-compile" --target=sm_90a --emit=ptx \
+    "$ROOT/examples/all_gather_gemm/all_gather_gemm_hopper.mlir" \
+    -o "$DIR/all_gather_gemm_hopper.ptx" ||
+    echo "FAILED: compiling all_gather_gemm_hopper.mlir for sm_90a; bundling the portable kernel only"
   echo "bundle in $DIR ($(du -sh "$DIR" | cut -f1))"
   exit 0
 fi
@@ -39,14 +45,25 @@ export LD_LIBRARY_PATH="$DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export SYMM_HEAP_SIZE=2G
 LOG="$RESULTS/all_gather_gemm.log"
 : > "$LOG"
-for shape in $SHAPES; do
-  IFS=, read -r m n k <<< "$shape"
-  echo "== all_gather_gemm m=$m n=$n k=$k: check and time bulk_sync, pull, push, fused"
+# run KERNEL M N K: checks and times every variant of KERNEL at one shape.
+run() {
+  echo "== all_gather_gemm --kernel=$1 m=$2 n=$3 k=$4: check and time bulk_sync, pull, push, fused"
   timeout 35 ./symm-run -n "$N" --backend cuda --timeout 30 ./all_gather_gemm \
-    --variant=bulk_sync,pull,push,fused --m="$m" --n="$n" --k="$k" --bench \
-    --iters=20 --warmup=3 >> "$LOG" 2>&1 ||
-    echo "FAILED: all_gather_gemm m=$m n=$n k=$k (exit $?)" | tee -a "$LOG"
-done
+    --kernel="$1" --variant=bulk_sync,pull,push,fused --m="$2" --n="$3" \
+    --k="$4" --bench --iters=20 --warmup=3 >> "$LOG" 2>&1 ||
+    echo "FAILED: all_gather_gemm --kernel=$1 m=$2 n=$3 k=$4 (exit $?)" | tee -a "$LOG"
+}
+if [[ -f all_gather_gemm_hopper.ptx ]]; then
+  for shape in $SHAPES; do
+    IFS=, read -r m n k <<< "$shape"
+    run hopper "$m" "$n" "$k"
+  done
+else
+  echo "FAILED: no all_gather_gemm_hopper.ptx in the bundle" | tee -a "$LOG"
+fi
+IFS=, read -r m n k <<< "${SHAPES%% *}"
+run portable "$m" "$n" "$k"
+
 grep -E "FAIL|: rank [0-9]+: " "$LOG" | head -10
 echo "== torch: cuBLAS, NCCL all-gather, both, symm_mem fused_all_gather_matmul"
 timeout 40 torchrun --nproc-per-node "$N" --master-port "${MASTER_PORT:-29543}" \
@@ -55,20 +72,22 @@ timeout 40 torchrun --nproc-per-node "$N" --master-port "${MASTER_PORT:-29543}" 
 grep -E "^torch|FAILED" "$LOG" | head -10
 
 echo "== summary (us per iteration, rank 0; ratio = NCCL + cuBLAS / variant)"
-python3 - "$LOG" <<'EOF'
+python3 - "$LOG" "${SHAPES%% *}" <<'EOF'
 import re, sys
 symm, torch, passes = {}, {}, {}
 for line in open(sys.argv[1]):
-    m = re.search(r"\[rank 0\] all_gather_gemm (\w+) m=(\d+) n=(\d+) k=(\d+) ranks=\d+ grid=\d+.*: ([\d.]+) us/iter, ([\d.]+) TFLOP/s", line)
+    m = re.search(r"\[rank 0\] all_gather_gemm (\w+) (\w+) m=(\d+) n=(\d+) k=(\d+) ranks=\d+ grid=\d+.*: ([\d.]+) us/iter, ([\d.]+) TFLOP/s", line)
     if m:
-        symm[(int(m[2]), int(m[3]), int(m[4]), m[1])] = (float(m[5]), float(m[6]))
-    m = re.search(r"all_gather_gemm (\w+) m=(\d+) n=(\d+) k=(\d+) ranks=\d+: (PASS|FAIL)", line)
+        symm[(int(m[3]), int(m[4]), int(m[5]), m[1] + " " + m[2])] = (float(m[6]), float(m[7]))
+    m = re.search(r"all_gather_gemm (\w+) (\w+) m=(\d+) n=(\d+) k=(\d+) ranks=\d+: (PASS|FAIL)", line)
     if m:
-        passes.setdefault((int(m[2]), int(m[3]), int(m[4]), m[1]), set()).add(m[5])
+        passes.setdefault((int(m[3]), int(m[4]), int(m[5]), m[1] + " " + m[2]), set()).add(m[6])
     m = re.search(r"^torch m=(\d+) n=(\d+) k=(\d+): cublas ([\d.]+) us \((\d+) TFLOP/s\), nccl_all_gather ([\d.]+) us, nccl\+cublas ([\d.]+) us, symm_mem_fused (?:([\d.]+) us)?", line)
     if m:
         torch[(int(m[1]), int(m[2]), int(m[3]))] = (float(m[4]), float(m[5]), float(m[6]), float(m[7]), float(m[8]) if m[8] else None)
-variants = ("bulk_sync", "pull", "push", "fused")
+portable_shape = tuple(int(x) for x in sys.argv[2].split(","))
+variants = [f"{kernel} {v}" for kernel in ("hopper", "portable")
+            for v in ("bulk_sync", "pull", "push", "fused")]
 shapes = sorted({s[:3] for s in symm} | {s[:3] for s in passes} | set(torch))
 for s in shapes:
     t = torch.get(s)
@@ -82,6 +101,8 @@ for s in shapes:
         else:
             print(f"  {'torch symm_mem fused':28} {'-':>9}     (failed: see the log)")
     for v in variants:
+        if v.startswith("portable") and s != portable_shape:
+            continue  # the portable kernel runs at the first shape only
         r = symm.get(s + (v,))
         ok = "PASS" if passes.get(s + (v,)) == {"PASS"} else "FAIL/missing"
         if r:

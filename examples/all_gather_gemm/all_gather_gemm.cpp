@@ -16,6 +16,11 @@
 //   --variant=fused      push's two kernels in one launch: the first
 //                        workgroups copy, the others compute
 //
+//   --kernel=portable    all_gather_gemm.mlir: subgroup MMA, every target
+//   --kernel=hopper      all_gather_gemm_hopper.mlir: TMA + wgmma (sm_90a),
+//                        A's boxes through one TMA descriptor per rank's
+//                        rows (for pull, over the peer's own shard)
+//
 // Every rank checks C against a reference computed in double from the same
 // bf16 inputs (regenerated from the seed) and prints PASS or FAIL with the
 // worst error; --bench times the variant (and still checks the last result).
@@ -33,6 +38,12 @@ namespace {
 constexpr int64_t kTile = 128; // rows and columns of a block tile
 constexpr int64_t kStep = 32;  // the k depth of one main-loop step
 constexpr unsigned kSubgroups = 8;
+// The hopper kernel (all_gather_gemm_hopper.mlir): 128 x 256 tiles, 64-deep
+// K steps, three warpgroups, 4 stages of 48 KiB plus 1 KiB of alignment
+// slack, and one A descriptor argument per rank.
+constexpr int64_t kHopperTileN = 256, kHopperTileK = 64;
+constexpr unsigned kHopperThreads = 384, kHopperSharedBytes = 197632;
+constexpr int kHopperRanks = 8;
 
 /// The kernel's `source` argument: where the GEMM reads A's rows.
 enum Source : uint64_t { kGathered = 0, kPull = 1, kPushed = 2 };
@@ -62,6 +73,9 @@ int main(int argc, char **argv) {
   Args args("all_gather_gemm",
             "C = gather(A) . B (bf16, A sharded by rows, B and C per rank)");
   args.option("variant", "fused", "bulk_sync | pull | push | fused, or a list");
+  args.option("kernel", "auto",
+              "portable | hopper, or a list (auto: hopper on GPUs when its "
+              "compiled kernel is there, else portable)");
   args.option("m", "768",
               "rows of A and C, split across the ranks (a multiple of "
               "128 x ranks)");
@@ -77,9 +91,9 @@ int main(int argc, char **argv) {
   args.option("check-rows", "auto",
               "rows of C checked (auto: all when M x N x K <= 2^31, else "
               "rows spread evenly over A up to that many products)");
-  args.option("kernels", "auto",
-              "compiled kernels (auto: all_gather_gemm.so/.ptx/.hsaco beside "
-              "the program)");
+  args.option("kernel-dir", "auto",
+              "where the compiled kernels all_gather_gemm.so/.ptx/.hsaco and "
+              "all_gather_gemm_hopper.* are (auto: beside the program)");
   args.parse(argc, argv);
   std::vector<std::string> variants =
       args.choices("variant", {"bulk_sync", "pull", "push", "fused"});
@@ -90,6 +104,22 @@ int main(int argc, char **argv) {
 
   WORKLOAD_CHECK(symm_init());
   int rank = symm_rank(), world = symm_world_size();
+  auto kernelPath = [&](const std::string &file) {
+    std::string path = kernelsPath(file);
+    if (args.str("kernel-dir") != "auto")
+      path = args.str("kernel-dir") + path.substr(path.find_last_of('/'));
+    return path;
+  };
+  std::vector<std::string> kernels;
+  if (args.str("kernel") == "auto")
+    kernels = {onGpu() && access(kernelPath("all_gather_gemm_hopper").c_str(),
+                                 R_OK) == 0
+                   ? "hopper"
+                   : "portable"};
+  else
+    kernels = args.choices("kernel", {"portable", "hopper"});
+  bool hopper =
+      std::find(kernels.begin(), kernels.end(), "hopper") != kernels.end();
   if (m % (kTile * world))
     args.fail("--m=" + std::to_string(m) + " is not a multiple of 128 x " +
               std::to_string(world) + " ranks");
@@ -97,11 +127,18 @@ int main(int argc, char **argv) {
     args.fail("--n=" + std::to_string(n) + " is not a multiple of 128");
   if (k % kStep)
     args.fail("--k=" + std::to_string(k) + " is not a multiple of 32");
-  int64_t shardRows = m / world, tiles = (m / kTile) * (n / kTile);
+  if (hopper && n % kHopperTileN)
+    args.fail("--n=" + std::to_string(n) +
+              " is not a multiple of 256 (the hopper kernel's tiles)");
+  if (hopper && k % kHopperTileK)
+    args.fail("--k=" + std::to_string(k) +
+              " is not a multiple of 64 (the hopper kernel's K step)");
+  if (hopper && world > kHopperRanks)
+    args.fail("--kernel=hopper takes at most " + std::to_string(kHopperRanks) +
+              " ranks (one A descriptor argument each), not " +
+              std::to_string(world));
+  int64_t shardRows = m / world;
   int64_t pushItems = shardRows / kTile * (world - 1);
-  int64_t grid =
-      args.str("grid") == "auto" ? (onGpu() ? 132 : 4) : args.integer("grid");
-  grid = std::min(grid, tiles);
   int64_t pushGrid = args.str("push-grid") == "auto"
                          ? (onGpu() ? 16 : 2)
                          : args.integer("push-grid");
@@ -111,12 +148,17 @@ int main(int argc, char **argv) {
   // gpu.subgroup_size) and a workgroup is 8 subgroups.
   unsigned lanes = std::strcmp(symm_backend_name(), "hip") == 0 ? 64 : 32;
   unsigned block = kSubgroups * lanes;
-  std::string path = args.str("kernels") == "auto"
-                         ? kernelsPath("all_gather_gemm")
-                         : args.str("kernels");
-
-  symm_module *module = nullptr;
-  WORKLOAD_CHECK(symm_module_load_file(path.c_str(), &module));
+  // The compiled kernels, checked before anything is allocated.
+  std::map<std::string, symm_module *> modules;
+  for (const std::string &kind : kernels) {
+    std::string file =
+        kind == "portable" ? "all_gather_gemm" : "all_gather_gemm_hopper";
+    std::string path = kernelPath(file);
+    if (access(path.c_str(), R_OK) != 0)
+      args.fail("--kernel=" + kind + ": no compiled kernel at " + path +
+                " (built from examples/all_gather_gemm/" + file + ".mlir)");
+    WORKLOAD_CHECK(symm_module_load_file(path.c_str(), &modules[kind]));
+  }
 
   // This rank's inputs: its A shard (row by row) and its B.
   std::vector<uint16_t> shard(size_t(shardRows * k)), b(size_t(k * n));
@@ -132,17 +174,45 @@ int main(int argc, char **argv) {
   uint16_t *dc = deviceAlloc<uint16_t>(size_t(m * n));
   upload(aShard, shard);
   upload(db, b);
-  // Flags: one set per variant (each numbers its launches from epoch 1):
-  // ready[M / 128], then drained[W].
-  size_t flagCount = size_t(m / kTile + world);
+  // The hopper kernel's TMA descriptors (128-byte swizzle, the kernel's
+  // boxes): B's, and A's for each rank q's rows, wherever a variant reads
+  // them: q's rows of the gathered A, or q's shard itself through the heap.
+  void *tmaB = nullptr;
+  std::vector<void *> tmaFull(static_cast<size_t>(world)),
+      tmaShard(static_cast<size_t>(world));
+  if (hopper) {
+    uint64_t aSizes[2] = {uint64_t(shardRows), uint64_t(k)};
+    uint64_t aStrides[2] = {uint64_t(k), 1};
+    uint64_t bSizes[2] = {uint64_t(k), uint64_t(n)};
+    uint64_t bStrides[2] = {uint64_t(n), 1};
+    uint32_t aBox[2] = {128, 64}, bBox[2] = {64, 64};
+    WORKLOAD_CHECK(
+        symm_tensor_map_create(db, 2, bSizes, bStrides, bBox, 2, 128, &tmaB));
+    for (int q = 0; q < world; ++q) {
+      void *peerShard = nullptr;
+      WORKLOAD_CHECK(symm_translate(aShard, q, &peerShard));
+      WORKLOAD_CHECK(symm_tensor_map_create(
+          peerShard, 2, aSizes, aStrides, aBox, 2, 128, &tmaShard[size_t(q)]));
+      WORKLOAD_CHECK(symm_tensor_map_create(aFull + q * shardRows * k, 2,
+                                            aSizes, aStrides, aBox, 2, 128,
+                                            &tmaFull[size_t(q)]));
+    }
+  }
+  // Flags: one set per kernel and variant (each numbers its launches from
+  // epoch 1, and drained counts its own GEMM workgroups per launch):
+  // ready[M / 128], then drained[W], then the hopper kernel's tile tickets.
+  size_t flagCount = size_t(m / kTile + world + 1);
   std::map<std::string, int32_t *> flags;
   std::map<std::string, int32_t> epochs;
-  for (const std::string &v : variants) {
-    if (flags.count(v))
-      continue;
-    flags[v] = heapAlloc<int32_t>(flagCount);
-    upload(flags[v], std::vector<int32_t>(flagCount, 0));
-    epochs[v] = 0;
+  for (const std::string &kernel : kernels) {
+    for (const std::string &variant : variants) {
+      std::string v = kernel + " " + variant;
+      if (flags.count(v))
+        continue;
+      flags[v] = heapAlloc<int32_t>(flagCount);
+      upload(flags[v], std::vector<int32_t>(flagCount, 0));
+      epochs[v] = 0;
+    }
   }
 
   // The reference, in double, for the rows checked: every row, or rows
@@ -194,77 +264,109 @@ int main(int argc, char **argv) {
   WORKLOAD_CHECK(symm_stream_create(&pushStream));
   const std::vector<uint16_t> nans(size_t(m * k), 0xFFFF);
   int status = 0;
-  for (const std::string &variant : variants) {
-    // C and the gathered A start as NaNs: a tile no kernel wrote, or one
-    // computed from rows that had not arrived, fails.
-    upload(dc, std::vector<uint16_t>(size_t(m * n), 0xFFFF));
-    upload(aFull, nans);
-    WORKLOAD_CHECK(symm_barrier());
-    int32_t *vflags = flags[variant];
-    auto launch = [&](uint64_t source, int64_t producers, int64_t workgroups,
-                      symm_stream *on) {
-      Params()
-          .memref(aShard, shard.size())
-          .memref(aFull, size_t(m * k))
-          .memref(db, b.size())
-          .memref(dc, size_t(m * n))
-          .memref(vflags, flagCount)
-          .index(uint64_t(m))
-          .index(uint64_t(n))
-          .index(uint64_t(k))
-          .i32(epochs[variant])
-          .index(lanes)
-          .index(source)
-          .index(uint64_t(producers))
-          .index(uint64_t(grid))
-          .launch(module, "all_gather_gemm", unsigned(workgroups), block, on);
-    };
-    auto step = [&] {
-      ++epochs[variant];
-      if (variant == "bulk_sync") {
-        WORKLOAD_CHECK(symm_all_gather(aShard, aFull, size_t(shardRows * k),
-                                       SYMM_BFLOAT16, stream));
-        launch(kGathered, 0, grid, stream);
-      } else if (variant == "pull") {
-        launch(kPull, 0, grid, stream);
-      } else if (variant == "push") {
-        launch(kPushed, pushGrid, pushGrid, pushStream);
-        launch(kPushed, 0, grid, stream);
-      } else {
-        launch(kPushed, pushGrid, pushGrid + grid, stream);
-      }
-    };
+  for (const std::string &kernel : kernels)
+    for (const std::string &variant : variants) {
+      bool isHopper = kernel == "hopper";
+      int64_t tiles =
+          (m / kTile) * (n / (isHopper ? kHopperTileN : int64_t(kTile)));
+      int64_t grid = args.str("grid") == "auto" ? (onGpu() ? 132 : 4)
+                                                : args.integer("grid");
+      grid = std::min(grid, tiles);
+      // C and the gathered A start as NaNs: a tile no kernel wrote, or one
+      // computed from rows that had not arrived, fails.
+      auto reset = [&] {
+        upload(dc, std::vector<uint16_t>(size_t(m * n), 0xFFFF));
+        upload(aFull, nans);
+        WORKLOAD_CHECK(symm_barrier());
+      };
+      reset();
+      std::string run = kernel + " " + variant;
+      int32_t *vflags = flags[run];
+      auto launch = [&](uint64_t source, int64_t producers, int64_t workgroups,
+                        symm_stream *on) {
+        Params params;
+        params.memref(aShard, shard.size())
+            .memref(aFull, size_t(m * k))
+            .memref(db, b.size())
+            .memref(dc, size_t(m * n))
+            .memref(vflags, flagCount)
+            .index(uint64_t(m))
+            .index(uint64_t(n))
+            .index(uint64_t(k))
+            .i32(epochs[run]);
+        if (!isHopper) {
+          params.index(lanes)
+              .index(source)
+              .index(uint64_t(producers))
+              .index(uint64_t(grid))
+              .launch(modules[kernel], "all_gather_gemm", unsigned(workgroups),
+                      block, on);
+          return;
+        }
+        params.index(source).index(uint64_t(producers)).index(uint64_t(grid));
+        // Rank q's rows: its shard itself (pull, and this rank's own rows in
+        // push and fused), else its rows of the gathered A. The arguments
+        // past the world size are never read.
+        for (int q = 0; q < kHopperRanks; ++q) {
+          int r = q < world ? q : 0;
+          bool shardItself =
+              source == kPull || (source == kPushed && r == rank);
+          params.pointer(shardItself ? tmaShard[size_t(r)]
+                                     : tmaFull[size_t(r)]);
+        }
+        params.pointer(tmaB).launch(modules[kernel], "all_gather_gemm",
+                                    unsigned(workgroups), kHopperThreads, on,
+                                    kHopperSharedBytes);
+      };
+      auto step = [&] {
+        ++epochs[run];
+        if (variant == "bulk_sync") {
+          WORKLOAD_CHECK(symm_all_gather(aShard, aFull, size_t(shardRows * k),
+                                         SYMM_BFLOAT16, stream));
+          launch(kGathered, 0, grid, stream);
+        } else if (variant == "pull") {
+          launch(kPull, 0, grid, stream);
+        } else if (variant == "push") {
+          launch(kPushed, pushGrid, pushGrid, pushStream);
+          launch(kPushed, 0, grid, stream);
+        } else {
+          launch(kPushed, pushGrid, pushGrid + grid, stream);
+        }
+      };
 
-    char what[256];
-    std::snprintf(what, sizeof(what),
-                  "all_gather_gemm %s m=%" PRId64 " n=%" PRId64 " k=%" PRId64
-                  " ranks=%d",
-                  variant.c_str(), m, n, k, world);
-    if (bench) {
-      // The GEMM's stream ends after every peer's rows arrived; the push
-      // stream's last copies end before the peers' GEMMs do.
-      double us = timeUs(step, warmup, iters, stream);
-      WORKLOAD_CHECK(symm_stream_synchronize(pushStream));
-      double flops = 2.0 * double(m) * double(n) * double(k);
-      bool pushes = variant == "push" || variant == "fused";
-      std::printf(
-          "%s grid=%" PRId64 "%s: %.2f us/iter, %.1f TFLOP/s\n", what, grid,
-          pushes ? (" push-grid=" + std::to_string(pushGrid)).c_str() : "", us,
-          flops / us * 1e-6);
-    } else {
+      char what[256];
+      std::snprintf(what, sizeof(what),
+                    "all_gather_gemm %s %s m=%" PRId64 " n=%" PRId64
+                    " k=%" PRId64 " ranks=%d",
+                    kernel.c_str(), variant.c_str(), m, n, k, world);
+      if (bench) {
+        // The GEMM's stream ends after every peer's rows arrived; the push
+        // stream's last copies end before the peers' GEMMs do.
+        double us = timeUs(step, warmup, iters, stream);
+        WORKLOAD_CHECK(symm_stream_synchronize(pushStream));
+        double flops = 2.0 * double(m) * double(n) * double(k);
+        bool pushes = variant == "push" || variant == "fused";
+        std::printf(
+            "%s grid=%" PRId64 "%s: %.2f us/iter, %.1f TFLOP/s\n", what, grid,
+            pushes ? (" push-grid=" + std::to_string(pushGrid)).c_str() : "",
+            us, flops / us * 1e-6);
+        // The launch checked is one more, from NaNs again: a later epoch
+        // whose flags or tile tickets went wrong fails too.
+        WORKLOAD_CHECK(symm_stream_synchronize(stream));
+        reset();
+      }
       step();
+      WORKLOAD_CHECK(symm_stream_synchronize(stream));
+      WORKLOAD_CHECK(symm_stream_synchronize(pushStream));
+      std::vector<uint16_t> got(rows.size() * size_t(n));
+      for (size_t s = 0; s < rows.size(); ++s)
+        WORKLOAD_CHECK(
+            symm_memcpy(&got[s * size_t(n)], dc + rows[s] * n, size_t(n) * 2));
+      Comparison c = compare(
+          got.size(), [&](size_t i) { return double(fromBf16(got[i])); }, ref,
+          atol, rtol);
+      status |= report(what, c);
     }
-    WORKLOAD_CHECK(symm_stream_synchronize(stream));
-    WORKLOAD_CHECK(symm_stream_synchronize(pushStream));
-    std::vector<uint16_t> got(rows.size() * size_t(n));
-    for (size_t s = 0; s < rows.size(); ++s)
-      WORKLOAD_CHECK(
-          symm_memcpy(&got[s * size_t(n)], dc + rows[s] * n, size_t(n) * 2));
-    Comparison c = compare(
-        got.size(), [&](size_t i) { return double(fromBf16(got[i])); }, ref,
-        atol, rtol);
-    status |= report(what, c);
-  }
 
   WORKLOAD_CHECK(symm_barrier());
   WORKLOAD_CHECK(symm_stream_destroy(pushStream));
@@ -275,7 +377,8 @@ int main(int argc, char **argv) {
   WORKLOAD_CHECK(symm_free(aShard));
   WORKLOAD_CHECK(symm_device_free(dc));
   WORKLOAD_CHECK(symm_device_free(db));
-  WORKLOAD_CHECK(symm_module_unload(module));
+  for (auto &[kind, module] : modules)
+    WORKLOAD_CHECK(symm_module_unload(module));
   WORKLOAD_CHECK(symm_finalize());
   return status;
 }
