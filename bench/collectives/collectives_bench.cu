@@ -5,12 +5,14 @@
 // For every collective and size (the nccl-tests size: the larger of the send
 // and receive buffers per rank, bf16 elements, sum), times Symm's collective
 // and NCCL's on the same GPUs, the same buffers (send and recv in the
-// symmetric heap; NCCL's output in cudaMalloc memory) and the same stream: device events around ITERS back-to-back
-// calls after a warm-up, median of REPS repetitions. Host dispatch is in both
-// numbers (neither is captured in a CUDA graph: Symm's host side numbers each
-// call with an epoch, which a replayed graph would repeat). Each size's
-// outputs are compared with NCCL's (the inputs are small integers, so both
-// are exact). Prints CSV on rank 0: collective,impl,bytes,us,algbw,busbw
+// symmetric heap; NCCL's output in cudaMalloc memory) and the same stream:
+// device events around ITERS back-to-back calls after a warm-up, median of REPS
+// repetitions. Host dispatch is in both numbers (neither is captured in a CUDA
+// graph: Symm's host side numbers each call with an epoch, which a replayed
+// graph would repeat). Each size's outputs are compared with NCCL's (the inputs
+// are small integers, so both are exact). All-reduce is also timed with the
+// ring forced (SYMM_ALL_REDUCE_ALGO=ring, impl "symm_ring"), which the size
+// never picks. Prints CSV on rank 0: collective,impl,bytes,us,algbw,busbw
 // (GB/s, nccl-tests formulas).
 //
 //===----------------------------------------------------------------------===//
@@ -136,6 +138,9 @@ int main(int argc, char **argv) {
       double busFactor;
       std::function<void()> symm, nccl;
       size_t outBytes;
+      // An all-reduce algorithm forced for Symm's call, timed as
+      // "symm_<algo>"; NCCL is timed once, by the case that forces none.
+      const char *algo = nullptr;
     };
     std::vector<Case> cases = {
         {"all_reduce", 2 * (n - 1) / n,
@@ -148,6 +153,16 @@ int main(int argc, char **argv) {
                               stream));
          },
          bytes},
+        {"all_reduce", 2 * (n - 1) / n,
+         [&] {
+           CHECK(symm_all_reduce(send, recv, count, SYMM_BFLOAT16, SYMM_SUM,
+                                 sstream));
+         },
+         [&] {
+           NCCL(ncclAllReduce(send, ref, count, ncclBfloat16, ncclSum, comm,
+                              stream));
+         },
+         bytes, "ring"},
         {"all_gather", (n - 1) / n,
          [&] {
            CHECK(symm_all_gather(send, recv, part, SYMM_BFLOAT16, sstream));
@@ -191,23 +206,28 @@ int main(int argc, char **argv) {
          bytes},
     };
     for (Case &c : cases) {
+      std::string symm = c.algo ? std::string("symm_") + c.algo : "symm";
+      if (c.algo)
+        setenv("SYMM_ALL_REDUCE_ALGO", c.algo, 1);
       // Check once per size, then time.
       c.symm();
       c.nccl();
       CUDA(cudaStreamSynchronize(stream));
       if (!same(recv, ref, c.outBytes)) {
-        fprintf(stderr, "rank %d: %s of %zu bytes differs from NCCL\n", rank,
-                c.name, bytes);
+        fprintf(stderr, "rank %d: %s %s of %zu bytes differs from NCCL\n", rank,
+                c.name, symm.c_str(), bytes);
         ++mismatches;
       }
-      for (int impl = 0; impl < 2; ++impl) {
+      for (int impl = 0; impl < (c.algo ? 1 : 2); ++impl) {
         double us = timeCalls(stream, iters, impl ? c.nccl : c.symm);
         double algbw = bytes / (us * 1e3);
         if (rank == 0)
-          printf("%s,%s,%zu,%.2f,%.2f,%.2f\n", c.name, impl ? "nccl" : "symm",
-                 bytes, us, algbw, algbw * c.busFactor);
+          printf("%s,%s,%zu,%.2f,%.2f,%.2f\n", c.name,
+                 impl ? "nccl" : symm.c_str(), bytes, us, algbw,
+                 algbw * c.busFactor);
         fflush(stdout);
       }
+      unsetenv("SYMM_ALL_REDUCE_ALGO");
     }
   }
   NCCL(ncclCommDestroy(comm));

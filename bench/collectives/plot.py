@@ -78,12 +78,14 @@ def main():
     # all-reduce the time over the best torch symmetric-memory time.
     print(f"{'collective':15} {'symm/nccl busbw':>17} " +
           " ".join(f"{human(s):>7}" for s in sizes))
-    for c in sorted({c for c, _ in series}):
-        mine, nccl = series.get((c, "symm"), {}), series.get((c, "nccl"), {})
+    # Symm's forced algorithms (symm_ring) get a row each, named.
+    for c, impl in sorted(k for k in series if k[1].startswith("symm")):
+        mine, nccl = series[(c, impl)], series.get((c, "nccl"), {})
         cells = [f"{mine[s]['busbw'] / nccl[s]['busbw']:7.2f}"
                  if s in mine and s in nccl and nccl[s]["busbw"] else f"{'-':>7}"
                  for s in sizes]
-        print(f"{c:15} {'':17} " + " ".join(cells))
+        label = impl[len("symm_"):] if impl != "symm" else ""
+        print(f"{c:15} {label:>17} " + " ".join(cells))
     one, two = (series.get(("all_reduce", k), {})
                 for k in ("torch_one_shot", "torch_two_shot"))
     mine = series.get(("all_reduce", "symm"), {})

@@ -9,9 +9,9 @@
 # There (2x H200, CUDA 13, PyTorch with NCCL; no LLVM), from the repository:
 #   bench/collectives/run.sh gpu [DIR]     # or DIR/run.sh gpu DIR (a copy)
 # runs the correctness suite and the tile building-block test on every GPU (cuda
-# backend), the Symm-vs-NCCL sweep
-# (8 KB..1 GB), PyTorch's NCCL and symmetric-memory all-reduce on the same
-# sizes, and prints a table last; CSVs, logs and PNG plots go to $OUT (the
+# backend), the Symm-vs-NCCL sweep (8 KB..1 GB; all-reduce also with the ring
+# forced, "symm_ring"), PyTorch's NCCL and symmetric-memory all-reduce on the
+# same sizes, and prints a table last; CSVs, logs and PNG plots go to $OUT (the
 # device machine's output folder) or DIR/results.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

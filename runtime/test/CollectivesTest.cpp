@@ -2,14 +2,19 @@
 //
 //   symm-run -n N symm-collectives-test [quick | config-error TEXT]
 //
-// Every collective x element type x reduce op x count, compared on every rank
-// with a reference computed here: exact for integers; for floating point the
-// kernels fold in rank order in f32 (f64 for f64) like the reference, so the
-// results must match within one unit in the last place of the element type
-// (the tolerance below), and in practice do bit for bit. Then in place and
-// out of place, heap, device and (host backend) host buffers, back-to-back
-// calls on one stream and on two streams, and the argument errors. Prints
-// "collectives ok" on success; exits non-zero with the first failures.
+// Every collective x element type x reduce op x count (all-reduce with each
+// algorithm), compared on every rank with a reference computed here: exact
+// for integers; for floating point one-shot and two-shot fold in rank order
+// in f32 (f64 for f64) like the reference and round once, so the results
+// must match within one unit in the last place of the element type (the
+// tolerance below), and in practice do bit for bit. The ring folds each
+// segment in ring order from the segment's rank and rounds to the element
+// type at each of its world - 1 hops, so for it the tolerance is world - 1
+// units in the last place (the inputs keep sums exact, so only products of
+// bf16 can round differently). Then in place and out of place, heap, device
+// and (host backend) host buffers, back-to-back calls on one stream and on
+// two streams, and the argument errors. Prints "collectives ok" on success;
+// exits non-zero with the first failures.
 //
 //===----------------------------------------------------------------------===//
 
@@ -265,14 +270,15 @@ std::string describe(const char *what, symm_dtype d, int op, size_t count,
   return buf;
 }
 
-/// Compares `got` with `want` (element values), reporting the first
-/// mismatches.
+/// Compares `got` with `want` (element values) within `ulps` units in the
+/// last place for floating point, reporting the first mismatches.
 void compare(const std::string &what, symm_dtype d,
-             const std::vector<char> &got, const std::vector<double> &want) {
+             const std::vector<char> &got, const std::vector<double> &want,
+             int ulps = 1) {
   int reported = 0;
   for (size_t i = 0; i < want.size(); ++i) {
     double g = get(d, got.data(), i), w = want[i];
-    if (std::fabs(g - w) <= tolerance(d) * std::fabs(w))
+    if (std::fabs(g - w) <= ulps * tolerance(d) * std::fabs(w))
       continue;
     if (reported++ < 3)
       printf("FAILED %s: element %zu is %g, expected %g\n", what.c_str(), i, g,
@@ -295,16 +301,33 @@ std::vector<char> garbage(size_t bytes) {
   return std::vector<char>(bytes, 0x5a);
 }
 
+/// The all-reduce algorithm `algo` forces (SYMM_ALL_REDUCE_ALGO), or the
+/// choice by size for null.
+void forceAlgorithm(const char *algo) {
+  if (algo)
+    setenv("SYMM_ALL_REDUCE_ALGO", algo, 1);
+  else
+    unsetenv("SYMM_ALL_REDUCE_ALGO");
+}
+
+/// The floating-point tolerance of `algo` in units in the last place: the
+/// ring rounds at each of its world - 1 hops.
+int ulpsOf(const char *algo) {
+  return algo && !strcmp(algo, "ring") ? std::max(1, world - 1) : 1;
+}
+
 void testAllReduce(symm_dtype d, symm_reduce_op op, size_t count, Place place,
-                   bool inPlace, symm_stream *stream, int seed) {
+                   bool inPlace, const char *algo, int seed) {
   size_t es = symm_dtype_size(d), bytes = count * es;
   Buffer send(place, bytes), recvBuf(place, bytes);
   Buffer &recv = inPlace ? send : recvBuf;
   send.write(fill(d, count, rank, seed));
   if (!inPlace)
     recv.write(garbage(bytes));
-  CHECK_OK(symm_all_reduce(send.ptr, recv.ptr, count, d, op, stream));
-  CHECK_OK(symm_stream_synchronize(stream));
+  forceAlgorithm(algo);
+  CHECK_OK(symm_all_reduce(send.ptr, recv.ptr, count, d, op, nullptr));
+  forceAlgorithm(nullptr);
+  CHECK_OK(symm_synchronize());
   std::vector<double> want(count);
   for (size_t i = 0; i < count; ++i) {
     std::vector<double> vals;
@@ -312,8 +335,9 @@ void testAllReduce(symm_dtype d, symm_reduce_op op, size_t count, Place place,
       vals.push_back(input(d, q, i, seed));
     want[i] = reduce(d, op, vals);
   }
-  compare(describe("all_reduce", d, op, count, place, inPlace), d, recv.read(),
-          want);
+  std::string what = std::string("all_reduce ") + (algo ? algo : "by size");
+  compare(describe(what.c_str(), d, op, count, place, inPlace), d, recv.read(),
+          want, ulpsOf(algo));
 }
 
 void testReduceScatter(symm_dtype d, symm_reduce_op op, size_t count,
@@ -450,8 +474,11 @@ void testAllToAllv(symm_dtype d, size_t c, Place place, int seed) {
 }
 
 /// Many calls without waiting, on one stream and alternating two: the flags
-/// of one call must never be taken for another's.
-void testBackToBack(symm_stream *a, symm_stream *b, size_t count) {
+/// of one call must never be taken for another's. The all-reduces cycle
+/// through `algos` (null: by size), so that algorithms which use the same
+/// flags differently follow one another.
+void testBackToBack(symm_stream *a, symm_stream *b, size_t count,
+                    const std::vector<const char *> &algos) {
   const symm_dtype d = SYMM_INT32;
   const int calls = 12;
   std::vector<Buffer *> sends, recvs;
@@ -462,11 +489,14 @@ void testBackToBack(symm_stream *a, symm_stream *b, size_t count) {
   }
   for (int k = 0; k < calls; ++k) {
     symm_stream *s = k % 2 ? b : a;
-    if (k % 3 == 2)
+    if (k % 3 == 2) {
       CHECK_OK(symm_all_gather(sends[k]->ptr, recvs[k]->ptr, count, d, s));
-    else
-      CHECK_OK(
-          symm_all_reduce(sends[k]->ptr, recvs[k]->ptr, count, d, SYMM_SUM, s));
+      continue;
+    }
+    forceAlgorithm(algos[k % algos.size()]);
+    CHECK_OK(
+        symm_all_reduce(sends[k]->ptr, recvs[k]->ptr, count, d, SYMM_SUM, s));
+    forceAlgorithm(nullptr);
   }
   CHECK_OK(symm_synchronize());
   for (int k = 0; k < calls; ++k) {
@@ -485,8 +515,9 @@ void testBackToBack(symm_stream *a, symm_stream *b, size_t count) {
     }
     std::vector<char> got = recvs[k]->read();
     got.resize(want.size() * 4);
+    const char *algo = k % 3 == 2 ? "all_gather" : algos[k % algos.size()];
     compare(std::string(a == b ? "one stream" : "two streams") + " call " +
-                std::to_string(k),
+                std::to_string(k) + " " + (algo ? algo : "by size"),
             d, got, want);
   }
   for (int k = calls - 1; k >= 0; --k) {
@@ -604,31 +635,12 @@ void testErrors() {
   expectError(symm_all_to_allv(h, counts, displs, h, counts, displs, SYMM_INT32,
                                nullptr),
               bad, "not in place");
-  setenv("SYMM_ALL_REDUCE_ALGO", "three_shot", 1);
+  forceAlgorithm("three_shot");
   expectError(symm_all_reduce(h, h, 4, SYMM_FLOAT32, SYMM_SUM, nullptr), bad,
-              "SYMM_ALL_REDUCE_ALGO='three_shot' is not one of");
-  unsetenv("SYMM_ALL_REDUCE_ALGO");
+              "SYMM_ALL_REDUCE_ALGO='three_shot' is not one of one_shot, "
+              "two_shot, ring");
+  forceAlgorithm(nullptr);
   CHECK_OK(symm_free(heap));
-}
-
-/// Whether the bf16 kernels load. The CPU target does not yet lower
-/// arith.truncf to bf16 (the module needs __truncsfbf2, which the host
-/// libraries lack); that case alone is skipped, and said so.
-bool bf16Available() {
-  void *p = nullptr;
-  CHECK_OK(symm_malloc(16, &p));
-  symm_status st = symm_all_reduce(p, p, 1, SYMM_BFLOAT16, SYMM_SUM, nullptr);
-  bool missing = st != SYMM_SUCCESS &&
-                 strstr(symm_last_error(), "__truncsfbf2") != nullptr;
-  if (st != SYMM_SUCCESS && !missing)
-    CHECK_OK(st);
-  CHECK_OK(symm_synchronize());
-  CHECK_OK(symm_free(p));
-  if (missing && rank == 0)
-    printf("note: bf16 skipped: the CPU target cannot truncate to bf16 yet "
-           "(%s)\n",
-           symm_last_error());
-  return !missing;
 }
 
 } // namespace
@@ -663,24 +675,23 @@ int main(int argc, char **argv) {
   int seed = 0;
 
   testErrors();
-  bool bf16 = bf16Available();
 
   // Every collective x type x op at counts 0, 1, odd, not a multiple of the
-  // 16-byte vector width, and (unless quick) large enough for two-shot.
+  // 16-byte vector width, and (unless quick) large enough for two-shot and
+  // for several chunks of a 64K scratch (collectives-chunked) with each
+  // all-reduce algorithm.
+  const char *const algos[] = {"one_shot", "two_shot", "ring"};
   std::vector<size_t> counts = {0, 1, 7, 33};
-  if (!quick)
+  if (!quick) {
     counts.push_back(9001);
+    counts.push_back(100003);
+  }
   for (symm_dtype d : kDtypes)
     for (size_t count : counts) {
-      if (d == SYMM_BFLOAT16 && !bf16)
-        continue;
       for (int op = SYMM_SUM; op <= SYMM_MAX; ++op) {
-        for (const char *algo : {"one_shot", "two_shot"}) {
-          setenv("SYMM_ALL_REDUCE_ALGO", algo, 1);
-          testAllReduce(d, symm_reduce_op(op), count, Place::Heap, false,
-                        nullptr, ++seed);
-        }
-        unsetenv("SYMM_ALL_REDUCE_ALGO");
+        for (const char *algo : algos)
+          testAllReduce(d, symm_reduce_op(op), count, Place::Heap, false, algo,
+                        ++seed);
         testReduceScatter(d, symm_reduce_op(op), count, Place::Heap, false,
                           ++seed);
       }
@@ -698,8 +709,9 @@ int main(int argc, char **argv) {
   for (Place place : places)
     for (bool inPlace : {false, true})
       for (size_t count : {size_t(5), size_t(quick ? 100 : 20000)})
-        for (symm_dtype d : {SYMM_INT32, bf16 ? SYMM_BFLOAT16 : SYMM_FLOAT16}) {
-          testAllReduce(d, SYMM_SUM, count, place, inPlace, nullptr, ++seed);
+        for (symm_dtype d : {SYMM_INT32, SYMM_BFLOAT16}) {
+          for (const char *algo : {static_cast<const char *>(nullptr), "ring"})
+            testAllReduce(d, SYMM_SUM, count, place, inPlace, algo, ++seed);
           testReduceScatter(d, SYMM_MAX, count, place, inPlace, ++seed);
           testAllGather(d, count, place, inPlace, ++seed);
           testAllToAll(d, count, place, inPlace, ++seed);
@@ -713,8 +725,11 @@ int main(int argc, char **argv) {
   symm_stream *a = nullptr, *b = nullptr;
   CHECK_OK(symm_stream_create(&a));
   CHECK_OK(symm_stream_create(&b));
-  testBackToBack(a, a, 100);
-  testBackToBack(a, b, 100);
+  for (std::vector<const char *> cycle : {std::vector<const char *>{nullptr},
+                                          {"ring"},
+                                          {"ring", "one_shot", "two_shot"}})
+    for (symm_stream *second : {a, b})
+      testBackToBack(a, second, 100, cycle);
   CHECK_OK(symm_stream_destroy(b));
   CHECK_OK(symm_stream_destroy(a));
 

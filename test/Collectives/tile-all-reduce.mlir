@@ -1,7 +1,9 @@
 // A user kernel that computes a tile per workgroup and does its tile's part
 // of an all-reduce with the building block symm_tile_all_reduce_f32, twice
 // (sum, then max: epochs 1 and 2 on the same flags), without writing the flag
-// protocol itself. The blocks are spliced into the gpu.module at the marker.
+// protocol itself; then a kernel that all-reduces the same data with the ring
+// block symm_tile_ring_all_reduce_f32 (sum, epoch 3 on the same flags). The
+// blocks are spliced into the gpu.module at the marker.
 // RUN: sed -e '/^ *\/\/ SYMM-COLLECTIVE-BLOCKS$/r %symm_blocks/blocks-f32.mlir' %s > %t.mlir
 // RUN: %symm_run -n 2 %t.mlir | FileCheck %s
 // RUN: %symm_run -n 3 %t.mlir | FileCheck %s
@@ -38,6 +40,40 @@ module attributes {gpu.container_module} {
       // Scratch: one slot of 128 elements (both tiles) per rank; this tile
       // is [64 b, 64 b + 64) of each slot and uses flag slot b of nb.
       func.call @symm_tile_all_reduce_f32(%x, %base, %out, %base, %c64, %scratch, %c128, %base, %flags, %b, %nb, %op, %epoch) : (memref<?xf32>, index, memref<?xf32>, index, index, memref<?xf32, #symm.heap>, index, index, memref<?xi32, #symm.heap>, index, index, i32, i32) -> ()
+      gpu.return
+    }
+
+    // The 128 elements of x all-reduced by the ring: cut into world_size
+    // segments of seg elements (ceil(128 / world_size) rounded up to whole
+    // 4-element vectors); workgroup b takes part b of every segment. The
+    // scratch holds 2 (world_size - 1) slots of seg elements.
+    gpu.func @ring_reduce(%x: memref<?xf32>, %out: memref<?xf32>, %scratch: memref<?xf32, #symm.heap>, %flags: memref<?xi32, #symm.heap>, %op: i32, %epoch: i32) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c3 = arith.constant 3 : index
+      %c4 = arith.constant 4 : index
+      %c128 = arith.constant 128 : index
+      %b = gpu.block_id x
+      %nb = gpu.grid_dim x
+      %n = symm.world_size : i32
+      %nn = arith.index_cast %n : i32 to index
+      %n1 = arith.subi %nn, %c1 : index
+      %t1 = arith.addi %c128, %n1 : index
+      %s0 = arith.divui %t1, %nn : index
+      %s1 = arith.addi %s0, %c3 : index
+      %s2 = arith.divui %s1, %c4 : index
+      %seg = arith.muli %s2, %c4 : index
+      %nb1 = arith.subi %nb, %c1 : index
+      %p0 = arith.addi %seg, %nb1 : index
+      %p1 = arith.divui %p0, %nb : index
+      %p2 = arith.addi %p1, %c3 : index
+      %p3 = arith.divui %p2, %c4 : index
+      %per = arith.muli %p3, %c4 : index
+      %start = arith.muli %b, %per : index
+      %lo = arith.minui %start, %seg : index
+      %end = arith.addi %lo, %per : index
+      %hi = arith.minui %end, %seg : index
+      func.call @symm_tile_ring_all_reduce_f32(%x, %c0, %out, %c0, %c128, %seg, %lo, %hi, %scratch, %flags, %b, %nb, %op, %epoch) : (memref<?xf32>, index, memref<?xf32>, index, index, index, index, index, memref<?xf32, #symm.heap>, memref<?xi32, #symm.heap>, index, index, i32, i32) -> ()
       gpu.return
     }
   }
@@ -78,6 +114,7 @@ module attributes {gpu.container_module} {
     %max_op = arith.constant 3 : i32
     %e1 = arith.constant 1 : i32
     %e2 = arith.constant 2 : i32
+    %e3 = arith.constant 3 : i32
     // Room for 4 ranks; flags: 2 slots of SYMM_COLL_FLAGS_PER_SLOT (4 * 64).
     %scratch = symm.alloc() : memref<512xf32, #symm.heap>
     %flags = symm.alloc() : memref<512xi32, #symm.heap>
@@ -100,7 +137,12 @@ module attributes {gpu.container_module} {
     gpu.launch_func @kernels::@compute_and_reduce blocks in (%c2, %c1, %c1) threads in (%c32, %c1, %c1) args(%xd : memref<?xf32>, %outd : memref<?xf32>, %s : memref<?xf32, #symm.heap>, %f : memref<?xi32, #symm.heap>, %max_op : i32, %e2 : i32)
     gpu.wait
     %bad_max = func.call @check(%out, %false) : (memref<128xf32>, i1) -> i32
-    %bad = arith.addi %bad_sum, %bad_max : i32
+    // out holds the maxima now: the ring's sums must replace every one.
+    gpu.launch_func @kernels::@ring_reduce blocks in (%c2, %c1, %c1) threads in (%c32, %c1, %c1) args(%xd : memref<?xf32>, %outd : memref<?xf32>, %s : memref<?xf32, #symm.heap>, %f : memref<?xi32, #symm.heap>, %sum_op : i32, %e3 : i32)
+    gpu.wait
+    %bad_ring = func.call @check(%out, %true) : (memref<128xf32>, i1) -> i32
+    %bad_two = arith.addi %bad_sum, %bad_max : i32
+    %bad = arith.addi %bad_two, %bad_ring : i32
     %ok = arith.cmpi eq, %bad, %zero : i32
     scf.if %ok {
       vector.print str "tile all-reduce ok\n"

@@ -456,16 +456,28 @@ symm_status exchange(Call &call, const void *send, void *recv, size_t count,
   return SYMM_SUCCESS;
 }
 
-/// SYMM_ALL_REDUCE_ALGO, or the choice by size.
-symm_status allReduceAlgorithm(size_t bytes, int world, bool *twoShot) {
+enum class AllReduceAlgo { OneShot, TwoShot, Ring };
+
+/// SYMM_ALL_REDUCE_ALGO, or the choice by size. The size never picks the
+/// ring: on all-to-all links it moves two-shot's bytes in 2 (n - 1) flag
+/// hops instead of two (see docs/Collectives.md).
+symm_status allReduceAlgorithm(size_t bytes, int world, AllReduceAlgo *algo) {
   const char *forced = getenv("SYMM_ALL_REDUCE_ALGO");
   if (forced && *forced) {
-    if (!strcmp(forced, "one_shot") || !strcmp(forced, "two_shot")) {
-      *twoShot = !strcmp(forced, "two_shot");
-      return SYMM_SUCCESS;
-    }
+    static const struct {
+      const char *name;
+      AllReduceAlgo algo;
+    } kAlgos[] = {{"one_shot", AllReduceAlgo::OneShot},
+                  {"two_shot", AllReduceAlgo::TwoShot},
+                  {"ring", AllReduceAlgo::Ring}};
+    for (const auto &a : kAlgos)
+      if (!strcmp(forced, a.name)) {
+        *algo = a.algo;
+        return SYMM_SUCCESS;
+      }
     return fail(SYMM_ERROR_INVALID_ARGUMENT,
-                "SYMM_ALL_REDUCE_ALGO='%s' is not one of one_shot, two_shot",
+                "SYMM_ALL_REDUCE_ALGO='%s' is not one of one_shot, two_shot, "
+                "ring",
                 forced);
   }
   // On 2 H200s one-shot is faster up to 1M (15 us against 24 at 1 MB): it
@@ -477,7 +489,8 @@ symm_status allReduceAlgorithm(size_t bytes, int world, bool *twoShot) {
   if (!limit)
     return fail(SYMM_ERROR_INVALID_ARGUMENT,
                 "SYMM_ALL_REDUCE_ONE_SHOT_MAX='%s' is not a size", oneShotMax);
-  *twoShot = world > 1 && bytes > *limit;
+  *algo = world > 1 && bytes > *limit ? AllReduceAlgo::TwoShot
+                                      : AllReduceAlgo::OneShot;
   return SYMM_SUCCESS;
 }
 
@@ -582,8 +595,8 @@ symm_status symm_all_reduce(const void *send, void *recv, size_t count,
   if (symm_status st = checkBuffers(fn, send, bytes, recv, bytes, send == recv,
                                     "in place means send == recv"))
     return st;
-  bool twoShot = false;
-  if (symm_status st = allReduceAlgorithm(bytes, call.world, &twoShot))
+  AllReduceAlgo algo;
+  if (symm_status st = allReduceAlgorithm(bytes, call.world, &algo))
     return st;
   if (!count)
     return SYMM_SUCCESS;
@@ -593,13 +606,21 @@ symm_status symm_all_reduce(const void *send, void *recv, size_t count,
   // One-shot: every rank's chunk in a slot of every rank's scratch. Two-shot:
   // world segments per chunk, each in a reduce slot and a gather slot; from
   // SYMM_COLLECTIVES_DIRECT_MIN bytes on, the reduced segments go straight
-  // into receive buffers in the heap.
-  size_t cap = twoShot ? call.slotCap(2) * call.world : call.slotCap(1);
-  bool direct = twoShot && bytes >= call.s->directMin;
+  // into receive buffers in the heap. Ring: world segments per chunk, and a
+  // slot per step for the one peer that stores here (2 (world - 1) steps).
+  size_t cap = call.slotCap(1);
+  const char *kernel = "all_reduce_one_shot";
+  bool direct = false;
+  if (algo == AllReduceAlgo::TwoShot) {
+    cap = call.slotCap(2) * call.world;
+    direct = bytes >= call.s->directMin;
+    kernel = direct ? "all_reduce_two_shot_direct" : "all_reduce_two_shot";
+  } else if (algo == AllReduceAlgo::Ring) {
+    size_t steps = std::max(1, 2 * (call.world - 1));
+    cap = call.roundDown(call.scratchElems() / steps) * call.world;
+    kernel = "all_reduce_ring";
+  }
   int64_t published = publishedOffset(call, recv, count, direct);
-  const char *kernel = !twoShot ? "all_reduce_one_shot"
-                       : direct ? "all_reduce_two_shot_direct"
-                                : "all_reduce_two_shot";
   for (size_t off = 0; off < count; off += cap) {
     size_t total = std::min(cap, count - off);
     Params p;
@@ -608,7 +629,7 @@ symm_status symm_all_reduce(const void *send, void *recv, size_t count,
     call.channelParams(p, direct);
     p.scalar(off);
     p.scalar(total);
-    if (twoShot)
+    if (algo != AllReduceAlgo::OneShot)
       p.scalar(call.roundUp((total + call.world - 1) / call.world));
     p.i32(op);
     if (direct)
