@@ -38,11 +38,8 @@ namespace {
 constexpr int64_t kTile = 128; // rows and columns of a block tile
 constexpr int64_t kStep = 32;  // the k depth of one main-loop step
 constexpr unsigned kSubgroups = 8;
-// The hopper kernel (all_gather_gemm_hopper.mlir): 128 x 256 tiles, 64-deep
-// K steps, three warpgroups, 4 stages of 48 KiB plus 1 KiB of alignment
-// slack, and one A descriptor argument per rank.
-constexpr int64_t kHopperTileN = 256, kHopperTileK = 64;
-constexpr unsigned kHopperThreads = 384, kHopperSharedBytes = 197632;
+// The hopper kernel (all_gather_gemm_hopper.mlir) takes one A descriptor
+// argument per rank.
 constexpr int kHopperRanks = 8;
 
 /// The kernel's `source` argument: where the GEMM reads A's rows.
@@ -181,21 +178,12 @@ int main(int argc, char **argv) {
   std::vector<void *> tmaFull(static_cast<size_t>(world)),
       tmaShard(static_cast<size_t>(world));
   if (hopper) {
-    uint64_t aSizes[2] = {uint64_t(shardRows), uint64_t(k)};
-    uint64_t aStrides[2] = {uint64_t(k), 1};
-    uint64_t bSizes[2] = {uint64_t(k), uint64_t(n)};
-    uint64_t bStrides[2] = {uint64_t(n), 1};
-    uint32_t aBox[2] = {128, 64}, bBox[2] = {64, 64};
-    WORKLOAD_CHECK(
-        symm_tensor_map_create(db, 2, bSizes, bStrides, bBox, 2, 128, &tmaB));
+    tmaB = hopperMapB(db, k, n);
     for (int q = 0; q < world; ++q) {
       void *peerShard = nullptr;
       WORKLOAD_CHECK(symm_translate(aShard, q, &peerShard));
-      WORKLOAD_CHECK(symm_tensor_map_create(
-          peerShard, 2, aSizes, aStrides, aBox, 2, 128, &tmaShard[size_t(q)]));
-      WORKLOAD_CHECK(symm_tensor_map_create(aFull + q * shardRows * k, 2,
-                                            aSizes, aStrides, aBox, 2, 128,
-                                            &tmaFull[size_t(q)]));
+      tmaShard[size_t(q)] = hopperMapA(peerShard, shardRows, k);
+      tmaFull[size_t(q)] = hopperMapA(aFull + q * shardRows * k, shardRows, k);
     }
   }
   // Flags: one set per kernel and variant (each numbers its launches from

@@ -363,6 +363,35 @@ inline std::string kernelsPath(const std::string &name) {
   return dir + name + "." + ext;
 }
 
+/// What the host needs of the Hopper GEMM main loop (examples/gemm/
+/// gemm_hopper.mlir, and the GEMM workloads' *_hopper.mlir that carry it):
+/// 128 x 256 tiles, 64-deep K steps, three warpgroups, 4 stages of 48 KiB
+/// plus 1 KiB of alignment slack.
+constexpr int64_t kHopperTileN = 256, kHopperTileK = 64;
+constexpr unsigned kHopperThreads = 384, kHopperSharedBytes = 197632;
+
+/// A TMA descriptor of a row-major bf16 matrix (rows x cols, at `matrix`,
+/// which may be a peer's through symm_translate) as the Hopper main loop
+/// reads it: boxes of `boxRows` x 64 elements with the 128-byte swizzle (128
+/// rows for A, 64 for B).
+inline void *hopperTensorMap(const void *matrix, int64_t rows, int64_t cols,
+                             uint32_t boxRows) {
+  uint64_t sizes[2] = {uint64_t(rows), uint64_t(cols)};
+  uint64_t strides[2] = {uint64_t(cols), 1};
+  uint32_t box[2] = {boxRows, 64};
+  void *map = nullptr;
+  check(symm_tensor_map_create(matrix, 2, sizes, strides, box, 2, 128, &map),
+        "symm_tensor_map_create");
+  return map;
+}
+/// A (rows x k) and B (k x cols) of the Hopper main loop.
+inline void *hopperMapA(const void *a, int64_t rows, int64_t k) {
+  return hopperTensorMap(a, rows, k, 128);
+}
+inline void *hopperMapB(const void *b, int64_t k, int64_t cols) {
+  return hopperTensorMap(b, k, cols, 64);
+}
+
 } // namespace workload
 
 #endif // SYMM_EXAMPLES_WORKLOAD_H

@@ -27,10 +27,6 @@ namespace {
 // The kernels' tiles (the ABI in README.md and gemm.mlir), and the K step
 // the sizes must be a multiple of.
 constexpr int64_t kTileM = 128, kTileN = 128, kTileK = 32;
-// The hopper kernel (gemm_hopper.mlir): 128 x 256 tiles, 64-deep K steps,
-// three warpgroups, 4 stages of 48 KiB plus 1 KiB of alignment slack.
-constexpr int64_t kHopperTileN = 256, kHopperTileK = 64;
-constexpr unsigned kHopperThreads = 384, kHopperSharedBytes = 197632;
 // Samples per 128x128 tile when the full reference is too large.
 constexpr int kSamplesPerTile = 8;
 
@@ -231,15 +227,8 @@ int main(int argc, char **argv) {
   a = {};
   b = {};
   if (hopper) {
-    // Row-major A (m x k) and B (k x n), outermost first; the boxes are the
-    // kernel's descriptor types.
-    uint64_t aSizes[2] = {uint64_t(m), uint64_t(k)}, aStrides[2] = {uint64_t(k), 1};
-    uint64_t bSizes[2] = {uint64_t(k), uint64_t(n)}, bStrides[2] = {uint64_t(n), 1};
-    uint32_t aBox[2] = {128, 64}, bBox[2] = {64, 64};
-    WORKLOAD_CHECK(symm_tensor_map_create(p.a, 2, aSizes, aStrides, aBox, 2,
-                                          128, &p.tmaA));
-    WORKLOAD_CHECK(symm_tensor_map_create(p.b, 2, bSizes, bStrides, bBox, 2,
-                                          128, &p.tmaB));
+    p.tmaA = hopperMapA(p.a, m, k);
+    p.tmaB = hopperMapB(p.b, k, n);
   }
   symm_stream *stream = nullptr;
   WORKLOAD_CHECK(symm_stream_create(&stream));

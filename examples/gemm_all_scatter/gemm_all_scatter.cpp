@@ -43,11 +43,6 @@ constexpr int64_t kTile = 128;
 constexpr int64_t kSlice = 32;
 // A block is 8 subgroups (gemm_all_scatter.mlir).
 constexpr unsigned kSubgroups = 8;
-// The hopper kernel (gemm_all_scatter_hopper.mlir, gemm_hopper.mlir's main
-// loop): 128 x 256 tiles, 64-deep K steps, three warpgroups, 4 stages of
-// 48 KiB plus 1 KiB of alignment slack.
-constexpr int64_t kHopperTileN = 256, kHopperTileK = 64;
-constexpr unsigned kHopperThreads = 384, kHopperSharedBytes = 197632;
 
 /// The kernels' epilogue selector (@gemm's %variant).
 enum Variant : int32_t {
@@ -192,15 +187,8 @@ int main(int argc, char **argv) {
   // the 128-byte swizzle (gemm_all_scatter_hopper.mlir's types).
   void *tmaA = nullptr, *tmaB = nullptr;
   if (hopper) {
-    uint64_t aSizes[2] = {uint64_t(m), uint64_t(k)};
-    uint64_t aStrides[2] = {uint64_t(k), 1};
-    uint64_t bSizes[2] = {uint64_t(k), uint64_t(nr)};
-    uint64_t bStrides[2] = {uint64_t(nr), 1};
-    uint32_t aBox[2] = {128, 64}, bBox[2] = {64, 64};
-    WORKLOAD_CHECK(
-        symm_tensor_map_create(da, 2, aSizes, aStrides, aBox, 2, 128, &tmaA));
-    WORKLOAD_CHECK(
-        symm_tensor_map_create(db, 2, bSizes, bStrides, bBox, 2, 128, &tmaB));
+    tmaA = hopperMapA(da, m, k);
+    tmaB = hopperMapB(db, k, nr);
   }
 
   // The reference rows, in double from every rank's B_q: all rows, or
