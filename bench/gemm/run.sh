@@ -3,8 +3,8 @@
 #
 # Here (after scripts/setup.sh):
 #   bench/gemm/run.sh bundle [DIR]   # default DIR: .device-workloads
-# builds into DIR the driver, its kernels as PTX (gemm.mlir for sm_90 and,
-# when it is there, gemm_hopper.mlir for sm_90a), symm-run, the runtime and
+# builds into DIR the driver, its kernels as PTX (gemm.mlir for sm_90,
+# gemm_hopper.mlir for sm_90a), symm-run, the runtime and
 # the PyTorch baseline.
 #
 # There (an H200, CUDA 13, PyTorch; no LLVM), from the repository:
@@ -27,11 +27,6 @@ if [[ $MODE == bundle ]]; then
   set -e
   bundle_workload gemm "$SELF/gemm_torch.py" \
     "$BUILD/bin/gemm.so" "$BUILD/bin/gemm.so.json"
-  if [[ -f $ROOT/examples/gemm/gemm_hopper.mlir ]]; then
-    "$BUILD/bin/symm-compile" --target=sm_90a --emit=ptx \
-      "$ROOT/examples/gemm/gemm_hopper.mlir" -o "$DIR/gemm_hopper.ptx" ||
-      echo "FAILED: compiling gemm_hopper.mlir for sm_90a; bundling the portable kernel only"
-  fi
   echo "bundle in $DIR ($(du -sh "$DIR" | cut -f1))"
   exit 0
 fi

@@ -28,10 +28,6 @@ if [[ $MODE == bundle ]]; then
   set -e
   bundle_workload all_gather_gemm "$HERE/all_gather_gemm.sh" "$HERE/common.sh" \
     "$HERE/all_gather_gemm_torch.py"
-  "$BUILD/bin/symm-compile" --target=sm_90a --emit=ptx \
-    "$ROOT/examples/all_gather_gemm/all_gather_gemm_hopper.mlir" \
-    -o "$DIR/all_gather_gemm_hopper.ptx" ||
-    echo "FAILED: compiling all_gather_gemm_hopper.mlir for sm_90a; bundling the portable kernel only"
   echo "bundle in $DIR ($(du -sh "$DIR" | cut -f1))"
   exit 0
 fi

@@ -10,9 +10,10 @@ DIR="$(realpath -m "${2:-$ROOT/.device-workloads}")"
 BUILD="${SYMM_BUILD_DIR:-$ROOT/build}"
 
 # bundle_workload NAME [FILE...]: builds the runtime, symm-run and NAME's
-# driver, compiles NAME's kernels to sm_90 PTX into DIR, and copies the
-# runtime, symm-run, the driver, the baselines' timing module and each FILE
-# there.
+# driver, compiles NAME's kernels to sm_90 PTX into DIR (and its Hopper
+# kernels, NAME_hopper.mlir where there is one, to sm_90a PTX), and copies
+# the runtime, symm-run, the driver, the baselines' timing module and each
+# FILE there.
 bundle_workload() {
   local name=$1
   shift
@@ -20,6 +21,11 @@ bundle_workload() {
   mkdir -p "$DIR"
   "$BUILD/bin/symm-compile" --target=sm_90 --emit=ptx \
     "$ROOT/examples/$name/$name.mlir" -o "$DIR/$name.ptx"
+  local hopper="$ROOT/examples/$name/${name}_hopper.mlir"
+  if [[ -f $hopper ]]; then
+    "$BUILD/bin/symm-compile" --target=sm_90a --emit=ptx "$hopper" \
+      -o "$DIR/${name}_hopper.ptx"
+  fi
   cp "$BUILD/lib/libsymm_runtime.so" "$BUILD/bin/symm-run" \
     "$BUILD/bin/$name" "$HERE/torch_timing.py" "$@" "$DIR/"
 }

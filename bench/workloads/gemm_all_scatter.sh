@@ -32,9 +32,6 @@ if [[ $MODE == bundle ]]; then
     "$BUILD/bin/gemm_all_scatter.so" "$BUILD/bin/gemm_all_scatter.so.json" \
     "$BUILD/bin/gemm_all_scatter_hopper.so" \
     "$BUILD/bin/gemm_all_scatter_hopper.so.json"
-  "$BUILD/bin/symm-compile" --target=sm_90a --emit=ptx \
-    "$ROOT/examples/gemm_all_scatter/gemm_all_scatter_hopper.mlir" \
-    -o "$DIR/gemm_all_scatter_hopper.ptx"
   echo "bundle in $DIR ($(du -sh "$DIR" | cut -f1))"
   exit 0
 fi
