@@ -7,6 +7,8 @@
 // RUN: sed -e '/^ *\/\/ SYMM-COLLECTIVE-BLOCKS$/r %symm_blocks/blocks-f32.mlir' %s > %t.mlir
 // RUN: %symm_run -n 2 %t.mlir | FileCheck %s
 // RUN: %symm_run -n 3 %t.mlir | FileCheck %s
+// More ranks than the 4 the scratch once had room for (it overflowed at 5).
+// RUN: %symm_run -n 5 %t.mlir | FileCheck %s
 // CHECK: [rank 0] tile all-reduce ok
 // CHECK-NOT: FAILED
 module attributes {gpu.container_module} {
@@ -115,8 +117,13 @@ module attributes {gpu.container_module} {
     %e1 = arith.constant 1 : i32
     %e2 = arith.constant 2 : i32
     %e3 = arith.constant 3 : i32
-    // Room for 4 ranks; flags: 2 slots of SYMM_COLL_FLAGS_PER_SLOT (4 * 64).
-    %scratch = symm.alloc() : memref<512xf32, #symm.heap>
+    // Scratch: a slot of 128 elements per rank (the ring takes less);
+    // flags: 2 slots of SYMM_COLL_FLAGS_PER_SLOT (4 * 64).
+    %world = symm.world_size : i32
+    %worldi = arith.index_cast %world : i32 to index
+    %c128 = arith.constant 128 : index
+    %scratch_len = arith.muli %worldi, %c128 : index
+    %scratch = symm.alloc(%scratch_len) : memref<?xf32, #symm.heap>
     %flags = symm.alloc() : memref<512xi32, #symm.heap>
     %zeros = gpu.alloc host_shared () : memref<512xi32>
     linalg.fill ins(%zero : i32) outs(%zeros : memref<512xi32>)
@@ -126,19 +133,18 @@ module attributes {gpu.container_module} {
     %out = gpu.alloc host_shared () : memref<128xf32>
     %xd = memref.cast %x : memref<128xf32> to memref<?xf32>
     %outd = memref.cast %out : memref<128xf32> to memref<?xf32>
-    %s = memref.cast %scratch : memref<512xf32, #symm.heap> to memref<?xf32, #symm.heap>
     %f = memref.cast %flags : memref<512xi32, #symm.heap> to memref<?xi32, #symm.heap>
-    gpu.launch_func @kernels::@compute_and_reduce blocks in (%c2, %c1, %c1) threads in (%c32, %c1, %c1) args(%xd : memref<?xf32>, %outd : memref<?xf32>, %s : memref<?xf32, #symm.heap>, %f : memref<?xi32, #symm.heap>, %sum_op : i32, %e1 : i32)
+    gpu.launch_func @kernels::@compute_and_reduce blocks in (%c2, %c1, %c1) threads in (%c32, %c1, %c1) args(%xd : memref<?xf32>, %outd : memref<?xf32>, %scratch : memref<?xf32, #symm.heap>, %f : memref<?xi32, #symm.heap>, %sum_op : i32, %e1 : i32)
     %true = arith.constant true
     %false = arith.constant false
     // gpu.wait: the launch is asynchronous on the GPU backends.
     gpu.wait
     %bad_sum = func.call @check(%out, %true) : (memref<128xf32>, i1) -> i32
-    gpu.launch_func @kernels::@compute_and_reduce blocks in (%c2, %c1, %c1) threads in (%c32, %c1, %c1) args(%xd : memref<?xf32>, %outd : memref<?xf32>, %s : memref<?xf32, #symm.heap>, %f : memref<?xi32, #symm.heap>, %max_op : i32, %e2 : i32)
+    gpu.launch_func @kernels::@compute_and_reduce blocks in (%c2, %c1, %c1) threads in (%c32, %c1, %c1) args(%xd : memref<?xf32>, %outd : memref<?xf32>, %scratch : memref<?xf32, #symm.heap>, %f : memref<?xi32, #symm.heap>, %max_op : i32, %e2 : i32)
     gpu.wait
     %bad_max = func.call @check(%out, %false) : (memref<128xf32>, i1) -> i32
     // out holds the maxima now: the ring's sums must replace every one.
-    gpu.launch_func @kernels::@ring_reduce blocks in (%c2, %c1, %c1) threads in (%c32, %c1, %c1) args(%xd : memref<?xf32>, %outd : memref<?xf32>, %s : memref<?xf32, #symm.heap>, %f : memref<?xi32, #symm.heap>, %sum_op : i32, %e3 : i32)
+    gpu.launch_func @kernels::@ring_reduce blocks in (%c2, %c1, %c1) threads in (%c32, %c1, %c1) args(%xd : memref<?xf32>, %outd : memref<?xf32>, %scratch : memref<?xf32, #symm.heap>, %f : memref<?xi32, #symm.heap>, %sum_op : i32, %e3 : i32)
     gpu.wait
     %bad_ring = func.call @check(%out, %true) : (memref<128xf32>, i1) -> i32
     %bad_two = arith.addi %bad_sum, %bad_max : i32
@@ -152,7 +158,7 @@ module attributes {gpu.container_module} {
     }
     symm.barrier
     symm.dealloc %flags : memref<512xi32, #symm.heap>
-    symm.dealloc %scratch : memref<512xf32, #symm.heap>
+    symm.dealloc %scratch : memref<?xf32, #symm.heap>
     return %bad : i32
   }
 }
