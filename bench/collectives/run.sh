@@ -53,11 +53,15 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$RESULTS
 # One rank per GPU unless SYMM_BENCH_RANKS says otherwise.
 N="${SYMM_BENCH_RANKS:-$(nvidia-smi -L | wc -l)}"
 echo "== correctness suite, $N GPUs (cuda backend)"
+# A failing check is reported (the rank's exit status ends the pipe) and the
+# benchmark still runs.
 ./symm-run -n "$N" --backend cuda --timeout 300 ./symm-collectives-test \
-  2>&1 | tee "$RESULTS/correctness.log" | grep -E "collectives (ok|FAILED)|FAILED" | head -20
+  2>&1 | tee "$RESULTS/correctness.log" | grep -E "collectives (ok|FAILED)|FAILED" | head -20 ||
+  echo "FAILED: the correctness suite (see correctness.log)"
 
 ./symm-run -n "$N" --backend cuda --timeout 120 ./tile-all-reduce.exe \
-  2>&1 | tee -a "$RESULTS/correctness.log" | grep -E "tile all-reduce" | head -4
+  2>&1 | tee -a "$RESULTS/correctness.log" | grep -E "tile all-reduce" | head -4 ||
+  echo "FAILED: the tile building-block test (see correctness.log)"
 
 echo "== Symm vs NCCL, $MIN..$MAX bytes"
 # send and recv (up to 1 GB each) live in the heap; 4G leaves the
