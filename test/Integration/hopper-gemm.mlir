@@ -9,14 +9,25 @@
 // tiles, so each stage is refilled twice). On the CPU target C equals, bit
 // for bit, a reference that sums in f32 in increasing k with the product
 // and the sum rounded; the inputs (signed, with exponents from -4 to 4)
-// make sums round.
-// RUN: %symm_run -n 2 %s | FileCheck %s
-// CHECK-DAG: [rank 0] bf16 K=128: elements not bit-identical: 0{{$}}
-// CHECK-DAG: [rank 0] f16 K=128: elements not bit-identical: 0{{$}}
-// CHECK-DAG: [rank 0] bf16 K=384: elements not bit-identical: 0{{$}}
-// CHECK-DAG: [rank 1] bf16 K=128: elements not bit-identical: 0{{$}}
-// CHECK-DAG: [rank 1] f16 K=128: elements not bit-identical: 0{{$}}
-// CHECK-DAG: [rank 1] bf16 K=384: elements not bit-identical: 0{{$}}
+// make sums round. On GPUs, where the tensor cores add in their own order,
+// every element is within 2^-12 of the sum of its products' magnitudes (and
+// the rounded output within half an ulp more); on 2 H200s about 15500 of the
+// 16384 f32 elements differed from the in-order sum in the last bits.
+// RUN: %symm_run -n 2 %s > %t.out
+// RUN: FileCheck %s < %t.out
+// RUN: %if backend-host %{ FileCheck %s --check-prefix=EXACT < %t.out %}
+// CHECK-DAG: [rank 0] bf16 K=128: elements outside the tolerance: 0{{$}}
+// CHECK-DAG: [rank 0] f16 K=128: elements outside the tolerance: 0{{$}}
+// CHECK-DAG: [rank 0] bf16 K=384: elements outside the tolerance: 0{{$}}
+// CHECK-DAG: [rank 1] bf16 K=128: elements outside the tolerance: 0{{$}}
+// CHECK-DAG: [rank 1] f16 K=128: elements outside the tolerance: 0{{$}}
+// CHECK-DAG: [rank 1] bf16 K=384: elements outside the tolerance: 0{{$}}
+// EXACT-DAG: [rank 0] bf16 K=128: elements not bit-identical: 0{{$}}
+// EXACT-DAG: [rank 0] f16 K=128: elements not bit-identical: 0{{$}}
+// EXACT-DAG: [rank 0] bf16 K=384: elements not bit-identical: 0{{$}}
+// EXACT-DAG: [rank 1] bf16 K=128: elements not bit-identical: 0{{$}}
+// EXACT-DAG: [rank 1] f16 K=128: elements not bit-identical: 0{{$}}
+// EXACT-DAG: [rank 1] bf16 K=384: elements not bit-identical: 0{{$}}
 !barriers = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
 !acc = !nvgpu.warpgroup.accumulator<fragmented = vector<128x128xf32>>
 !mapA_bf16 = !nvgpu.tensormap.descriptor<tensor = memref<128x64xbf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
@@ -237,9 +248,9 @@ module attributes {gpu.container_module} {
   }
 
   // Runs gemm_bf16 for K = 64 * %tiles on inputs from @value and checks C
-  // (f32) and its bf16 rounding against @reference bit for bit; returns
-  // the number of wrong elements.
-  func.func @run_bf16(%tiles: index, %rank: index) -> i32 {
+  // (f32) and its bf16 rounding against @reference; returns the number of
+  // elements that differ in any bit, and of those outside the tolerance.
+  func.func @run_bf16(%tiles: index, %rank: index) -> (i32, i32) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c64 = arith.constant 64 : index
@@ -274,17 +285,19 @@ module attributes {gpu.container_module} {
     %zero = arith.constant 0 : i32
     %one = arith.constant 1 : i32
     %f0 = arith.constant 0.0 : f32
-    %wrong = scf.for %i = %c0 to %c128 step %c1 iter_args(%e0 = %zero) -> (i32) {
-      %ei = scf.for %j = %c0 to %c128 step %c1 iter_args(%e1 = %e0) -> (i32) {
+    %wrong, %outside = scf.for %i = %c0 to %c128 step %c1 iter_args(%e0 = %zero, %f0i = %zero) -> (i32, i32) {
+      %ei, %fi = scf.for %j = %c0 to %c128 step %c1 iter_args(%e1 = %e0, %f1 = %f0i) -> (i32, i32) {
         // In f32, k in increasing order, product then sum rounded.
-        %want = scf.for %k = %c0 to %kk step %c1 iter_args(%s = %f0) -> (f32) {
+        %want, %mag = scf.for %k = %c0 to %kk step %c1 iter_args(%s = %f0, %g = %f0) -> (f32, f32) {
           %av = memref.load %a[%i, %k] : memref<128x?xbf16>
           %bv = memref.load %b[%k, %j] : memref<?x128xbf16>
           %af = arith.extf %av : bf16 to f32
           %bf = arith.extf %bv : bf16 to f32
           %pr = arith.mulf %af, %bf : f32
           %s1 = arith.addf %s, %pr : f32
-          scf.yield %s1 : f32
+          %pa = math.absf %pr : f32
+          %g1 = arith.addf %g, %pa : f32
+          scf.yield %s1, %g1 : f32, f32
         }
         %got = memref.load %d[%i, %j] : memref<128x128xf32>
         %wb = arith.bitcast %want : f32 to i32
@@ -298,17 +311,36 @@ module attributes {gpu.container_module} {
         %either = arith.ori %bad, %badh : i1
         %inc = arith.select %either, %one, %zero : i32
         %e2 = arith.addi %e1, %inc : i32
-        scf.yield %e2 : i32
+        // GPUs add in the tensor cores' order: within 2^-12 of the sum of
+        // the products' magnitudes (f32), and within half an ulp of the
+        // output type plus that (the rounded output).
+        %tol = arith.constant 0.000244140625 : f32
+        %ulp = arith.constant 0.00390625 : f32
+        %slack = arith.mulf %mag, %tol : f32
+        %diff = arith.subf %got, %want : f32
+        %adiff = math.absf %diff : f32
+        %far = arith.cmpf ogt, %adiff, %slack : f32
+        %ghf = arith.extf %goth : bf16 to f32
+        %dh2 = arith.subf %ghf, %want : f32
+        %adh = math.absf %dh2 : f32
+        %aw = math.absf %want : f32
+        %rel = arith.mulf %aw, %ulp : f32
+        %limh = arith.addf %rel, %slack : f32
+        %farh = arith.cmpf ogt, %adh, %limh : f32
+        %out = arith.ori %far, %farh : i1
+        %incf = arith.select %out, %one, %zero : i32
+        %f2 = arith.addi %f1, %incf : i32
+        scf.yield %e2, %f2 : i32, i32
       }
-      scf.yield %ei : i32
+      scf.yield %ei, %fi : i32, i32
     }
-    return %wrong : i32
+    return %wrong, %outside : i32, i32
   }
 
   // Runs gemm_f16 for K = 64 * %tiles on inputs from @value and checks C
-  // (f32) and its f16 rounding against @reference bit for bit; returns
-  // the number of wrong elements.
-  func.func @run_f16(%tiles: index, %rank: index) -> i32 {
+  // (f32) and its f16 rounding against @reference; returns the number of
+  // elements that differ in any bit, and of those outside the tolerance.
+  func.func @run_f16(%tiles: index, %rank: index) -> (i32, i32) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c64 = arith.constant 64 : index
@@ -343,17 +375,19 @@ module attributes {gpu.container_module} {
     %zero = arith.constant 0 : i32
     %one = arith.constant 1 : i32
     %f0 = arith.constant 0.0 : f32
-    %wrong = scf.for %i = %c0 to %c128 step %c1 iter_args(%e0 = %zero) -> (i32) {
-      %ei = scf.for %j = %c0 to %c128 step %c1 iter_args(%e1 = %e0) -> (i32) {
+    %wrong, %outside = scf.for %i = %c0 to %c128 step %c1 iter_args(%e0 = %zero, %f0i = %zero) -> (i32, i32) {
+      %ei, %fi = scf.for %j = %c0 to %c128 step %c1 iter_args(%e1 = %e0, %f1 = %f0i) -> (i32, i32) {
         // In f32, k in increasing order, product then sum rounded.
-        %want = scf.for %k = %c0 to %kk step %c1 iter_args(%s = %f0) -> (f32) {
+        %want, %mag = scf.for %k = %c0 to %kk step %c1 iter_args(%s = %f0, %g = %f0) -> (f32, f32) {
           %av = memref.load %a[%i, %k] : memref<128x?xf16>
           %bv = memref.load %b[%k, %j] : memref<?x128xf16>
           %af = arith.extf %av : f16 to f32
           %bf = arith.extf %bv : f16 to f32
           %pr = arith.mulf %af, %bf : f32
           %s1 = arith.addf %s, %pr : f32
-          scf.yield %s1 : f32
+          %pa = math.absf %pr : f32
+          %g1 = arith.addf %g, %pa : f32
+          scf.yield %s1, %g1 : f32, f32
         }
         %got = memref.load %d[%i, %j] : memref<128x128xf32>
         %wb = arith.bitcast %want : f32 to i32
@@ -367,11 +401,30 @@ module attributes {gpu.container_module} {
         %either = arith.ori %bad, %badh : i1
         %inc = arith.select %either, %one, %zero : i32
         %e2 = arith.addi %e1, %inc : i32
-        scf.yield %e2 : i32
+        // GPUs add in the tensor cores' order: within 2^-12 of the sum of
+        // the products' magnitudes (f32), and within half an ulp of the
+        // output type plus that (the rounded output).
+        %tol = arith.constant 0.000244140625 : f32
+        %ulp = arith.constant 0.0009765625 : f32
+        %slack = arith.mulf %mag, %tol : f32
+        %diff = arith.subf %got, %want : f32
+        %adiff = math.absf %diff : f32
+        %far = arith.cmpf ogt, %adiff, %slack : f32
+        %ghf = arith.extf %goth : f16 to f32
+        %dh2 = arith.subf %ghf, %want : f32
+        %adh = math.absf %dh2 : f32
+        %aw = math.absf %want : f32
+        %rel = arith.mulf %aw, %ulp : f32
+        %limh = arith.addf %rel, %slack : f32
+        %farh = arith.cmpf ogt, %adh, %limh : f32
+        %out = arith.ori %far, %farh : i1
+        %incf = arith.select %out, %one, %zero : i32
+        %f2 = arith.addi %f1, %incf : i32
+        scf.yield %e2, %f2 : i32, i32
       }
-      scf.yield %ei : i32
+      scf.yield %ei, %fi : i32, i32
     }
-    return %wrong : i32
+    return %wrong, %outside : i32, i32
   }
 
   // sign * (1 + ((p i + 3 k + rank) mod 128) / 128) * 2^((i + k) mod 9 - 4):
@@ -408,13 +461,19 @@ module attributes {gpu.container_module} {
     return %r : f32
   }
 
-  func.func @report(%what: index, %wrong: i32) {
+  func.func @report(%what: index, %wrong: i32, %outside: i32) {
     scf.index_switch %what
     case 0 { vector.print str "bf16 K=128: " scf.yield }
     case 1 { vector.print str "f16 K=128: " scf.yield }
     default { vector.print str "bf16 K=384: " }
     vector.print str "elements not bit-identical: "
     vector.print %wrong : i32
+    scf.index_switch %what
+    case 0 { vector.print str "bf16 K=128: " scf.yield }
+    case 1 { vector.print str "f16 K=128: " scf.yield }
+    default { vector.print str "bf16 K=384: " }
+    vector.print str "elements outside the tolerance: "
+    vector.print %outside : i32
     return
   }
 
@@ -425,14 +484,16 @@ module attributes {gpu.container_module} {
     %c6 = arith.constant 6 : index
     %rank32 = symm.rank : i32
     %rank = arith.index_cast %rank32 : i32 to index
-    %w0 = func.call @run_bf16(%c2, %rank) : (index, index) -> i32
-    func.call @report(%c0, %w0) : (index, i32) -> ()
-    %w1 = func.call @run_f16(%c2, %rank) : (index, index) -> i32
-    func.call @report(%c1, %w1) : (index, i32) -> ()
-    %w2 = func.call @run_bf16(%c6, %rank) : (index, index) -> i32
-    func.call @report(%c2, %w2) : (index, i32) -> ()
-    %s0 = arith.addi %w0, %w1 : i32
-    %s1 = arith.addi %s0, %w2 : i32
+    %w0, %o0 = func.call @run_bf16(%c2, %rank) : (index, index) -> (i32, i32)
+    func.call @report(%c0, %w0, %o0) : (index, i32, i32) -> ()
+    %w1, %o1 = func.call @run_f16(%c2, %rank) : (index, index) -> (i32, i32)
+    func.call @report(%c1, %w1, %o1) : (index, i32, i32) -> ()
+    %w2, %o2 = func.call @run_bf16(%c6, %rank) : (index, index) -> (i32, i32)
+    func.call @report(%c2, %w2, %o2) : (index, i32, i32) -> ()
+    // The exit status counts the elements outside the tolerance; CPU ranks
+    // are also checked bit for bit (EXACT).
+    %s0 = arith.addi %o0, %o1 : i32
+    %s1 = arith.addi %s0, %o2 : i32
     return %s1 : i32
   }
 }
