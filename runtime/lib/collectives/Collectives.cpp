@@ -459,7 +459,7 @@ symm_status exchange(Call &call, const void *send, void *recv, size_t count,
 enum class AllReduceAlgo { OneShot, TwoShot, Ring };
 
 /// SYMM_ALL_REDUCE_ALGO, or the choice by size and rank count: one-shot up
-/// to SYMM_ALL_REDUCE_ONE_SHOT_MAX, then two-shot, or on 8 or more GPUs the
+/// to SYMM_ALL_REDUCE_ONE_SHOT_MAX, then two-shot, or on 4 or more GPUs the
 /// ring (see docs/Collectives.md).
 symm_status allReduceAlgorithm(size_t bytes, int world, AllReduceAlgo *algo) {
   const char *forced = getenv("SYMM_ALL_REDUCE_ALGO");
@@ -489,11 +489,13 @@ symm_status allReduceAlgorithm(size_t bytes, int world, AllReduceAlgo *algo) {
   if (!limit)
     return fail(SYMM_ERROR_INVALID_ARGUMENT,
                 "SYMM_ALL_REDUCE_ONE_SHOT_MAX='%s' is not a size", oneShotMax);
-  // On 8 H200s two-shot (each rank storing into 7 peers at once, then
-  // reducing 8 slots) reached 282 GB/s of busbw at 256 MB and the ring 336;
-  // the ring was faster from 2 MB on (90 us against 118). On 2 GPUs the ring
-  // is two-shot plus a copy; 4 GPUs were not measured with the ring.
-  constexpr int kRingMinRanks = 8;
+  // Above the one-shot limit the ring was faster than two-shot at every
+  // size measured on 4 and 8 H200s (2 MB: 45 against 58 us on 4, 90 against
+  // 118 on 8; 256 MB: 340 against 329 GB/s of busbw on 4, 337 against 282
+  // on 8): two-shot has every rank store into n - 1 peers at once and reduce
+  // n slots after the last lands, the ring pipelines one peer per step. On 2
+  // GPUs the ring is two-shot plus a copy (2% slower).
+  constexpr int kRingMinRanks = 4;
   if (world <= 1 || bytes <= *limit)
     *algo = AllReduceAlgo::OneShot;
   else if (gpu && world >= kRingMinRanks)
