@@ -21,26 +21,14 @@ SELF="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 HERE="$SELF/../workloads"
 source "$HERE/common.sh"
 read -r -a SHAPES <<< "${SYMM_GEMM_SHAPES:-8192x8192x8192 16384x3584x8192 4096x14336x8192}"
-BACKEND="${SYMM_BENCH_BACKEND:-cuda}"
 
 if [[ $MODE == bundle ]]; then
   set -e
-  bundle_workload gemm "$SELF/gemm_torch.py" \
-    "$BUILD/bin/gemm.so" "$BUILD/bin/gemm.so.json"
+  bundle_workload gemm "$SELF/gemm_torch.py"
   echo "bundle in $DIR ($(du -sh "$DIR" | cut -f1))"
   exit 0
 fi
-if [[ $MODE != gpu ]]; then
-  echo "usage: $0 bundle|gpu [DIR]" >&2
-  exit 2
-fi
-
-RESULTS="${OUT:-$DIR/results}"
-mkdir -p "$RESULTS"
-cd "$DIR" || exit 1
-export LD_LIBRARY_PATH="$DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-LOG="$RESULTS/gemm.log"
-: > "$LOG"
+start_gpu_run gemm
 KERNELS=portable
 [[ -f gemm_hopper.ptx ]] && KERNELS=portable,hopper
 # The time limits keep the whole call within 2 minutes (a normal run takes

@@ -32,19 +32,13 @@ if [[ $MODE == bundle ]]; then
   exit 0
 fi
 
-RESULTS="${OUT:-$DIR/results}"
-mkdir -p "$RESULTS"
-cd "$DIR" || exit 1
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-export LD_LIBRARY_PATH="$DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+start_gpu_run all_gather_gemm
 # A_shard, the gathered A (256 MB at M = 16384) and the collectives' channels.
 export SYMM_HEAP_SIZE=2G
-LOG="$RESULTS/all_gather_gemm.log"
-: > "$LOG"
 # run KERNEL M N K: checks and times every variant of KERNEL at one shape.
 run() {
   echo "== all_gather_gemm --kernel=$1 m=$2 n=$3 k=$4: check and time bulk_sync, pull, push, fused"
-  timeout 35 ./symm-run -n "$N" --backend cuda --timeout 30 ./all_gather_gemm \
+  timeout 35 ./symm-run -n "$N" --backend "$BACKEND" --timeout 30 ./all_gather_gemm \
     --kernel="$1" --variant=bulk_sync,pull,push,fused --m="$2" --n="$3" \
     --k="$4" --bench --iters=20 --warmup=3 >> "$LOG" 2>&1 ||
     echo "FAILED: all_gather_gemm --kernel=$1 m=$2 n=$3 k=$4 (exit $?)" | tee -a "$LOG"

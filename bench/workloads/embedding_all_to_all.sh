@@ -101,13 +101,7 @@ EOF
   exit 0
 fi
 
-RESULTS="${OUT:-$DIR/results}"
-mkdir -p "$RESULTS"
-cd "$DIR" || exit 1
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-export LD_LIBRARY_PATH="$DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-LOG="$RESULTS/embedding_all_to_all.log"
-: > "$LOG"
+start_gpu_run embedding_all_to_all
 # The first shape's inputs and fused result, for the comparison with torch.
 DUMP="$(mktemp -d)"
 DUMP_B="${BATCHES%% *}" DUMP_T="${TABLES%% *}"
@@ -117,7 +111,7 @@ for b in $BATCHES; do
     echo "== embedding_all_to_all B=$b T=$t: check and time bulk_sync, fused"
     dump=()
     [[ $b == "$DUMP_B" && $t == "$DUMP_T" ]] && dump=(--dump="$DUMP/emb")
-    timeout 90 ./symm-run -n "$N" --backend cuda --timeout 80 --heap-size 4G \
+    timeout 90 ./symm-run -n "$N" --backend "$BACKEND" --timeout 80 --heap-size 4G \
       ./embedding_all_to_all --variant=bulk_sync,fused --batch="$b" \
       --tables="$t" --rows=$ROWS --bench --iters=50 \
       ${dump[@]+"${dump[@]}"} >> "$LOG" 2>&1 ||

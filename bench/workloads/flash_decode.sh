@@ -21,7 +21,6 @@ source "$HERE/common.sh"
 # the script be tried on CPU ranks.
 read -r -a LENGTHS <<< "${SYMM_FD_LENGTHS:-32K 128K 512K}"
 HEADS="${SYMM_FD_HEADS:-96}"
-BACKEND="${SYMM_BENCH_BACKEND:-cuda}"
 
 if [[ $MODE == bundle ]]; then
   set -e
@@ -38,20 +37,10 @@ if [[ $MODE == bundle ]]; then
   echo "bundle in $DIR ($(du -sh "$DIR" | cut -f1))"
   exit 0
 fi
-if [[ $MODE != gpu ]]; then
-  echo "usage: $0 bundle|gpu [DIR]" >&2
-  exit 2
-fi
-
-RESULTS="${OUT:-$DIR/results}"
-mkdir -p "$RESULTS"
-cd "$DIR" || exit 1
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-# NCCL for the baseline: PyTorch's copy on the GPU machine.
+start_gpu_run flash_decode
+# NCCL for the baseline: PyTorch's copy on the GPU machine, after the bundle.
 NCCL_DIR="$(python3 -c 'import nvidia.nccl as m, os; print(os.path.join(list(m.__path__)[0], "lib"))' 2>/dev/null || true)"
-export LD_LIBRARY_PATH="$DIR${NCCL_DIR:+:$NCCL_DIR}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-LOG="$RESULTS/flash_decode.log"
-: > "$LOG"
+export LD_LIBRARY_PATH="$DIR${NCCL_DIR:+:$NCCL_DIR}${LD_LIBRARY_PATH#"$DIR"}"
 failed=()
 
 for L in "${LENGTHS[@]}"; do

@@ -23,30 +23,15 @@ source "$HERE/common.sh"
 # M,N,K shapes; SYMM_GEMM_SHAPES and SYMM_BENCH_BACKEND (default cuda) let
 # the script be tried on CPU ranks.
 SHAPES="${SYMM_GEMM_SHAPES:-16384,3584,8192 4096,28672,8192}"
-BACKEND="${SYMM_BENCH_BACKEND:-cuda}"
 
 if [[ $MODE == bundle ]]; then
   set -e
   bundle_workload gemm_all_scatter "$HERE/gemm_all_scatter.sh" \
-    "$HERE/common.sh" "$HERE/gemm_collectives_torch.py" \
-    "$BUILD/bin/gemm_all_scatter.so" "$BUILD/bin/gemm_all_scatter.so.json" \
-    "$BUILD/bin/gemm_all_scatter_hopper.so" \
-    "$BUILD/bin/gemm_all_scatter_hopper.so.json"
+    "$HERE/common.sh" "$HERE/gemm_collectives_torch.py"
   echo "bundle in $DIR ($(du -sh "$DIR" | cut -f1))"
   exit 0
 fi
-if [[ $MODE != gpu ]]; then
-  echo "usage: $0 bundle|gpu [DIR]" >&2
-  exit 2
-fi
-
-RESULTS="${OUT:-$DIR/results}"
-mkdir -p "$RESULTS"
-cd "$DIR" || exit 1
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-export LD_LIBRARY_PATH="$DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-LOG="$RESULTS/gemm_all_scatter.log"
-: > "$LOG"
+start_gpu_run gemm_all_scatter
 for shape in $SHAPES; do
   IFS=, read -r m n k <<< "$shape"
   echo "== gemm_all_scatter m=$m n=$n k=$k: check and time every variant (hopper)"

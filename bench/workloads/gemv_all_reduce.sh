@@ -86,13 +86,7 @@ EOF
   exit 0
 fi
 
-RESULTS="${OUT:-$DIR/results}"
-mkdir -p "$RESULTS"
-cd "$DIR" || exit 1
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-export LD_LIBRARY_PATH="$DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-LOG="$RESULTS/gemv_all_reduce.log"
-: > "$LOG"
+start_gpu_run gemv_all_reduce
 # The first shape's inputs and fused result, for the comparison with torch.
 DUMP="$(mktemp -d)"
 DUMP_M="${SHAPES%% *}"
@@ -101,7 +95,7 @@ for m in $SHAPES; do
   echo "== gemv_all_reduce m=$m k=$K: check and time gemv, bulk_sync, fused"
   dump=()
   [[ $m == "$DUMP_M" ]] && dump=(--dump="$DUMP/gemv")
-  timeout 120 ./symm-run -n "$N" --backend cuda --timeout 90 ./gemv_all_reduce \
+  timeout 120 ./symm-run -n "$N" --backend "$BACKEND" --timeout 90 ./gemv_all_reduce \
     --variant=gemv,bulk_sync,fused --m="$m" --k=$K --bench --iters=200 \
     ${dump[@]+"${dump[@]}"} >> "$LOG" 2>&1 ||
     echo "FAILED: gemv_all_reduce m=$m (exit $?)" | tee -a "$LOG"
@@ -109,7 +103,7 @@ done
 m=28672
 echo "== fused at m=$m with other grids"
 for grid in 132 396; do
-  timeout 60 ./symm-run -n "$N" --backend cuda --timeout 50 ./gemv_all_reduce \
+  timeout 60 ./symm-run -n "$N" --backend "$BACKEND" --timeout 50 ./gemv_all_reduce \
     --variant=fused,gemv --m=$m --k=$K --grid=$grid --bench --iters=200 \
     >> "$LOG" 2>&1 || echo "FAILED: grid=$grid (exit $?)" | tee -a "$LOG"
 done

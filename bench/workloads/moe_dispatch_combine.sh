@@ -20,7 +20,6 @@ source "$HERE/common.sh"
 # SYMM_MOE_SHAPES and SYMM_BENCH_BACKEND (default cuda) let the script be
 # tried on CPU ranks.
 read -r -a SHAPES <<< "${SYMM_MOE_SHAPES:-256,8,7168,256 64,6,4096,128 32,4,2048,64}"
-BACKEND="${SYMM_BENCH_BACKEND:-cuda}"
 
 if [[ $MODE == bundle ]]; then
   set -e
@@ -31,18 +30,7 @@ if [[ $MODE == bundle ]]; then
   echo "bundle in $DIR ($(du -sh "$DIR" | cut -f1))"
   exit 0
 fi
-if [[ $MODE != gpu ]]; then
-  echo "usage: $0 bundle|gpu [DIR]" >&2
-  exit 2
-fi
-
-RESULTS="${OUT:-$DIR/results}"
-mkdir -p "$RESULTS"
-cd "$DIR" || exit 1
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-export LD_LIBRARY_PATH="$DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-LOG="$RESULTS/moe_dispatch_combine.log"
-: > "$LOG"
+start_gpu_run moe_dispatch_combine
 failed=()
 
 for shape in "${SHAPES[@]}"; do
