@@ -240,29 +240,8 @@ int main(int argc, char **argv) {
   int32_t epoch = 0;
   auto gemm = [&](uint16_t *out, int64_t ldc, int64_t coloff, Variant variant,
                   int64_t computeGrid, unsigned launchGrid) {
-    if (hopper) {
-      Params()
-          .memref(da, a.size())
-          .memref(db, b.size())
-          .memref(out, size_t(m * ldc))
-          .memref(flags, size_t(tiles))
-          .memref(arrivals, size_t(world))
-          .index(uint64_t(m))
-          .index(uint64_t(nr))
-          .index(uint64_t(k))
-          .index(uint64_t(ldc))
-          .index(uint64_t(coloff))
-          .i32(epoch)
-          .i32(variant)
-          .index(uint64_t(computeGrid))
-          .pointer(tmaA)
-          .pointer(tmaB)
-          .launch(hopperModule, "gemm", launchGrid, kHopperThreads, stream,
-                  kHopperSharedBytes);
-      return;
-    }
-    Params()
-        .memref(da, a.size())
+    Params params;
+    params.memref(da, a.size())
         .memref(db, b.size())
         .memref(out, size_t(m * ldc))
         .memref(flags, size_t(tiles))
@@ -272,8 +251,19 @@ int main(int argc, char **argv) {
         .index(uint64_t(k))
         .index(uint64_t(ldc))
         .index(uint64_t(coloff))
-        .i32(epoch)
-        .index(lanes)
+        .i32(epoch);
+    // The kernels' arguments differ from here: the portable kernel takes its
+    // subgroup size, the hopper one its TMA descriptors last.
+    if (hopper) {
+      params.i32(variant)
+          .index(uint64_t(computeGrid))
+          .pointer(tmaA)
+          .pointer(tmaB)
+          .launch(hopperModule, "gemm", launchGrid, kHopperThreads, stream,
+                  kHopperSharedBytes);
+      return;
+    }
+    params.index(lanes)
         .i32(variant)
         .index(uint64_t(computeGrid))
         .launch(module, "gemm", launchGrid, block, stream);
