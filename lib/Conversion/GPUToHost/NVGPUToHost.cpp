@@ -229,6 +229,44 @@ LogicalResult lowerBarriersAndTma(gpu::GPUFuncOp func) {
     auto constI32 = [&](int32_t v) -> Value {
       return arith::ConstantIntOp::create(b, loc, v, 32);
     };
+    // The mbarrier the op addresses, for the ops that address one.
+    std::optional<std::pair<Value, Value>> addressed =
+        TypeSwitch<Operation *, std::optional<std::pair<Value, Value>>>(op)
+            .Case<nvgpu::MBarrierGetOp, nvgpu::MBarrierInitOp,
+                  nvgpu::MBarrierArriveOp, nvgpu::MBarrierArriveNoCompleteOp,
+                  nvgpu::MBarrierArriveExpectTxOp, nvgpu::MBarrierTestWaitOp,
+                  nvgpu::MBarrierTryWaitParityOp, nvgpu::TmaAsyncLoadOp>(
+                [](auto barrierOp) {
+                  return std::make_pair(barrierOp.getBarriers(),
+                                        Value(barrierOp.getMbarId()));
+                })
+            .Default([](Operation *) { return std::nullopt; });
+    Value mbarrier;
+    if (addressed) {
+      FailureOr<Value> ptr =
+          barrierPointer(b, op, addressed->first, addressed->second);
+      if (failed(ptr))
+        return failure();
+      mbarrier = *ptr;
+    }
+    // A TMA call's arguments: the descriptor, the box in workgroup memory,
+    // the mbarrier (loads), then the coordinates, padded with zeros to the
+    // largest rank.
+    auto tmaArgs = [&](OpBuilder &b, Value map, Value box, ValueRange coords) {
+      SmallVector<Value> args = {
+          UnrealizedConversionCastOp::create(
+              b, loc, LLVM::LLVMPointerType::get(ctx), map)
+              .getResult(0),
+          pointer(b, loc, address(b, loc, box))};
+      if (mbarrier)
+        args.push_back(mbarrier);
+      size_t end = args.size() + SYMM_HOST_TENSOR_MAP_MAX_RANK;
+      for (Value c : coords)
+        args.push_back(i32(b, loc, c));
+      while (args.size() < end)
+        args.push_back(arith::ConstantIntOp::create(b, loc, 0, 32));
+      return args;
+    };
     LogicalResult result =
         TypeSwitch<Operation *, LogicalResult>(op)
             .Case([&](nvgpu::MBarrierCreateOp create) {
@@ -241,73 +279,49 @@ LogicalResult lowerBarriersAndTma(gpu::GPUFuncOp func) {
               return success();
             })
             .Case([&](nvgpu::MBarrierGetOp get) -> LogicalResult {
-              auto ptr =
-                  barrierPointer(b, op, get.getBarriers(), get.getMbarId());
-              if (failed(ptr))
-                return failure();
               get.getMbarrierPointer().replaceAllUsesWith(
                   LLVM::PtrToIntOp::create(
-                      b, loc, get.getMbarrierPointer().getType(), *ptr)
+                      b, loc, get.getMbarrierPointer().getType(), mbarrier)
                       .getResult());
               return success();
             })
             .Case([&](nvgpu::MBarrierInitOp init) -> LogicalResult {
-              auto ptr =
-                  barrierPointer(b, op, init.getBarriers(), init.getMbarId());
-              if (failed(ptr))
-                return failure();
               predicated(b, loc, init.getPredicate(), [&](OpBuilder &b) {
                 call(b, op, SYMM_HOST_MBARRIER_INIT_FN,
-                     {*ptr, i32(b, loc, init.getCount())});
+                     {mbarrier, i32(b, loc, init.getCount())});
               });
               return success();
             })
             .Case([&](nvgpu::MBarrierArriveOp arrive) -> LogicalResult {
-              auto ptr = barrierPointer(b, op, arrive.getBarriers(),
-                                        arrive.getMbarId());
-              if (failed(ptr))
-                return failure();
               tokens[arrive.getToken()] =
                   call(b, op, SYMM_HOST_MBARRIER_ARRIVE_FN,
-                       {*ptr, constI32(1), constI32(0)}, i64Type);
+                       {mbarrier, constI32(1), constI32(0)}, i64Type);
               return success();
             })
             .Case(
                 [&](nvgpu::MBarrierArriveNoCompleteOp arrive) -> LogicalResult {
-                  auto ptr = barrierPointer(b, op, arrive.getBarriers(),
-                                            arrive.getMbarId());
-                  if (failed(ptr))
-                    return failure();
-                  tokens[arrive.getToken()] =
-                      call(b, op, SYMM_HOST_MBARRIER_ARRIVE_FN,
-                           {*ptr, i32(b, loc, arrive.getCount()), constI32(0)},
-                           i64Type);
+                  tokens[arrive.getToken()] = call(
+                      b, op, SYMM_HOST_MBARRIER_ARRIVE_FN,
+                      {mbarrier, i32(b, loc, arrive.getCount()), constI32(0)},
+                      i64Type);
                   return success();
                 })
             .Case([&](nvgpu::MBarrierArriveExpectTxOp arrive) -> LogicalResult {
-              auto ptr = barrierPointer(b, op, arrive.getBarriers(),
-                                        arrive.getMbarId());
-              if (failed(ptr))
-                return failure();
               predicated(b, loc, arrive.getPredicate(), [&](OpBuilder &b) {
                 call(b, op, SYMM_HOST_MBARRIER_ARRIVE_FN,
-                     {*ptr, constI32(1), i32(b, loc, arrive.getTxcount())},
+                     {mbarrier, constI32(1), i32(b, loc, arrive.getTxcount())},
                      i64Type);
               });
               return success();
             })
             .Case([&](nvgpu::MBarrierTestWaitOp test) -> LogicalResult {
-              auto ptr =
-                  barrierPointer(b, op, test.getBarriers(), test.getMbarId());
-              if (failed(ptr))
-                return failure();
               Value token = tokens.lookup(test.getToken());
               if (!token)
                 return op->emitOpError(
                     "needs a token from an nvgpu.mbarrier.arrive of the same "
                     "kernel on the CPU target");
               Value done = call(b, op, SYMM_HOST_MBARRIER_TEST_WAIT_FN,
-                                {*ptr, token}, i32Type);
+                                {mbarrier, token}, i32Type);
               test.getWaitComplete().replaceAllUsesWith(
                   arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, done,
                                         constI32(0))
@@ -315,48 +329,24 @@ LogicalResult lowerBarriersAndTma(gpu::GPUFuncOp func) {
               return success();
             })
             .Case([&](nvgpu::MBarrierTryWaitParityOp wait) -> LogicalResult {
-              auto ptr =
-                  barrierPointer(b, op, wait.getBarriers(), wait.getMbarId());
-              if (failed(ptr))
-                return failure();
               Value parity = arith::ExtUIOp::create(b, loc, i32Type,
                                                     wait.getPhaseParity());
-              call(b, op, SYMM_HOST_MBARRIER_WAIT_FN, {*ptr, parity});
+              call(b, op, SYMM_HOST_MBARRIER_WAIT_FN, {mbarrier, parity});
               return success();
             })
             .Case([&](nvgpu::TmaAsyncLoadOp load) -> LogicalResult {
-              auto ptr =
-                  barrierPointer(b, op, load.getBarriers(), load.getMbarId());
-              if (failed(ptr))
-                return failure();
               predicated(b, loc, load.getPredicate(), [&](OpBuilder &b) {
-                SmallVector<Value> args = {
-                    UnrealizedConversionCastOp::create(
-                        b, loc, LLVM::LLVMPointerType::get(ctx),
-                        load.getTensorMapDescriptor())
-                        .getResult(0),
-                    pointer(b, loc, address(b, loc, load.getDst())), *ptr};
-                for (Value c : load.getCoordinates())
-                  args.push_back(i32(b, loc, c));
-                while (args.size() < 3 + SYMM_HOST_TENSOR_MAP_MAX_RANK)
-                  args.push_back(constI32(0));
-                call(b, op, SYMM_HOST_TMA_LOAD_FN, args);
+                call(b, op, SYMM_HOST_TMA_LOAD_FN,
+                     tmaArgs(b, load.getTensorMapDescriptor(), load.getDst(),
+                             load.getCoordinates()));
               });
               return success();
             })
             .Case([&](nvgpu::TmaAsyncStoreOp store) {
               predicated(b, loc, store.getPredicate(), [&](OpBuilder &b) {
-                SmallVector<Value> args = {
-                    UnrealizedConversionCastOp::create(
-                        b, loc, LLVM::LLVMPointerType::get(ctx),
-                        store.getTensorMapDescriptor())
-                        .getResult(0),
-                    pointer(b, loc, address(b, loc, store.getSrc()))};
-                for (Value c : store.getCoordinates())
-                  args.push_back(i32(b, loc, c));
-                while (args.size() < 2 + SYMM_HOST_TENSOR_MAP_MAX_RANK)
-                  args.push_back(constI32(0));
-                call(b, op, SYMM_HOST_TMA_STORE_FN, args);
+                call(b, op, SYMM_HOST_TMA_STORE_FN,
+                     tmaArgs(b, store.getTensorMapDescriptor(), store.getSrc(),
+                             store.getCoordinates()));
               });
               return success();
             })
@@ -568,7 +558,8 @@ struct StoreLowering : public OpConversionPattern<nvgpu::WarpgroupMmaStoreOp> {
           Value v =
               vector::ExtractOp::create(b, loc, acc, ArrayRef<OpFoldResult>{t});
           Value block = arith::DivUIOp::create(b, loc, row, index(b, loc, 64));
-          Value inBlock = arith::RemUIOp::create(b, loc, row, index(b, loc, 64));
+          Value inBlock =
+              arith::RemUIOp::create(b, loc, row, index(b, loc, 64));
           Value dstRow = arith::AddIOp::create(
               b, loc, arith::AddIOp::create(b, loc, inBlock, warpgroupRow),
               arith::MulIOp::create(b, loc, block, index(b, loc, cols / 2)));
