@@ -1,7 +1,7 @@
 //===- Collectives.cpp - NCCL-shaped collectives over the heap --*- C++ -*-===//
 //
 // The host side of symm/collectives.h: checks the arguments, keeps one channel
-// (scratch space and flags in the symmetric heap, and an epoch) per stream,
+// (scratch space, flags and epoch counters in the symmetric heap) per stream,
 // cuts the data into chunks that fit the scratch and launches the embedded
 // kernels (Kernels.mlir.in) on the caller's stream. The protocol itself (direct
 // stores into the peers' scratch, ready and acknowledge flags numbered by
@@ -50,18 +50,23 @@ constexpr size_t kFlagBytes =
 /// What each rank publishes per workgroup for zero-copy exchanges: one
 /// offset per rank.
 constexpr size_t kMetaBytes = size_t(kMaxBlocks) * SYMM_MAX_RANKS * 8;
+/// Counters kept on the device, so that a captured launch can be replayed:
+/// the epoch of each flag slot, then all-to-allv's chunks sent to and
+/// received from each rank, per workgroup (see the kernels).
+constexpr size_t kEpochBytes = size_t(kMaxBlocks) * sizeof(int32_t);
+constexpr size_t kPairCountBytes =
+    size_t(kMaxBlocks) * 2 * SYMM_MAX_RANKS * sizeof(int32_t);
 
-/// Scratch and flags in the heap for the collectives of one stream. Calls on
-/// one stream run in order, so they share a channel and number their
-/// launches with one epoch; calls on two streams may overlap, so each stream
-/// has its own channel. The variable-count all-to-all counts chunks per pair
-/// of ranks instead (both ends know that count, not a global one), in flags
-/// and scratch of its own.
+/// Scratch, flags and counters in the heap for the collectives of one
+/// stream. Calls on one stream run in order, so they share a channel and
+/// number their launches with one epoch, counted on the device; calls on two
+/// streams may overlap, so each stream has its own channel. The
+/// variable-count all-to-all counts chunks per pair of ranks instead (both
+/// ends know that count, not a global one), in flags and scratch of its own.
 struct Channel {
   symm_stream *stream = nullptr;
-  char *base = nullptr; // [flags][pair flags][meta][scratch][pair scratch]
-  int32_t epoch = 0;
-  std::vector<int32_t> sent, received; // chunks per peer, all-to-allv
+  // [flags][pair flags][epochs][pair counts][meta][scratch][pair scratch]
+  char *base = nullptr;
 };
 
 struct State {
@@ -188,17 +193,18 @@ symm_status channel(State &s, symm_stream *stream, Channel **out) {
   c.stream = stream;
   void *base = nullptr;
   if (symm_status st =
-          symm_malloc(2 * kFlagBytes + kMetaBytes + 2 * s.scratchBytes, &base))
+          symm_malloc(2 * kFlagBytes + kEpochBytes + kPairCountBytes +
+                          kMetaBytes + 2 * s.scratchBytes,
+                      &base))
     return st;
   c.base = static_cast<char *>(base);
-  // Flags start at zero on every rank before any peer may raise one.
-  std::vector<char> zeros(2 * kFlagBytes, 0);
+  // Flags and counters start at zero on every rank before any peer may
+  // raise a flag.
+  std::vector<char> zeros(2 * kFlagBytes + kEpochBytes + kPairCountBytes, 0);
   if (symm_status st = symm_memcpy(c.base, zeros.data(), zeros.size()))
     return st;
   if (symm_status st = symm_barrier())
     return st;
-  c.sent.assign(symm_world_size(), 0);
-  c.received.assign(symm_world_size(), 0);
   s.channels.push_back(c);
   *out = &s.channels.back();
   return SYMM_SUCCESS;
@@ -257,7 +263,9 @@ struct Call {
   int rank = 0, world = 1;
   char *flags() const { return c->base; }
   char *pairFlags() const { return c->base + kFlagBytes; }
-  char *meta() const { return c->base + 2 * kFlagBytes; }
+  char *epochs() const { return c->base + 2 * kFlagBytes; }
+  char *pairCounts() const { return epochs() + kEpochBytes; }
+  char *meta() const { return pairCounts() + kPairCountBytes; }
   char *scratch() const { return meta() + kMetaBytes; }
   char *pairScratch() const { return scratch() + s->scratchBytes; }
   /// Elements of the scratch, for memref sizes.
@@ -447,7 +455,7 @@ symm_status exchange(Call &call, const void *send, void *recv, size_t count,
     p.i32(root);
     if (direct)
       p.scalar(uint64_t(published));
-    p.i32(++call.c->epoch);
+    p.memref(call.epochs(), kMaxBlocks);
     if (symm_status st =
             p.launch(*call.s, call.m, direct ? "exchange_direct" : "exchange",
                      stream, call.grid(total)))
@@ -645,7 +653,7 @@ symm_status symm_all_reduce(const void *send, void *recv, size_t count,
     p.i32(op);
     if (direct)
       p.scalar(uint64_t(published));
-    p.i32(++call.c->epoch);
+    p.memref(call.epochs(), kMaxBlocks);
     if (symm_status st =
             p.launch(*call.s, call.m, kernel, stream, call.grid(total)))
       return st;
@@ -692,7 +700,7 @@ symm_status symm_reduce_scatter(const void *send, void *recv, size_t recv_count,
     p.scalar(total);
     p.scalar(recv_count);
     p.i32(op);
-    p.i32(++call.c->epoch);
+    p.memref(call.epochs(), kMaxBlocks);
     if (symm_status st = p.launch(*call.s, call.m, "reduce_scatter", stream,
                                   call.grid(total * call.world)))
       return st;
@@ -759,14 +767,11 @@ symm_status symm_all_to_allv(const void *send, const size_t *send_counts,
     p.i32(to);
     p.i32(from);
     p.scalar(cap);
-    p.i32(call.c->sent[to]);
-    p.i32(call.c->received[from]);
+    p.memref(call.pairCounts(), kPairCountBytes / sizeof(int32_t));
     // The pair flags count chunks per workgroup: every launch uses them all.
     if (symm_status st = p.launch(*call.s, call.m, "send_recv", stream,
                                   call.s->blocks, /*slots=*/false))
       return st;
-    call.c->sent[to] += int32_t(nsend);
-    call.c->received[from] += int32_t(nrecv);
   }
   return SYMM_SUCCESS;
 }
