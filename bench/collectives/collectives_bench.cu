@@ -1,19 +1,21 @@
 //===- collectives_bench.cu - Symm collectives against NCCL -----*- C++ -*-===//
 //
-//   symm-run -n 2 --backend cuda collectives-bench [MIN_BYTES MAX_BYTES] > csv
+//   symm-run -n 2 --backend cuda collectives-bench [MIN MAX [GRAPH_MAX]] > csv
 //
 // For every collective and size (the nccl-tests size: the larger of the send
 // and receive buffers per rank, bf16 elements, sum), times Symm's collective
 // and NCCL's on the same GPUs, the same buffers (send and recv in the
 // symmetric heap; NCCL's output in cudaMalloc memory) and the same stream:
-// device events around ITERS back-to-back calls after a warm-up, median of REPS
-// repetitions. Host dispatch is in both numbers (neither is captured in a CUDA
-// graph: Symm's host side numbers each call with an epoch, which a replayed
-// graph would repeat). Each size's outputs are compared with NCCL's (the inputs
-// are small integers, so both are exact). All-reduce is also timed with the
-// ring forced (SYMM_ALL_REDUCE_ALGO=ring, impl "symm_ring"), which the size
-// never picks. Prints CSV on rank 0: collective,impl,bytes,us,algbw,busbw
-// (GB/s, nccl-tests formulas).
+// device events around ITERS back-to-back calls after a warm-up, median of 5
+// repetitions, in two modes: "stream", the calls issued one by one (host
+// dispatch in both numbers), and, up to GRAPH_MAX bytes (64M; above it
+// dispatch is hidden behind the transfer), "graph", the same ITERS calls
+// captured once in a CUDA graph and the graph launched (host dispatch in
+// neither). Each size's outputs are compared with NCCL's (the inputs are
+// small integers, so both are exact), and again after the graph replays.
+// All-reduce is also timed with the ring forced (SYMM_ALL_REDUCE_ALGO=ring,
+// impl "symm_ring"), which the size never picks on 2 GPUs. Prints CSV on rank
+// 0: collective,impl,mode,bytes,us,algbw,busbw (GB/s, nccl-tests formulas).
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,12 +54,24 @@ __global__ void fill(__nv_bfloat16 *p, size_t n, int seed) {
 }
 
 /// Microseconds per call: median over repetitions of events around `iters`
-/// calls.
+/// calls, issued one by one or (`graph`) captured once in a CUDA graph.
 double timeCalls(cudaStream_t stream, int iters,
-                 const std::function<void()> &call) {
+                 const std::function<void()> &call, bool graph) {
   for (int i = 0; i < 3; ++i)
     call();
   CUDA(cudaStreamSynchronize(stream));
+  cudaGraphExec_t exec = nullptr;
+  if (graph) {
+    cudaGraph_t g;
+    CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    for (int i = 0; i < iters; ++i)
+      call();
+    CUDA(cudaStreamEndCapture(stream, &g));
+    CUDA(cudaGraphInstantiate(&exec, g, 0));
+    CUDA(cudaGraphDestroy(g));
+    CUDA(cudaGraphLaunch(exec, stream));
+    CUDA(cudaStreamSynchronize(stream));
+  }
   cudaEvent_t start, stop;
   CUDA(cudaEventCreate(&start));
   CUDA(cudaEventCreate(&stop));
@@ -65,8 +79,11 @@ double timeCalls(cudaStream_t stream, int iters,
   for (int rep = 0; rep < 5; ++rep) {
     CHECK(symm_barrier());
     CUDA(cudaEventRecord(start, stream));
-    for (int i = 0; i < iters; ++i)
-      call();
+    if (graph)
+      CUDA(cudaGraphLaunch(exec, stream));
+    else
+      for (int i = 0; i < iters; ++i)
+        call();
     CUDA(cudaEventRecord(stop, stream));
     CUDA(cudaEventSynchronize(stop));
     float ms = 0;
@@ -75,6 +92,8 @@ double timeCalls(cudaStream_t stream, int iters,
   }
   CUDA(cudaEventDestroy(start));
   CUDA(cudaEventDestroy(stop));
+  if (exec)
+    CUDA(cudaGraphExecDestroy(exec));
   std::sort(us.begin(), us.end());
   return us[us.size() / 2];
 }
@@ -94,6 +113,7 @@ int main(int argc, char **argv) {
   world = symm_world_size();
   size_t minBytes = argc > 1 ? strtoull(argv[1], nullptr, 0) : 8 << 10;
   size_t maxBytes = argc > 2 ? strtoull(argv[2], nullptr, 0) : 1ull << 30;
+  size_t graphMax = argc > 3 ? strtoull(argv[3], nullptr, 0) : 64ull << 20;
 
   // NCCL's id travels through rank 0's heap.
   ncclUniqueId id;
@@ -126,7 +146,7 @@ int main(int argc, char **argv) {
   CUDA(cudaDeviceSynchronize());
 
   if (rank == 0)
-    printf("collective,impl,bytes,us,algbw,busbw\n");
+    printf("collective,impl,mode,bytes,us,algbw,busbw\n");
   int mismatches = 0;
   const double n = world;
   for (size_t bytes = minBytes; bytes <= maxBytes; bytes *= 2) {
@@ -218,14 +238,40 @@ int main(int argc, char **argv) {
                 c.name, symm.c_str(), bytes);
         ++mismatches;
       }
-      for (int impl = 0; impl < (c.algo ? 1 : 2); ++impl) {
-        double us = timeCalls(stream, iters, impl ? c.nccl : c.symm);
-        double algbw = bytes / (us * 1e3);
-        if (rank == 0)
-          printf("%s,%s,%zu,%.2f,%.2f,%.2f\n", c.name,
-                 impl ? "nccl" : symm.c_str(), bytes, us, algbw,
-                 algbw * c.busFactor);
-        fflush(stdout);
+      for (int graph = 0; graph < (bytes <= graphMax ? 2 : 1); ++graph)
+        for (int impl = 0; impl < (c.algo ? 1 : 2); ++impl) {
+          double us = timeCalls(stream, iters, impl ? c.nccl : c.symm, graph);
+          double algbw = bytes / (us * 1e3);
+          if (rank == 0)
+            printf("%s,%s,%s,%zu,%.2f,%.2f,%.2f\n", c.name,
+                   impl ? "nccl" : symm.c_str(), graph ? "graph" : "stream",
+                   bytes, us, algbw, algbw * c.busFactor);
+          fflush(stdout);
+        }
+      // The replayed graphs ran the calls with the same arguments: the
+      // results must still be NCCL's.
+      if (bytes <= graphMax) {
+        CUDA(cudaMemset(recv, 0, c.outBytes));
+        CUDA(cudaStreamSynchronize(stream));
+        CHECK(symm_barrier());
+        cudaGraph_t g;
+        cudaGraphExec_t exec;
+        CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+        c.symm();
+        CUDA(cudaStreamEndCapture(stream, &g));
+        CUDA(cudaGraphInstantiate(&exec, g, 0));
+        for (int i = 0; i < 3; ++i)
+          CUDA(cudaGraphLaunch(exec, stream));
+        CUDA(cudaStreamSynchronize(stream));
+        CUDA(cudaGraphExecDestroy(exec));
+        CUDA(cudaGraphDestroy(g));
+        if (!same(recv, ref, c.outBytes)) {
+          fprintf(stderr,
+                  "rank %d: %s %s of %zu bytes from a replayed graph differs "
+                  "from NCCL\n",
+                  rank, c.name, symm.c_str(), bytes);
+          ++mismatches;
+        }
       }
       unsetenv("SYMM_ALL_REDUCE_ALGO");
     }

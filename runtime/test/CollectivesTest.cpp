@@ -670,9 +670,23 @@ int main(int argc, char **argv) {
     printf(failures ? "config error FAILED\n" : "config error ok\n");
     return failures ? 1 : 0;
   }
+  int seed = 0;
+  // choice: one call of each collective at sizes that pick each algorithm
+  // (run with SYMM_COLLECTIVES_DEBUG=1, which says what each call launched;
+  // test/Collectives/algorithm-choice.test checks it).
+  if (argc > 1 && !strcmp(argv[1], "choice")) {
+    for (size_t count : {size_t(1000), size_t(100000)})
+      testAllReduce(SYMM_INT32, SYMM_SUM, count, Place::Heap, false, nullptr,
+                    ++seed);
+    testReduceScatter(SYMM_INT32, SYMM_SUM, 1000, Place::Heap, false, ++seed);
+    testAllGather(SYMM_INT32, 1000, Place::Heap, false, ++seed);
+    testAllToAllv(SYMM_INT32, 1000, Place::Heap, ++seed);
+    CHECK_OK(symm_finalize());
+    printf(failures ? "choice FAILED\n" : "choice ok\n");
+    return failures ? 1 : 0;
+  }
   // quick: only the full type x op matrix at the small counts.
   bool quick = argc > 1 && !strcmp(argv[1], "quick");
-  int seed = 0;
 
   testErrors();
 

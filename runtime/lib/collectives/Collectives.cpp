@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -75,6 +76,7 @@ struct State {
   size_t directMin = 0; // exchanges of this many bytes per block store directly
   unsigned blocks = 0, threads = 0;
   unsigned minBlocks = 1; // the fewest workgroups a launch gets
+  bool debug = false;     // SYMM_COLLECTIVES_DEBUG: a line per call
   std::string backend;    // empty until configured
   symm_module *modules[kNumDtypes] = {};
   std::vector<Channel> channels;
@@ -145,6 +147,11 @@ symm_status configure(State &s) {
   s.blocks = unsigned(b);
   s.threads = unsigned(t);
   s.minBlocks = gpu ? std::min(kMinGpuBlocks, s.blocks) : 1;
+  const char *debug = envOr("SYMM_COLLECTIVES_DEBUG", "0");
+  if (strcmp(debug, "0") && strcmp(debug, "1"))
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "SYMM_COLLECTIVES_DEBUG='%s' must be 0 or 1", debug);
+  s.debug = !strcmp(debug, "1");
   // Configured: later calls skip the checks above.
   s.backend = backend;
   return SYMM_SUCCESS;
@@ -298,6 +305,19 @@ struct Call {
   }
 };
 
+/// With SYMM_COLLECTIVES_DEBUG=1, says on stderr what a call launches: the
+/// kernel (and so the algorithm), how many launches (chunks) and workgroups.
+/// `count` is the call's count argument.
+void trace(const Call &call, const char *fn, size_t count, const char *kernel,
+           size_t launches, unsigned grid) {
+  if (call.s->debug)
+    fprintf(stderr,
+            "symm: rank %d: %s: count %zu: %s, %zu launch%s of up to %u "
+            "workgroup%s\n",
+            call.rank, fn, count, kernel, launches, launches == 1 ? "" : "es",
+            grid, grid == 1 ? "" : "s");
+}
+
 const char *dtypeName(symm_dtype d) {
   return d >= 0 && d < kNumDtypes ? kDtypeNames[d] : "?";
 }
@@ -437,13 +457,16 @@ int64_t publishedOffset(const Call &call, const void *recv, size_t elems,
 /// From SYMM_COLLECTIVES_DIRECT_MIN bytes per block on, the `exchange_direct`
 /// kernel stores into receive buffers in the heap directly, except where a
 /// receiver still reads its send buffer in place (`directInPlace` false).
-symm_status exchange(Call &call, const void *send, void *recv, size_t count,
-                     size_t sstride, size_t dstride, int root, size_t srcElems,
-                     size_t dstElems, bool directInPlace, symm_stream *stream) {
+symm_status exchange(const char *fn, Call &call, const void *send, void *recv,
+                     size_t count, size_t sstride, size_t dstride, int root,
+                     size_t srcElems, size_t dstElems, bool directInPlace,
+                     symm_stream *stream) {
   bool direct = call.world > 1 && count * call.esize >= call.s->directMin;
   int64_t published =
       publishedOffset(call, recv, dstElems, directInPlace || send != recv);
   size_t cap = call.slotCap(1);
+  trace(call, fn, count, direct ? "exchange_direct" : "exchange",
+        (count + cap - 1) / cap, call.grid(std::min(cap, count)));
   for (size_t off = 0; off < count; off += cap) {
     size_t total = std::min(cap, count - off);
     Params p;
@@ -502,11 +525,12 @@ symm_status allReduceAlgorithm(size_t bytes, int world, AllReduceAlgo *algo) {
   // 118 on 8; 256 MB: 340 against 329 GB/s of busbw on 4, 337 against 282
   // on 8): two-shot has every rank store into n - 1 peers at once and reduce
   // n slots after the last lands, the ring pipelines one peer per step. On 2
-  // GPUs the ring is two-shot plus a copy (2% slower).
+  // GPUs the ring is two-shot plus a copy (2% slower). CPU ranks follow the
+  // same rule, so that they fold floating-point sums in the order GPUs do.
   constexpr int kRingMinRanks = 4;
   if (world <= 1 || bytes <= *limit)
     *algo = AllReduceAlgo::OneShot;
-  else if (gpu && world >= kRingMinRanks)
+  else if (world >= kRingMinRanks)
     *algo = AllReduceAlgo::Ring;
   else
     *algo = AllReduceAlgo::TwoShot;
@@ -544,7 +568,7 @@ symm_status symm_all_gather(const void *send, void *recv, size_t send_count,
   std::lock_guard<std::mutex> lock(stateMutex());
   if (symm_status st = prepare(dtype, stream, call))
     return st;
-  return exchange(call, send, recv, send_count, 0, send_count, -1, send_count,
+  return exchange(fn, call, send, recv, send_count, 0, send_count, -1, send_count,
                   send_count * call.world, true, stream);
 }
 
@@ -568,7 +592,7 @@ symm_status symm_all_to_all(const void *send, void *recv, size_t count_per_rank,
     return st;
   size_t elems = count_per_rank * call.world;
   // In place, a rank still reads the blocks of its buffer it has not sent.
-  return exchange(call, send, recv, count_per_rank, count_per_rank,
+  return exchange(fn, call, send, recv, count_per_rank, count_per_rank,
                   count_per_rank, -1, elems, elems, false, stream);
 }
 
@@ -595,7 +619,7 @@ symm_status symm_broadcast(const void *send, void *recv, size_t count,
   std::lock_guard<std::mutex> lock(stateMutex());
   if (symm_status st = prepare(dtype, stream, call))
     return st;
-  return exchange(call, call.rank == root ? send : recv, recv, count, 0, 0,
+  return exchange(fn, call, call.rank == root ? send : recv, recv, count, 0, 0,
                   root, count, count, true, stream);
 }
 
@@ -640,6 +664,8 @@ symm_status symm_all_reduce(const void *send, void *recv, size_t count,
     kernel = "all_reduce_ring";
   }
   int64_t published = publishedOffset(call, recv, count, direct);
+  trace(call, fn, count, kernel, (count + cap - 1) / cap,
+        call.grid(std::min(cap, count)));
   for (size_t off = 0; off < count; off += cap) {
     size_t total = std::min(cap, count - off);
     Params p;
@@ -689,6 +715,8 @@ symm_status symm_reduce_scatter(const void *send, void *recv, size_t recv_count,
   if (symm_status st = prepare(dtype, stream, call))
     return st;
   size_t cap = call.slotCap(1);
+  trace(call, fn, recv_count, "reduce_scatter", (recv_count + cap - 1) / cap,
+        call.grid(std::min(cap, recv_count) * call.world));
   for (size_t off = 0; off < recv_count; off += cap) {
     size_t total = std::min(cap, recv_count - off);
     Params p;
@@ -748,7 +776,7 @@ symm_status symm_all_to_allv(const void *send, const size_t *send_counts,
     return st;
   // Round k: send to rank + k, receive from rank - k; each pair of ranks
   // talks in the same round on both ends.
-  size_t cap = call.slotCap(1);
+  size_t cap = call.slotCap(1), launches = 0, sent = 0;
   for (int k = 0; k < call.world; ++k) {
     int to = (call.rank + k) % call.world;
     int from = (call.rank - k + call.world) % call.world;
@@ -756,6 +784,8 @@ symm_status symm_all_to_allv(const void *send, const size_t *send_counts,
     size_t nrecv = (recv_counts[from] + cap - 1) / cap;
     if (!nsend && !nrecv)
       continue;
+    ++launches;
+    sent += send_counts[to];
     Params p;
     p.memref(send, sendEnd);
     p.memref(recv, recvEnd);
@@ -773,6 +803,7 @@ symm_status symm_all_to_allv(const void *send, const size_t *send_counts,
                                   call.s->blocks, /*slots=*/false))
       return st;
   }
+  trace(call, fn, sent, "send_recv", launches, call.s->blocks);
   return SYMM_SUCCESS;
 }
 
