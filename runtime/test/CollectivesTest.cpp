@@ -1,11 +1,12 @@
 //===- CollectivesTest.cpp - Correctness of symm/collectives.h --*- C++ -*-===//
 //
-//   symm-run -n N symm-collectives-test [quick | config-error TEXT]
+//   symm-run -n N symm-collectives-test [quick | choice | config-error TEXT]
 //
 // Every collective x element type x reduce op x count (all-reduce with each
 // algorithm), compared on every rank with a reference computed here: exact
 // for integers; for floating point one-shot and two-shot fold in rank order
-// in f32 (f64 for f64) like the reference and round once, so the results
+// in f32 (f64 for f64) like the reference and round once (and so does the
+// low-latency all-reduce, "ll", at counts of whole vectors), so the results
 // must match within one unit in the last place of the element type (the
 // tolerance below), and in practice do bit for bit. The ring folds each
 // segment in ring order from the segment's rank and rounds to the element
@@ -526,6 +527,26 @@ void testBackToBack(symm_stream *a, symm_stream *b, size_t count,
   }
 }
 
+/// Fills every free byte of the heap with 32-bit ones, then frees it again:
+/// a channel made next lands on memory that looks like low-latency words of
+/// epoch 1 (tag 1, data 1), which its first call must not take for data.
+void poisonFreeHeap() {
+  std::vector<int32_t> ones((size_t(1) << 20) / 4, 1);
+  std::vector<void *> blocks;
+  for (size_t free = symm_heap_free(); free >= (size_t(1) << 20);
+       free = symm_heap_free()) {
+    size_t bytes = free / 2 / ones.size() / 4 * ones.size() * 4;
+    void *p = nullptr;
+    CHECK_OK(symm_malloc(bytes, &p));
+    for (size_t at = 0; at < bytes; at += ones.size() * 4)
+      CHECK_OK(symm_memcpy(static_cast<char *>(p) + at, ones.data(),
+                           ones.size() * 4));
+    blocks.push_back(p);
+  }
+  for (void *p : blocks)
+    CHECK_OK(symm_free(p));
+}
+
 /// Receive buffers in the heap on even ranks and in device memory on odd
 /// ones: large exchanges and two-shot all-reduces store straight into the
 /// heap ones and stage the others.
@@ -637,7 +658,7 @@ void testErrors() {
               bad, "not in place");
   forceAlgorithm("three_shot");
   expectError(symm_all_reduce(h, h, 4, SYMM_FLOAT32, SYMM_SUM, nullptr), bad,
-              "SYMM_ALL_REDUCE_ALGO='three_shot' is not one of one_shot, "
+              "SYMM_ALL_REDUCE_ALGO='three_shot' is not one of ll, one_shot, "
               "two_shot, ring");
   forceAlgorithm(nullptr);
   CHECK_OK(symm_free(heap));
@@ -675,7 +696,8 @@ int main(int argc, char **argv) {
   // (run with SYMM_COLLECTIVES_DEBUG=1, which says what each call launched;
   // test/Collectives/algorithm-choice.test checks it).
   if (argc > 1 && !strcmp(argv[1], "choice")) {
-    for (size_t count : {size_t(1000), size_t(100000)})
+    for (size_t count :
+         {size_t(1000), size_t(1001), size_t(10000), size_t(100000)})
       testAllReduce(SYMM_INT32, SYMM_SUM, count, Place::Heap, false, nullptr,
                     ++seed);
     testReduceScatter(SYMM_INT32, SYMM_SUM, 1000, Place::Heap, false, ++seed);
@@ -694,8 +716,10 @@ int main(int argc, char **argv) {
   // 16-byte vector width, and (unless quick) large enough for two-shot and
   // for several chunks of a 64K scratch (collectives-chunked) with each
   // all-reduce algorithm.
-  const char *const algos[] = {"one_shot", "two_shot", "ring"};
-  std::vector<size_t> counts = {0, 1, 7, 33};
+  const char *const algos[] = {"ll", "one_shot", "two_shot", "ring"};
+  // 1024: whole vectors of every type, which the low-latency all-reduce
+  // takes (it runs others one-shot).
+  std::vector<size_t> counts = {0, 1, 7, 33, 1024};
   if (!quick) {
     counts.push_back(9001);
     counts.push_back(100003);
@@ -722,7 +746,8 @@ int main(int argc, char **argv) {
     places.push_back(Place::Host);
   for (Place place : places)
     for (bool inPlace : {false, true})
-      for (size_t count : {size_t(5), size_t(quick ? 100 : 20000)})
+      for (size_t count :
+           {size_t(5), size_t(1024), size_t(quick ? 100 : 20000)})
         for (symm_dtype d : {SYMM_INT32, SYMM_BFLOAT16}) {
           for (const char *algo : {static_cast<const char *>(nullptr), "ring"})
             testAllReduce(d, SYMM_SUM, count, place, inPlace, algo, ++seed);
@@ -736,12 +761,16 @@ int main(int argc, char **argv) {
 
   testMixed(quick ? 100 : 70000, ++seed);
 
+  // The streams' channels are made on poisoned memory.
+  poisonFreeHeap();
   symm_stream *a = nullptr, *b = nullptr;
   CHECK_OK(symm_stream_create(&a));
   CHECK_OK(symm_stream_create(&b));
-  for (std::vector<const char *> cycle : {std::vector<const char *>{nullptr},
-                                          {"ring"},
-                                          {"ring", "one_shot", "two_shot"}})
+  for (std::vector<const char *> cycle :
+       {std::vector<const char *>{nullptr},
+        {"ring"},
+        {"ll"},
+        {"ring", "ll", "one_shot", "two_shot"}})
     for (symm_stream *second : {a, b})
       testBackToBack(a, second, 100, cycle);
   CHECK_OK(symm_stream_destroy(b));

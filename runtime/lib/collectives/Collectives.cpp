@@ -46,6 +46,8 @@ constexpr size_t kBytesPerBlock = size_t(8) << 10;
 constexpr unsigned kMinGpuBlocks = 8;
 constexpr size_t kMinScratch = size_t(64) << 10;
 constexpr size_t kMaxDefaultScratch = size_t(256) << 20;
+/// The largest SYMM_ALL_REDUCE_LL_MAX.
+constexpr size_t kMaxLowLatency = size_t(4) << 20;
 constexpr size_t kFlagBytes =
     size_t(kMaxBlocks) * SYMM_COLL_FLAGS_PER_SLOT * sizeof(int32_t);
 /// What each rank publishes per workgroup for zero-copy exchanges: one
@@ -66,7 +68,7 @@ constexpr size_t kPairCountBytes =
 /// ends know that count, not a global one), in flags and scratch of its own.
 struct Channel {
   symm_stream *stream = nullptr;
-  // [flags][pair flags][epochs][pair counts][meta][scratch][pair scratch]
+  // [flags][pair flags][epochs][pair counts][meta][ll][scratch][pair scratch]
   char *base = nullptr;
 };
 
@@ -74,6 +76,7 @@ struct State {
   char *heapBase = nullptr; // detects a new runtime after symm_finalize
   size_t scratchBytes = 0;
   size_t directMin = 0; // exchanges of this many bytes per block store directly
+  size_t llMax = 0;     // the largest low-latency all-reduce (bytes)
   unsigned blocks = 0, threads = 0;
   unsigned minBlocks = 1; // the fewest workgroups a launch gets
   bool debug = false;     // SYMM_COLLECTIVES_DEBUG: a line per call
@@ -136,6 +139,19 @@ symm_status configure(State &s) {
   if (!s.directMin)
     return fail(SYMM_ERROR_INVALID_ARGUMENT,
                 "SYMM_COLLECTIVES_DIRECT_MIN='%s' is not a size", direct);
+  // Up to this size an all-reduce runs low-latency (all_reduce_ll): its
+  // words carry half data, half tag, so it moves twice the bytes of one-shot
+  // but skips the fence and flag hop one-shot pays per call. Each channel
+  // holds world_size * 2 * this many bytes for it. 0 turns it off.
+  const char *llMax = envOr("SYMM_ALL_REDUCE_LL_MAX", gpu ? "256K" : "16K");
+  std::optional<size_t> ll =
+      strcmp(llMax, "0") ? env::parseSize(llMax) : std::optional<size_t>(0);
+  if (!ll || *ll % SYMM_COLL_VECTOR_BYTES || *ll > kMaxLowLatency)
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "SYMM_ALL_REDUCE_LL_MAX='%s' is not 0 or a size of whole "
+                "16-byte vectors up to 4M",
+                llMax);
+  s.llMax = *ll;
   const char *blocks = envOr("SYMM_COLLECTIVES_BLOCKS", gpu ? "128" : "2");
   const char *threads = envOr("SYMM_COLLECTIVES_THREADS", gpu ? "512" : "16");
   int b = atoi(blocks), t = atoi(threads);
@@ -187,6 +203,12 @@ symm_status module(State &s, symm_dtype dtype, symm_module **out) {
               s.backend.c_str(), kDtypeNames[dtype]);
 }
 
+/// The low-latency all-reduce's buffer: a slot per rank, each word carrying
+/// 4 bytes of data and a 4-byte tag.
+size_t llBytes(const State &s) {
+  return size_t(symm_world_size()) * s.llMax * 2;
+}
+
 /// The stream's channel, made on its first collective: a collective
 /// allocation, the same on every rank because every rank makes the same
 /// collective calls on the same streams in the same order.
@@ -201,13 +223,16 @@ symm_status channel(State &s, symm_stream *stream, Channel **out) {
   void *base = nullptr;
   if (symm_status st =
           symm_malloc(2 * kFlagBytes + kEpochBytes + kPairCountBytes +
-                          kMetaBytes + 2 * s.scratchBytes,
+                          kMetaBytes + llBytes(s) + 2 * s.scratchBytes,
                       &base))
     return st;
   c.base = static_cast<char *>(base);
-  // Flags and counters start at zero on every rank before any peer may
-  // raise a flag.
-  std::vector<char> zeros(2 * kFlagBytes + kEpochBytes + kPairCountBytes, 0);
+  // Flags, counters and the low-latency words (whose tags must not match an
+  // epoch: the heap is not zeroed) start at zero on every rank before any
+  // peer may store there.
+  std::vector<char> zeros(2 * kFlagBytes + kEpochBytes + kPairCountBytes +
+                              kMetaBytes + llBytes(s),
+                          0);
   if (symm_status st = symm_memcpy(c.base, zeros.data(), zeros.size()))
     return st;
   if (symm_status st = symm_barrier())
@@ -273,7 +298,8 @@ struct Call {
   char *epochs() const { return c->base + 2 * kFlagBytes; }
   char *pairCounts() const { return epochs() + kEpochBytes; }
   char *meta() const { return pairCounts() + kPairCountBytes; }
-  char *scratch() const { return meta() + kMetaBytes; }
+  char *ll() const { return meta() + kMetaBytes; }
+  char *scratch() const { return ll() + llBytes(*s); }
   char *pairScratch() const { return scratch() + s->scratchBytes; }
   /// Elements of the scratch, for memref sizes.
   size_t scratchElems() const { return s->scratchBytes / esize; }
@@ -487,18 +513,22 @@ symm_status exchange(const char *fn, Call &call, const void *send, void *recv,
   return SYMM_SUCCESS;
 }
 
-enum class AllReduceAlgo { OneShot, TwoShot, Ring };
+enum class AllReduceAlgo { LowLatency, OneShot, TwoShot, Ring };
 
 /// SYMM_ALL_REDUCE_ALGO, or the choice by size and rank count: one-shot up
-/// to SYMM_ALL_REDUCE_ONE_SHOT_MAX, then two-shot, or on 4 or more GPUs the
-/// ring (see docs/Collectives.md).
-symm_status allReduceAlgorithm(size_t bytes, int world, AllReduceAlgo *algo) {
+/// to SYMM_ALL_REDUCE_ONE_SHOT_MAX, then two-shot, or on 4 or more ranks the
+/// ring (see docs/Collectives.md). Low-latency is chosen later, once the
+/// configuration is read (`bySize` says whether it may be).
+symm_status allReduceAlgorithm(size_t bytes, int world, AllReduceAlgo *algo,
+                               bool *bySize) {
   const char *forced = getenv("SYMM_ALL_REDUCE_ALGO");
-  if (forced && *forced) {
+  *bySize = !forced || !*forced;
+  if (!*bySize) {
     static const struct {
       const char *name;
       AllReduceAlgo algo;
-    } kAlgos[] = {{"one_shot", AllReduceAlgo::OneShot},
+    } kAlgos[] = {{"ll", AllReduceAlgo::LowLatency},
+                  {"one_shot", AllReduceAlgo::OneShot},
                   {"two_shot", AllReduceAlgo::TwoShot},
                   {"ring", AllReduceAlgo::Ring}};
     for (const auto &a : kAlgos)
@@ -507,8 +537,8 @@ symm_status allReduceAlgorithm(size_t bytes, int world, AllReduceAlgo *algo) {
         return SYMM_SUCCESS;
       }
     return fail(SYMM_ERROR_INVALID_ARGUMENT,
-                "SYMM_ALL_REDUCE_ALGO='%s' is not one of one_shot, two_shot, "
-                "ring",
+                "SYMM_ALL_REDUCE_ALGO='%s' is not one of ll, one_shot, "
+                "two_shot, ring",
                 forced);
   }
   // On 2 H200s one-shot is faster up to 1M (15 us against 24 at 1 MB): it
@@ -568,8 +598,8 @@ symm_status symm_all_gather(const void *send, void *recv, size_t send_count,
   std::lock_guard<std::mutex> lock(stateMutex());
   if (symm_status st = prepare(dtype, stream, call))
     return st;
-  return exchange(fn, call, send, recv, send_count, 0, send_count, -1, send_count,
-                  send_count * call.world, true, stream);
+  return exchange(fn, call, send, recv, send_count, 0, send_count, -1,
+                  send_count, send_count * call.world, true, stream);
 }
 
 symm_status symm_all_to_all(const void *send, void *recv, size_t count_per_rank,
@@ -639,13 +669,37 @@ symm_status symm_all_reduce(const void *send, void *recv, size_t count,
                                     "in place means send == recv"))
     return st;
   AllReduceAlgo algo;
-  if (symm_status st = allReduceAlgorithm(bytes, call.world, &algo))
+  bool bySize;
+  if (symm_status st = allReduceAlgorithm(bytes, call.world, &algo, &bySize))
     return st;
   if (!count)
     return SYMM_SUCCESS;
   std::lock_guard<std::mutex> lock(stateMutex());
   if (symm_status st = prepare(dtype, stream, call))
     return st;
+  // Low-latency takes whole 16-byte vectors at 16-byte aligned addresses,
+  // up to SYMM_ALL_REDUCE_LL_MAX; other calls it would take run one-shot.
+  bool llFits =
+      call.world > 1 && bytes <= call.s->llMax && count % call.vector() == 0 &&
+      reinterpret_cast<uintptr_t>(send) % SYMM_COLL_VECTOR_BYTES == 0 &&
+      reinterpret_cast<uintptr_t>(recv) % SYMM_COLL_VECTOR_BYTES == 0;
+  if (bySize && algo == AllReduceAlgo::OneShot && llFits)
+    algo = AllReduceAlgo::LowLatency;
+  else if (algo == AllReduceAlgo::LowLatency && !llFits)
+    algo = AllReduceAlgo::OneShot;
+  if (algo == AllReduceAlgo::LowLatency) {
+    Params p;
+    p.memref(send, count);
+    p.memref(recv, count);
+    p.memref(call.ll(), llBytes(*call.s) / sizeof(int64_t));
+    p.memref(call.flags(), kFlagBytes / sizeof(int32_t));
+    p.scalar(count);
+    p.scalar(call.s->llMax / sizeof(int32_t));
+    p.i32(op);
+    p.memref(call.epochs(), kMaxBlocks);
+    trace(call, fn, count, "all_reduce_ll", 1, call.grid(count));
+    return p.launch(*call.s, call.m, "all_reduce_ll", stream, call.grid(count));
+  }
   // One-shot: every rank's chunk in a slot of every rank's scratch. Two-shot:
   // world segments per chunk, each in a reduce slot and a gather slot; from
   // SYMM_COLLECTIVES_DIRECT_MIN bytes on, the reduced segments go straight
