@@ -14,8 +14,11 @@
 // neither). Each size's outputs are compared with NCCL's (the inputs are
 // small integers, so both are exact), and again after the graph replays.
 // All-reduce is also timed with the ring forced (SYMM_ALL_REDUCE_ALGO=ring,
-// impl "symm_ring"), which the size never picks on 2 GPUs. Prints CSV on rank
-// 0: collective,impl,mode,bytes,us,algbw,busbw (GB/s, nccl-tests formulas).
+// impl "symm_ring"), which the size never picks on 2 GPUs, unless the run
+// forces an algorithm for every call itself. SYMM_BENCH_COLLECTIVES (a list
+// of names) times only those. Prints CSV on rank
+// 0: collective,impl,mode,bytes,us,algbw,busbw,host_us (GB/s, nccl-tests
+// formulas; host_us: the host's time to issue a call).
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +30,7 @@
 #include <nccl.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -54,9 +58,11 @@ __global__ void fill(__nv_bfloat16 *p, size_t n, int seed) {
 }
 
 /// Microseconds per call: median over repetitions of events around `iters`
-/// calls, issued one by one or (`graph`) captured once in a CUDA graph.
+/// calls, issued one by one or (`graph`) captured once in a CUDA graph; and
+/// in `host`, the host's time to issue them (its median), per call: where it
+/// is near the device time, the calls are bound by host dispatch.
 double timeCalls(cudaStream_t stream, int iters,
-                 const std::function<void()> &call, bool graph) {
+                 const std::function<void()> &call, bool graph, double *host) {
   for (int i = 0; i < 3; ++i)
     call();
   CUDA(cudaStreamSynchronize(stream));
@@ -75,15 +81,20 @@ double timeCalls(cudaStream_t stream, int iters,
   cudaEvent_t start, stop;
   CUDA(cudaEventCreate(&start));
   CUDA(cudaEventCreate(&stop));
-  std::vector<double> us;
+  std::vector<double> us, hostUs;
   for (int rep = 0; rep < 5; ++rep) {
     CHECK(symm_barrier());
     CUDA(cudaEventRecord(start, stream));
+    auto issue = std::chrono::steady_clock::now();
     if (graph)
       CUDA(cudaGraphLaunch(exec, stream));
     else
       for (int i = 0; i < iters; ++i)
         call();
+    hostUs.push_back(std::chrono::duration<double, std::micro>(
+                         std::chrono::steady_clock::now() - issue)
+                         .count() /
+                     iters);
     CUDA(cudaEventRecord(stop, stream));
     CUDA(cudaEventSynchronize(stop));
     float ms = 0;
@@ -94,6 +105,8 @@ double timeCalls(cudaStream_t stream, int iters,
   CUDA(cudaEventDestroy(stop));
   if (exec)
     CUDA(cudaGraphExecDestroy(exec));
+  std::sort(hostUs.begin(), hostUs.end());
+  *host = hostUs[hostUs.size() / 2];
   std::sort(us.begin(), us.end());
   return us[us.size() / 2];
 }
@@ -114,6 +127,12 @@ int main(int argc, char **argv) {
   size_t minBytes = argc > 1 ? strtoull(argv[1], nullptr, 0) : 8 << 10;
   size_t maxBytes = argc > 2 ? strtoull(argv[2], nullptr, 0) : 1ull << 30;
   size_t graphMax = argc > 3 ? strtoull(argv[3], nullptr, 0) : 64ull << 20;
+  const char *forcedAlgo = getenv("SYMM_ALL_REDUCE_ALGO");
+  bool forced = forcedAlgo && *forcedAlgo;
+  // SYMM_BENCH_COLLECTIVES=all_reduce,...: only those.
+  const char *only = getenv("SYMM_BENCH_COLLECTIVES");
+  if (only && !*only)
+    only = nullptr;
 
   // NCCL's id travels through rank 0's heap.
   ncclUniqueId id;
@@ -146,7 +165,7 @@ int main(int argc, char **argv) {
   CUDA(cudaDeviceSynchronize());
 
   if (rank == 0)
-    printf("collective,impl,mode,bytes,us,algbw,busbw\n");
+    printf("collective,impl,mode,bytes,us,algbw,busbw,host_us\n");
   int mismatches = 0;
   const double n = world;
   for (size_t bytes = minBytes; bytes <= maxBytes; bytes *= 2) {
@@ -226,9 +245,15 @@ int main(int argc, char **argv) {
          bytes},
     };
     for (Case &c : cases) {
+      if (only && !strstr(only, c.name))
+        continue;
       std::string symm = c.algo ? std::string("symm_") + c.algo : "symm";
-      if (c.algo)
+      if (c.algo) {
+        // Only when the whole run does not force an algorithm itself.
+        if (forced)
+          continue;
         setenv("SYMM_ALL_REDUCE_ALGO", c.algo, 1);
+      }
       // Check once per size, then time.
       c.symm();
       c.nccl();
@@ -240,12 +265,14 @@ int main(int argc, char **argv) {
       }
       for (int graph = 0; graph < (bytes <= graphMax ? 2 : 1); ++graph)
         for (int impl = 0; impl < (c.algo ? 1 : 2); ++impl) {
-          double us = timeCalls(stream, iters, impl ? c.nccl : c.symm, graph);
+          double host;
+          double us =
+              timeCalls(stream, iters, impl ? c.nccl : c.symm, graph, &host);
           double algbw = bytes / (us * 1e3);
           if (rank == 0)
-            printf("%s,%s,%s,%zu,%.2f,%.2f,%.2f\n", c.name,
+            printf("%s,%s,%s,%zu,%.2f,%.2f,%.2f,%.2f\n", c.name,
                    impl ? "nccl" : symm.c_str(), graph ? "graph" : "stream",
-                   bytes, us, algbw, algbw * c.busFactor);
+                   bytes, us, algbw, algbw * c.busFactor, host);
           fflush(stdout);
         }
       // The replayed graphs ran the calls with the same arguments: the
@@ -273,7 +300,8 @@ int main(int argc, char **argv) {
           ++mismatches;
         }
       }
-      unsetenv("SYMM_ALL_REDUCE_ALGO");
+      if (c.algo)
+        unsetenv("SYMM_ALL_REDUCE_ALGO");
     }
   }
   NCCL(ncclCommDestroy(comm));

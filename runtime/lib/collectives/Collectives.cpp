@@ -59,6 +59,10 @@ constexpr size_t kMetaBytes = size_t(kMaxBlocks) * SYMM_MAX_RANKS * 8;
 constexpr size_t kEpochBytes = size_t(kMaxBlocks) * sizeof(int32_t);
 constexpr size_t kPairCountBytes =
     size_t(kMaxBlocks) * 2 * SYMM_MAX_RANKS * sizeof(int32_t);
+/// The pieces of a reduce-scatter each rank has announced to this one, per
+/// workgroup (zero between calls).
+constexpr size_t kProgressBytes =
+    size_t(kMaxBlocks) * SYMM_MAX_RANKS * sizeof(int32_t);
 
 /// Scratch, flags and counters in the heap for the collectives of one
 /// stream. Calls on one stream run in order, so they share a channel and
@@ -68,7 +72,8 @@ constexpr size_t kPairCountBytes =
 /// ends know that count, not a global one), in flags and scratch of its own.
 struct Channel {
   symm_stream *stream = nullptr;
-  // [flags][pair flags][epochs][pair counts][meta][ll][scratch][pair scratch]
+  // [flags][pair flags][epochs][pair counts][progress][meta][ll][scratch]
+  // [pair scratch]
   char *base = nullptr;
 };
 
@@ -223,7 +228,8 @@ symm_status channel(State &s, symm_stream *stream, Channel **out) {
   void *base = nullptr;
   if (symm_status st =
           symm_malloc(2 * kFlagBytes + kEpochBytes + kPairCountBytes +
-                          kMetaBytes + llBytes(s) + 2 * s.scratchBytes,
+                          kProgressBytes + kMetaBytes + llBytes(s) +
+                          2 * s.scratchBytes,
                       &base))
     return st;
   c.base = static_cast<char *>(base);
@@ -231,7 +237,7 @@ symm_status channel(State &s, symm_stream *stream, Channel **out) {
   // epoch: the heap is not zeroed) start at zero on every rank before any
   // peer may store there.
   std::vector<char> zeros(2 * kFlagBytes + kEpochBytes + kPairCountBytes +
-                              kMetaBytes + llBytes(s),
+                              kProgressBytes + kMetaBytes + llBytes(s),
                           0);
   if (symm_status st = symm_memcpy(c.base, zeros.data(), zeros.size()))
     return st;
@@ -297,7 +303,8 @@ struct Call {
   char *pairFlags() const { return c->base + kFlagBytes; }
   char *epochs() const { return c->base + 2 * kFlagBytes; }
   char *pairCounts() const { return epochs() + kEpochBytes; }
-  char *meta() const { return pairCounts() + kPairCountBytes; }
+  char *progress() const { return pairCounts() + kPairCountBytes; }
+  char *meta() const { return progress() + kProgressBytes; }
   char *ll() const { return meta() + kMetaBytes; }
   char *scratch() const { return ll() + llBytes(*s); }
   char *pairScratch() const { return scratch() + s->scratchBytes; }
@@ -778,6 +785,7 @@ symm_status symm_reduce_scatter(const void *send, void *recv, size_t recv_count,
     // The kernel indexes recv like this rank's block of send: from 0.
     p.memref(recv, recv_count);
     call.channelParams(p, /*direct=*/false);
+    p.memref(call.progress(), kProgressBytes / sizeof(int32_t));
     p.scalar(off);
     p.scalar(total);
     p.scalar(recv_count);
