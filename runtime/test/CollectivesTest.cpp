@@ -700,8 +700,11 @@ int main(int argc, char **argv) {
          {size_t(1000), size_t(1001), size_t(10000), size_t(100000)})
       testAllReduce(SYMM_INT32, SYMM_SUM, count, Place::Heap, false, nullptr,
                     ++seed);
-    testReduceScatter(SYMM_INT32, SYMM_SUM, 1000, Place::Heap, false, ++seed);
-    testAllGather(SYMM_INT32, 1000, Place::Heap, false, ++seed);
+    for (size_t count : {size_t(1000), size_t(1001)}) {
+      testReduceScatter(SYMM_INT32, SYMM_SUM, count, Place::Heap, false,
+                        ++seed);
+      testAllGather(SYMM_INT32, count, Place::Heap, false, ++seed);
+    }
     testAllToAllv(SYMM_INT32, 1000, Place::Heap, ++seed);
     CHECK_OK(symm_finalize());
     printf(failures ? "choice FAILED\n" : "choice ok\n");

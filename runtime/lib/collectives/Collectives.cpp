@@ -46,7 +46,7 @@ constexpr size_t kBytesPerBlock = size_t(8) << 10;
 constexpr unsigned kMinGpuBlocks = 8;
 constexpr size_t kMinScratch = size_t(64) << 10;
 constexpr size_t kMaxDefaultScratch = size_t(256) << 20;
-/// The largest SYMM_ALL_REDUCE_LL_MAX.
+/// The largest SYMM_COLLECTIVES_LL_MAX.
 constexpr size_t kMaxLowLatency = size_t(4) << 20;
 constexpr size_t kFlagBytes =
     size_t(kMaxBlocks) * SYMM_COLL_FLAGS_PER_SLOT * sizeof(int32_t);
@@ -81,7 +81,7 @@ struct State {
   char *heapBase = nullptr; // detects a new runtime after symm_finalize
   size_t scratchBytes = 0;
   size_t directMin = 0; // exchanges of this many bytes per block store directly
-  size_t llMax = 0;     // the largest low-latency all-reduce (bytes)
+  size_t llMax = 0;     // the largest low-latency block (bytes)
   unsigned blocks = 0, threads = 0;
   unsigned minBlocks = 1; // the fewest workgroups a launch gets
   bool debug = false;     // SYMM_COLLECTIVES_DEBUG: a line per call
@@ -144,16 +144,16 @@ symm_status configure(State &s) {
   if (!s.directMin)
     return fail(SYMM_ERROR_INVALID_ARGUMENT,
                 "SYMM_COLLECTIVES_DIRECT_MIN='%s' is not a size", direct);
-  // Up to this size an all-reduce runs low-latency (all_reduce_ll): its
-  // words carry half data, half tag, so it moves twice the bytes of one-shot
-  // but skips the fence and flag hop one-shot pays per call. Each channel
-  // holds world_size * 2 * this many bytes for it. 0 turns it off.
-  const char *llMax = envOr("SYMM_ALL_REDUCE_LL_MAX", gpu ? "256K" : "16K");
+  // Blocks up to this size go low-latency (reduce_ll, exchange_ll): their
+  // words carry half data, half tag, so they move twice the bytes but skip
+  // the fence and flag hop the other kernels pay per call. Each channel
+  // holds world_size * 2 * this many bytes for them. 0 turns them off.
+  const char *llMax = envOr("SYMM_COLLECTIVES_LL_MAX", gpu ? "256K" : "16K");
   std::optional<size_t> ll =
       strcmp(llMax, "0") ? env::parseSize(llMax) : std::optional<size_t>(0);
   if (!ll || *ll % SYMM_COLL_VECTOR_BYTES || *ll > kMaxLowLatency)
     return fail(SYMM_ERROR_INVALID_ARGUMENT,
-                "SYMM_ALL_REDUCE_LL_MAX='%s' is not 0 or a size of whole "
+                "SYMM_COLLECTIVES_LL_MAX='%s' is not 0 or a size of whole "
                 "16-byte vectors up to 4M",
                 llMax);
   s.llMax = *ll;
@@ -331,6 +331,22 @@ struct Call {
     p.memref(meta(), kMetaBytes / sizeof(int64_t));
     p.memref(heap, symm_heap_size() / esize);
   }
+  /// Whether blocks of `elems` elements at send and recv go low-latency:
+  /// whole 16-byte vectors at 16-byte aligned addresses, within
+  /// SYMM_COLLECTIVES_LL_MAX bytes per block, between several ranks.
+  bool llFits(const void *send, const void *recv, size_t elems) const {
+    auto aligned = [](const void *p) {
+      return reinterpret_cast<uintptr_t>(p) % SYMM_COLL_VECTOR_BYTES == 0;
+    };
+    return world > 1 && elems * esize <= s->llMax && elems % vector() == 0 &&
+           aligned(send) && aligned(recv);
+  }
+  /// The low-latency buffer and the flags, which every LL kernel takes
+  /// after its buffers.
+  void llParams(Params &p) const {
+    p.memref(ll(), llBytes(*s) / sizeof(int64_t));
+    p.memref(flags(), kFlagBytes / sizeof(int32_t));
+  }
   /// Workgroups for a launch that moves `elems` elements per rank.
   unsigned grid(size_t elems) const {
     size_t g = (elems * esize + kBytesPerBlock - 1) / kBytesPerBlock;
@@ -494,6 +510,19 @@ symm_status exchange(const char *fn, Call &call, const void *send, void *recv,
                      size_t count, size_t sstride, size_t dstride, int root,
                      size_t srcElems, size_t dstElems, bool directInPlace,
                      symm_stream *stream) {
+  if (call.llFits(send, recv, count)) {
+    Params p;
+    p.memref(send, srcElems);
+    p.memref(recv, dstElems);
+    call.llParams(p);
+    for (size_t v : {count, sstride, dstride})
+      p.scalar(v);
+    p.i32(root);
+    p.scalar(call.s->llMax / sizeof(int32_t));
+    p.memref(call.epochs(), kMaxBlocks);
+    trace(call, fn, count, "exchange_ll", 1, call.grid(count));
+    return p.launch(*call.s, call.m, "exchange_ll", stream, call.grid(count));
+  }
   bool direct = call.world > 1 && count * call.esize >= call.s->directMin;
   int64_t published =
       publishedOffset(call, recv, dstElems, directInPlace || send != recv);
@@ -684,12 +713,9 @@ symm_status symm_all_reduce(const void *send, void *recv, size_t count,
   std::lock_guard<std::mutex> lock(stateMutex());
   if (symm_status st = prepare(dtype, stream, call))
     return st;
-  // Low-latency takes whole 16-byte vectors at 16-byte aligned addresses,
-  // up to SYMM_ALL_REDUCE_LL_MAX; other calls it would take run one-shot.
-  bool llFits =
-      call.world > 1 && bytes <= call.s->llMax && count % call.vector() == 0 &&
-      reinterpret_cast<uintptr_t>(send) % SYMM_COLL_VECTOR_BYTES == 0 &&
-      reinterpret_cast<uintptr_t>(recv) % SYMM_COLL_VECTOR_BYTES == 0;
+  // Low-latency where the call fits it (Call::llFits); a forced `ll` that
+  // does not runs one-shot.
+  bool llFits = call.llFits(send, recv, count);
   if (bySize && algo == AllReduceAlgo::OneShot && llFits)
     algo = AllReduceAlgo::LowLatency;
   else if (algo == AllReduceAlgo::LowLatency && !llFits)
@@ -698,14 +724,14 @@ symm_status symm_all_reduce(const void *send, void *recv, size_t count,
     Params p;
     p.memref(send, count);
     p.memref(recv, count);
-    p.memref(call.ll(), llBytes(*call.s) / sizeof(int64_t));
-    p.memref(call.flags(), kFlagBytes / sizeof(int32_t));
+    call.llParams(p);
     p.scalar(count);
+    p.scalar(0); // every peer gets the whole buffer
     p.scalar(call.s->llMax / sizeof(int32_t));
     p.i32(op);
     p.memref(call.epochs(), kMaxBlocks);
-    trace(call, fn, count, "all_reduce_ll", 1, call.grid(count));
-    return p.launch(*call.s, call.m, "all_reduce_ll", stream, call.grid(count));
+    trace(call, fn, count, "reduce_ll", 1, call.grid(count));
+    return p.launch(*call.s, call.m, "reduce_ll", stream, call.grid(count));
   }
   // One-shot: every rank's chunk in a slot of every rank's scratch. Two-shot:
   // world segments per chunk, each in a reduce slot and a gather slot; from
@@ -775,6 +801,20 @@ symm_status symm_reduce_scatter(const void *send, void *recv, size_t recv_count,
   std::lock_guard<std::mutex> lock(stateMutex());
   if (symm_status st = prepare(dtype, stream, call))
     return st;
+  if (call.llFits(send, recv, recv_count)) {
+    Params p;
+    p.memref(send, recv_count * call.world);
+    p.memref(recv, recv_count);
+    call.llParams(p);
+    p.scalar(recv_count);
+    p.scalar(recv_count); // peer p gets block p
+    p.scalar(call.s->llMax / sizeof(int32_t));
+    p.i32(op);
+    p.memref(call.epochs(), kMaxBlocks);
+    trace(call, fn, recv_count, "reduce_ll", 1, call.grid(recv_count));
+    return p.launch(*call.s, call.m, "reduce_ll", stream,
+                    call.grid(recv_count));
+  }
   size_t cap = call.slotCap(1);
   trace(call, fn, recv_count, "reduce_scatter", (recv_count + cap - 1) / cap,
         call.grid(std::min(cap, recv_count) * call.world));
