@@ -107,6 +107,17 @@ public:
   virtual symm_status streamDestroy(void *stream) = 0;
   virtual symm_status streamSynchronize(void *stream) = 0;
   virtual symm_status synchronize() = 0;
+  /// Stream capture (CUDA's, thread-local): the runtime has checked that
+  /// `stream` is not null and not capturing already.
+  virtual symm_status streamBeginCapture(void *stream) = 0;
+  /// Ends the capture and returns the recorded work as a graph ready to
+  /// launch; the runtime has checked that `stream` is capturing.
+  virtual symm_status streamEndCapture(void *stream, void **graph) = 0;
+  /// Whether `stream` (not null) is being captured; called before every
+  /// collective, so it must be cheap.
+  virtual symm_status streamIsCapturing(void *stream, bool *capturing) = 0;
+  virtual symm_status graphLaunch(void *graph, void *stream) = 0;
+  virtual symm_status graphDestroy(void *graph) = 0;
   virtual symm_status eventCreate(void **event) = 0;
   virtual symm_status eventDestroy(void *event) = 0;
   virtual symm_status eventRecord(void *event, void *stream) = 0;

@@ -1,8 +1,8 @@
 //===- RuntimeState.h - The state behind the C API --------------*- C++ -*-===//
 //
-// The C API is implemented in three parts that share this state: Runtime.cpp
-// (initialisation, collectives, streams), Heap.cpp (the symmetric heap) and
-// Modules.cpp (modules and launches).
+// The C API is implemented in four parts that share this state: Runtime.cpp
+// (initialisation, collectives, streams), Heap.cpp (the symmetric heap),
+// Modules.cpp (modules and launches) and Graphs.cpp (stream capture).
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +32,11 @@ struct State {
   size_t heapBytes = 0;
   std::vector<Allocation> allocations; // live, sorted by offset
   uint64_t collectiveSeq = 0;
+  /// The streams whose capture symm_stream_begin_capture began and that have
+  /// not ended it, guarded by captureMutex(): while one is open, the calls
+  /// that wait for the device refuse (they would break the capture on a
+  /// GPU, and never see its work on the CPU).
+  std::vector<symm_stream *> capturing;
 };
 
 /// The runtime's state; never destroyed, since compiled programs use the
@@ -41,6 +46,17 @@ State &state();
 std::mutex &apiMutex();
 /// An error unless symm_init has succeeded.
 symm_status requireInit();
+
+/// Guards State::capturing; captures may begin on several threads.
+std::mutex &captureMutex();
+/// An error naming `call` while a capture begun by symm_stream_begin_capture
+/// is open, so that a call that waits for the device changes nothing.
+symm_status requireNoCapture(const char *call);
+/// Whether `stream` is being captured (false for the null stream, which
+/// cannot be); what collectives ask before their first call on a stream.
+symm_status streamCapturing(symm_stream *stream, bool &capturing);
+/// Ends and discards the capture of `stream`, if any, before it goes.
+void discardCapture(symm_stream *stream);
 
 /// The collective calls, as ranks compare them.
 enum class Collective : uint64_t { Malloc = 1, Free, Barrier, Finalize };
