@@ -805,8 +805,9 @@ TEST(Graph, MisuseIsAnErrorThatChangesNothing) {
                 SYMM_SUCCESS);
     RANK_EXPECT(symm_malloc(4 * sizeof(int32_t),
                             reinterpret_cast<void **>(&k.buf)) == SYMM_SUCCESS);
-    void *spare;
+    void *spare, *device;
     RANK_EXPECT(symm_malloc(64, &spare) == SYMM_SUCCESS);
+    RANK_EXPECT(symm_device_malloc(64, &device) == SYMM_SUCCESS);
     RANK_EXPECT(symm_stream_create(&s) == SYMM_SUCCESS);
     RANK_EXPECT(symm_stream_create(&t) == SYMM_SUCCESS);
     for (int i = 0; i < 4; ++i)
@@ -860,6 +861,34 @@ TEST(Graph, MisuseIsAnErrorThatChangesNothing) {
     RANK_EXPECT(lastErrorSays("symm_barrier while") && lastErrorSays(open));
     RANK_EXPECT(symm_free(spare) == SYMM_ERROR_INVALID_ARGUMENT);
     RANK_EXPECT(lastErrorSays("symm_free while") && lastErrorSays(open));
+    // So does every call that may wait for the device on a GPU.
+    void *p = nullptr;
+    RANK_EXPECT(symm_device_malloc(64, &p) == SYMM_ERROR_INVALID_ARGUMENT);
+    RANK_EXPECT(lastErrorSays("symm_device_malloc while") &&
+                lastErrorSays(open));
+    RANK_EXPECT(symm_device_free(device) == SYMM_ERROR_INVALID_ARGUMENT);
+    RANK_EXPECT(lastErrorSays("symm_device_free while") && lastErrorSays(open));
+    symm_module *other = nullptr;
+    RANK_EXPECT(symm_module_load_data(image.data(), image.size(), &other) ==
+                SYMM_ERROR_INVALID_ARGUMENT);
+    RANK_EXPECT(lastErrorSays("symm_module_load_data while") &&
+                lastErrorSays(open));
+    RANK_EXPECT(symm_module_load_file(SYMM_TEST_KERNELS, &other) ==
+                SYMM_ERROR_INVALID_ARGUMENT);
+    RANK_EXPECT(lastErrorSays("symm_module_load_file while") &&
+                lastErrorSays(open));
+    RANK_EXPECT(symm_module_unload(k.module) == SYMM_ERROR_INVALID_ARGUMENT);
+    RANK_EXPECT(lastErrorSays("symm_module_unload while") &&
+                lastErrorSays(open));
+    alignas(16) static uint16_t tensor[64 * 64];
+    uint64_t sizes[2] = {64, 64}, strides[2] = {64, 1};
+    uint32_t box[2] = {64, 64};
+    void *map = nullptr;
+    RANK_EXPECT(symm_tensor_map_create(tensor, 2, sizes, strides, box, 2, 128,
+                                       &map) == SYMM_ERROR_INVALID_ARGUMENT);
+    RANK_EXPECT(lastErrorSays("symm_tensor_map_create while") &&
+                lastErrorSays(open));
+    RANK_EXPECT(!p && !other && !map);
     // Another stream runs as usual meanwhile.
     RANK_EXPECT(symm_stream_synchronize(t) == SYMM_SUCCESS);
 
@@ -879,6 +908,7 @@ TEST(Graph, MisuseIsAnErrorThatChangesNothing) {
     RANK_EXPECT(lastErrorSays("is not being captured"));
     RANK_EXPECT(symm_graph_destroy(graph) == SYMM_SUCCESS);
     RANK_EXPECT(symm_free(spare) == SYMM_SUCCESS);
+    RANK_EXPECT(symm_device_free(device) == SYMM_SUCCESS);
     RANK_EXPECT(symm_barrier() == SYMM_SUCCESS);
 
     // Destroying a stream discards its capture: nothing runs, and the calls

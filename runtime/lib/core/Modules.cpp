@@ -138,10 +138,15 @@ extern "C" {
 
 symm_status symm_module_load_data(const void *data, size_t size,
                                   symm_module **module) {
+  // Loading writes the kernel context with a copy that waits for the device.
+  if (symm_status st = requireNoCapture("symm_module_load_data"))
+    return st;
   return loadModule(data, size, "", module);
 }
 
 symm_status symm_module_load_file(const char *path, symm_module **module) {
+  if (symm_status st = requireNoCapture("symm_module_load_file"))
+    return st;
   std::ifstream in(path, std::ios::binary);
   if (!in)
     return fail(SYMM_ERROR_INVALID_ARGUMENT, "cannot open module '%s'", path);
@@ -156,6 +161,8 @@ symm_status symm_module_unload(symm_module *module) {
     return st;
   if (!module)
     return fail(SYMM_ERROR_INVALID_ARGUMENT, "symm_module_unload: null module");
+  if (symm_status st = requireNoCapture("symm_module_unload"))
+    return st;
   auto *record = reinterpret_cast<ModuleRecord *>(module);
   symm_status st = state().backend->unloadModule(record->handle);
   delete record;

@@ -318,13 +318,18 @@ symm_status symm_synchronize(void) {
     return st;
   return state().backend->synchronize();
 }
+// Allocating and freeing device memory may wait for the device.
 symm_status symm_device_malloc(size_t bytes, void **ptr) {
   if (symm_status st = requireInit())
+    return st;
+  if (symm_status st = requireNoCapture("symm_device_malloc"))
     return st;
   return state().backend->memAlloc(bytes, false, ptr);
 }
 symm_status symm_device_free(void *ptr) {
   if (symm_status st = requireInit())
+    return st;
+  if (symm_status st = requireNoCapture("symm_device_free"))
     return st;
   return state().backend->memFree(ptr);
 }

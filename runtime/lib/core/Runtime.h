@@ -176,6 +176,10 @@ struct Kernel;
 /// valid until it is unloaded; null for a null module or name.
 Kernel *moduleKernel(symm_module *module, const char *name);
 const char *kernelName(const Kernel *kernel); // non-null
+/// Whether `stream` is being captured (false for the null stream, which
+/// cannot be); what a call that cannot be captured asks first.
+symm_status streamCapturing(symm_stream *stream, bool &capturing);
+
 /// symm_launch of a Kernel: launches from several host threads may share it.
 symm_status launchKernel(Kernel *kernel, const unsigned grid[3],
                          const unsigned block[3], size_t sharedBytes,

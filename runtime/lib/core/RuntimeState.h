@@ -52,9 +52,6 @@ std::mutex &captureMutex();
 /// An error naming `call` while a capture begun by symm_stream_begin_capture
 /// is open, so that a call that waits for the device changes nothing.
 symm_status requireNoCapture(const char *call);
-/// Whether `stream` is being captured (false for the null stream, which
-/// cannot be); what collectives ask before their first call on a stream.
-symm_status streamCapturing(symm_stream *stream, bool &capturing);
 /// Ends and discards the capture of `stream`, if any, before it goes.
 void discardCapture(symm_stream *stream);
 
