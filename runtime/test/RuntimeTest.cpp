@@ -745,8 +745,8 @@ TEST(Graph, CaptureAndReplay) {
       for (int i = 0; i < 4; ++i)
         RANK_EXPECT(k.buf[i] == expected(10 * n + i));
     }
-    // Two launches in a row, the second on the default stream after the
-    // first's: the whole graph runs twice, in order.
+    // Two launches in a row: each runs whole, in order (the copy restarts
+    // from `staging`).
     for (int i = 0; i < 4; ++i)
       staging[i] = i;
     RANK_EXPECT(symm_graph_launch(graph, s) == SYMM_SUCCESS);
@@ -754,12 +754,15 @@ TEST(Graph, CaptureAndReplay) {
     RANK_EXPECT(symm_stream_synchronize(s) == SYMM_SUCCESS);
     for (int i = 0; i < 4; ++i)
       RANK_EXPECT(k.buf[i] == expected(i));
+    // On the default stream, destroyed while the launch may still be
+    // queued: that launch runs.
+    for (int i = 0; i < 4; ++i)
+      staging[i] = 50 + i;
     RANK_EXPECT(symm_graph_launch(graph, nullptr) == SYMM_SUCCESS);
-    // Destroyed while a launch of it may still be queued: that launch runs.
     RANK_EXPECT(symm_graph_destroy(graph) == SYMM_SUCCESS);
     RANK_EXPECT(symm_synchronize() == SYMM_SUCCESS);
     for (int i = 0; i < 4; ++i)
-      RANK_EXPECT(k.buf[i] == expected(i));
+      RANK_EXPECT(k.buf[i] == expected(50 + i));
 
     // The stream can be captured again, into a graph of its own.
     RANK_EXPECT(symm_stream_begin_capture(s) == SYMM_SUCCESS);
@@ -771,7 +774,7 @@ TEST(Graph, CaptureAndReplay) {
       RANK_EXPECT(symm_graph_launch(graph, t) == SYMM_SUCCESS);
     RANK_EXPECT(symm_stream_synchronize(t) == SYMM_SUCCESS);
     for (int i = 0; i < 4; ++i)
-      RANK_EXPECT(k.buf[i] == -(-(-expected(i) + 7) + 7) + 7);
+      RANK_EXPECT(k.buf[i] == -(-(-expected(50 + i) + 7) + 7) + 7);
     RANK_EXPECT(symm_graph_destroy(graph) == SYMM_SUCCESS);
 
     // An empty capture is an empty graph.
