@@ -854,6 +854,8 @@ TEST(Graph, MisuseIsAnErrorThatChangesNothing) {
              static_cast<void *>(s));
     RANK_EXPECT(symm_synchronize() == SYMM_ERROR_INVALID_ARGUMENT);
     RANK_EXPECT(lastErrorSays("symm_synchronize while") && lastErrorSays(open));
+    RANK_EXPECT(lastErrorSays("a call that may wait for the device cannot be "
+                              "made during a capture"));
     int32_t copy[4];
     RANK_EXPECT(symm_memcpy(copy, k.buf, sizeof(copy)) ==
                 SYMM_ERROR_INVALID_ARGUMENT);

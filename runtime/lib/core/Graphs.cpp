@@ -31,8 +31,8 @@ symm_status symm::requireNoCapture(const char *call) {
   if (state().capturing.empty())
     return SYMM_SUCCESS;
   return fail(SYMM_ERROR_INVALID_ARGUMENT,
-              "%s while stream %p is being captured: it would wait for work "
-              "that is only recorded; end the capture "
+              "%s while stream %p is being captured: a call that may wait "
+              "for the device cannot be made during a capture; end it "
               "(symm_stream_end_capture) first",
               call, static_cast<void *>(state().capturing.front()));
 }
