@@ -914,6 +914,43 @@ TEST(Graph, MisuseIsAnErrorThatChangesNothing) {
     RANK_EXPECT(symm_graph_destroy(graph) == SYMM_SUCCESS);
     RANK_EXPECT(symm_free(spare) == SYMM_SUCCESS);
     RANK_EXPECT(symm_device_free(device) == SYMM_SUCCESS);
+
+    // A destroyed graph is no graph.
+    RANK_EXPECT(symm_graph_launch(graph, s) == SYMM_ERROR_INVALID_ARGUMENT);
+    RANK_EXPECT(lastErrorSays("symm_graph_launch: ") &&
+                lastErrorSays(" is not a live graph (destroyed already"));
+    RANK_EXPECT(symm_graph_destroy(graph) == SYMM_ERROR_INVALID_ARGUMENT);
+    RANK_EXPECT(lastErrorSays("symm_graph_destroy: ") &&
+                lastErrorSays(" is not a live graph"));
+
+    // A module stays while a graph launches its kernels, also one that
+    // launches them through a graph launched into its capture.
+    ScaleAdd k2 = k;
+    RANK_EXPECT(symm_module_load_data(image.data(), image.size(), &k2.module) ==
+                SYMM_SUCCESS);
+    symm_graph *inner, *outer;
+    RANK_EXPECT(symm_stream_begin_capture(s) == SYMM_SUCCESS);
+    RANK_EXPECT(k2.launch(s) == SYMM_SUCCESS);
+    RANK_EXPECT(symm_stream_end_capture(s, &inner) == SYMM_SUCCESS);
+    RANK_EXPECT(symm_stream_begin_capture(t) == SYMM_SUCCESS);
+    RANK_EXPECT(symm_graph_launch(inner, t) == SYMM_SUCCESS);
+    RANK_EXPECT(symm_stream_end_capture(t, &outer) == SYMM_SUCCESS);
+    RANK_EXPECT(symm_graph_destroy(inner) == SYMM_SUCCESS);
+    RANK_EXPECT(symm_module_unload(k2.module) == SYMM_ERROR_INVALID_ARGUMENT);
+    char graphUses[128];
+    snprintf(graphUses, sizeof(graphUses),
+             "symm_module_unload: graph %p launches kernels of this module; "
+             "destroy it (symm_graph_destroy) first",
+             static_cast<void *>(outer));
+    RANK_EXPECT(lastErrorSays(graphUses));
+    for (int i = 0; i < 4; ++i)
+      k.buf[i] = i;
+    RANK_EXPECT(symm_graph_launch(outer, s) == SYMM_SUCCESS);
+    RANK_EXPECT(symm_stream_synchronize(s) == SYMM_SUCCESS);
+    for (int i = 0; i < 4; ++i)
+      RANK_EXPECT(k.buf[i] == i * 2 + 1);
+    RANK_EXPECT(symm_graph_destroy(outer) == SYMM_SUCCESS);
+    RANK_EXPECT(symm_module_unload(k2.module) == SYMM_SUCCESS);
     RANK_EXPECT(symm_barrier() == SYMM_SUCCESS);
 
     // Destroying a stream discards its capture: nothing runs, and the calls
@@ -924,7 +961,11 @@ TEST(Graph, MisuseIsAnErrorThatChangesNothing) {
     RANK_EXPECT(symm_synchronize() == SYMM_SUCCESS);
     for (int i = 0; i < 4; ++i)
       RANK_EXPECT(k.buf[i] == i * 2 + 1);
-    // So does finalisation, for a capture left open.
+    // So does finalisation, for a capture left open; it destroys the graphs
+    // left.
+    RANK_EXPECT(symm_stream_begin_capture(s) == SYMM_SUCCESS);
+    RANK_EXPECT(k.launch(s) == SYMM_SUCCESS);
+    RANK_EXPECT(symm_stream_end_capture(s, &graph) == SYMM_SUCCESS);
     RANK_EXPECT(symm_stream_begin_capture(s) == SYMM_SUCCESS);
     RANK_EXPECT(k.launch(s) == SYMM_SUCCESS);
     RANK_EXPECT(symm_finalize() == SYMM_SUCCESS);

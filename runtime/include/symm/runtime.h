@@ -119,10 +119,12 @@ SYMM_EXPORT symm_status symm_synchronize(void);
    symm_graph_launch enqueues, in order and with the parameter values given
    at record time, on any stream, as often as wanted. Only a stream from
    symm_stream_create can be captured; end a capture on the thread that
-   began it. While a capture begun here is open, synchronising its stream,
-   the device (symm_synchronize), a barrier, symm_free and symm_memcpy fail
-   and change nothing. Destroying a stream ends its capture and discards
-   it. */
+   began it. While a capture begun here is open, the calls that may wait for
+   the device fail and change nothing: symm_stream_synchronize of its
+   stream, symm_synchronize, symm_barrier, symm_free, symm_memcpy,
+   symm_device_malloc/free, module load and unload, symm_tensor_map_create.
+   Destroying a stream ends its capture and discards
+   it; symm_finalize discards open captures and destroys every graph. */
 SYMM_EXPORT symm_status symm_stream_begin_capture(symm_stream *stream);
 SYMM_EXPORT symm_status symm_stream_end_capture(symm_stream *stream,
                                                 symm_graph **graph);
@@ -133,7 +135,8 @@ SYMM_EXPORT symm_status symm_stream_is_capturing(symm_stream *stream,
 /* A null stream is the default stream. */
 SYMM_EXPORT symm_status symm_graph_launch(symm_graph *graph,
                                           symm_stream *stream);
-/* Launches already enqueued still run. */
+/* Launches already enqueued still run. Until then, symm_module_unload of a
+   module whose kernels the graph launches fails. */
 SYMM_EXPORT symm_status symm_graph_destroy(symm_graph *graph);
 
 /// A TMA descriptor: what a kernel takes as `!nvgpu.tensormap.descriptor`

@@ -130,8 +130,12 @@ symm_status symm::launchKernel(Kernel *kernel, const unsigned grid[3],
         return st;
     function = kernel->function;
   }
-  return b.launch(function, grid, block, static_cast<unsigned>(sharedBytes),
-                  stream, params, numParams);
+  if (symm_status st =
+          b.launch(function, grid, block, static_cast<unsigned>(sharedBytes),
+                   stream, params, numParams))
+    return st;
+  noteLaunch(stream, reinterpret_cast<symm_module *>(&record));
+  return SYMM_SUCCESS;
 }
 
 extern "C" {
@@ -162,6 +166,9 @@ symm_status symm_module_unload(symm_module *module) {
   if (!module)
     return fail(SYMM_ERROR_INVALID_ARGUMENT, "symm_module_unload: null module");
   if (symm_status st = requireNoCapture("symm_module_unload"))
+    return st;
+  // A graph's launches would call into the unloaded code.
+  if (symm_status st = requireNoGraphUses(module))
     return st;
   auto *record = reinterpret_cast<ModuleRecord *>(module);
   symm_status st = state().backend->unloadModule(record->handle);

@@ -211,14 +211,9 @@ symm_status symm_finalize(void) {
   State &s = state();
   if (!s.initialized)
     return SYMM_SUCCESS;
-  // Captures left open are abandoned, as when their streams are destroyed.
-  std::vector<symm_stream *> open;
-  {
-    std::lock_guard<std::mutex> captureLock(captureMutex());
-    open = s.capturing;
-  }
-  for (symm_stream *stream : open)
-    discardCapture(stream);
+  // Captures left open are abandoned, as when their streams are destroyed;
+  // graphs go with the backend.
+  discardGraphs();
   symm_status status = s.backend->synchronize();
   // Leaving is collective too: a rank that leaves while a peer waits in a
   // barrier, or still allocates, is an error on both.

@@ -32,11 +32,6 @@ struct State {
   size_t heapBytes = 0;
   std::vector<Allocation> allocations; // live, sorted by offset
   uint64_t collectiveSeq = 0;
-  /// The streams whose capture symm_stream_begin_capture began and that have
-  /// not ended it, guarded by captureMutex(): while one is open, the calls
-  /// that wait for the device refuse (they would break the capture on a
-  /// GPU, and never see its work on the CPU).
-  std::vector<symm_stream *> capturing;
 };
 
 /// The runtime's state; never destroyed, since compiled programs use the
@@ -47,13 +42,19 @@ std::mutex &apiMutex();
 /// An error unless symm_init has succeeded.
 symm_status requireInit();
 
-/// Guards State::capturing; captures may begin on several threads.
-std::mutex &captureMutex();
 /// An error naming `call` while a capture begun by symm_stream_begin_capture
-/// is open, so that a call that waits for the device changes nothing.
+/// is open (on any thread), so that a call that may wait for the device
+/// changes nothing.
 symm_status requireNoCapture(const char *call);
+/// Records that a capture of `stream`, if open, launches a kernel of
+/// `module`; cheap when no capture is open.
+void noteLaunch(symm_stream *stream, symm_module *module);
+/// An error while a live graph launches kernels of `module`.
+symm_status requireNoGraphUses(symm_module *module);
 /// Ends and discards the capture of `stream`, if any, before it goes.
 void discardCapture(symm_stream *stream);
+/// Discards every open capture and destroys every graph (finalisation).
+void discardGraphs();
 
 /// The collective calls, as ranks compare them.
 enum class Collective : uint64_t { Malloc = 1, Free, Barrier, Finalize };
