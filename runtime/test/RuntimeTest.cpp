@@ -40,6 +40,10 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                       intptr_t blockZ, int32_t smem, void *stream,
                       void **params, void **extra, size_t paramsCount);
 void mgpuStreamSynchronize(void *stream);
+void mgpuMemcpy(void *dst, void *src, size_t bytes, void *stream);
+void *mgpuEventCreate();
+void mgpuEventRecord(void *event, void *stream);
+void mgpuStreamWaitEvent(void *stream, void *event);
 void *mgpuTensorMapEncodeTiledMemref(int64_t tensorRank, void *descriptor,
                                      int64_t dataType, int64_t interleave,
                                      int64_t swizzle, int64_t l2promo,
@@ -651,6 +655,360 @@ TEST(Runtime, NothingIsLeftBehind) {
     return 0;
   });
   EXPECT_EQ(symmEntries("/dev/shm"), before);
+}
+
+/// Whether the last error names this rank and contains `text`.
+bool lastErrorSays(const char *text) {
+  std::string message = symm_last_error();
+  std::string prefix = "rank " + std::to_string(symm_rank()) + ": ";
+  if (message.rfind(prefix, 0) == 0 && message.find(text) != std::string::npos)
+    return true;
+  fprintf(stderr, "expected '%s' in: %s\n", text, message.c_str());
+  return false;
+}
+
+/// Launches scale_add(buf[0..4), a, b) from parameter storage the caller
+/// owns.
+struct ScaleAdd {
+  symm_module *module;
+  int32_t *buf;
+  void *allocated, *aligned;
+  int64_t offset = 0, size = 4, stride = 1;
+  int32_t a = 0, b = 0;
+
+  symm_status launch(symm_stream *stream) {
+    allocated = aligned = buf;
+    void *params[] = {&allocated, &aligned, &offset, &size, &stride, &a, &b};
+    unsigned one[3] = {1, 1, 1}, threads[3] = {4, 1, 1};
+    return symm_launch(module, "scale_add", one, threads, 0, stream, params, 7);
+  }
+};
+
+TEST(Graph, CaptureAndReplay) {
+  std::string image = testKernels();
+  if (image.empty())
+    GTEST_SKIP() << "no compiled test kernels";
+  auto results = runRanks(2, [&](int rank) {
+    RANK_EXPECT(symm_init() == SYMM_SUCCESS);
+    ScaleAdd k;
+    RANK_EXPECT(symm_module_load_data(image.data(), image.size(), &k.module) ==
+                SYMM_SUCCESS);
+    RANK_EXPECT(symm_malloc(4 * sizeof(int32_t),
+                            reinterpret_cast<void **>(&k.buf)) == SYMM_SUCCESS);
+    // The graph copies its input from `staging` (an asynchronous copy, as
+    // compiled programs make), then applies (x * 2 + 1) * 3 + rank + 5.
+    static int32_t staging[4];
+    symm_stream *s, *t;
+    RANK_EXPECT(symm_stream_create(&s) == SYMM_SUCCESS);
+    RANK_EXPECT(symm_stream_create(&t) == SYMM_SUCCESS);
+    int capturing = -1;
+    RANK_EXPECT(symm_stream_is_capturing(s, &capturing) == SYMM_SUCCESS &&
+                capturing == 0);
+    for (int i = 0; i < 4; ++i)
+      k.buf[i] = staging[i] = 100 + i;
+    RANK_EXPECT(symm_stream_begin_capture(s) == SYMM_SUCCESS);
+    RANK_EXPECT(symm_stream_is_capturing(s, &capturing) == SYMM_SUCCESS &&
+                capturing == 1);
+    RANK_EXPECT(symm_stream_is_capturing(t, &capturing) == SYMM_SUCCESS &&
+                capturing == 0);
+    RANK_EXPECT(symm_stream_is_capturing(nullptr, &capturing) == SYMM_SUCCESS &&
+                capturing == 0);
+    mgpuMemcpy(k.buf, staging, sizeof(staging), s);
+    k.a = 2;
+    k.b = 1;
+    RANK_EXPECT(k.launch(s) == SYMM_SUCCESS);
+    // Overwritten after the launch: the graph keeps the values it was given.
+    k.a = 3;
+    k.b = 5 + rank;
+    RANK_EXPECT(k.launch(s) == SYMM_SUCCESS);
+    k.a = k.b = 0;
+    symm_graph *graph = nullptr;
+    RANK_EXPECT(symm_stream_end_capture(s, &graph) == SYMM_SUCCESS && graph);
+    RANK_EXPECT(symm_stream_is_capturing(s, &capturing) == SYMM_SUCCESS &&
+                capturing == 0);
+    // Nothing ran: the copy would have overwritten buf, the launches changed
+    // it.
+    for (int i = 0; i < 4; ++i)
+      staging[i] = -1;
+    RANK_EXPECT(symm_stream_synchronize(s) == SYMM_SUCCESS);
+    for (int i = 0; i < 4; ++i)
+      RANK_EXPECT(k.buf[i] == 100 + i);
+
+    auto expected = [&](int32_t x) { return (x * 2 + 1) * 3 + 5 + rank; };
+    // Each replay reads the input as it is then, on either stream.
+    for (int n = 0; n < 6; ++n) {
+      symm_stream *on = n % 2 ? t : s;
+      for (int i = 0; i < 4; ++i)
+        staging[i] = 10 * n + i;
+      RANK_EXPECT(symm_graph_launch(graph, on) == SYMM_SUCCESS);
+      RANK_EXPECT(symm_stream_synchronize(on) == SYMM_SUCCESS);
+      for (int i = 0; i < 4; ++i)
+        RANK_EXPECT(k.buf[i] == expected(10 * n + i));
+    }
+    // Two launches in a row: each runs whole, in order (the copy restarts
+    // from `staging`).
+    for (int i = 0; i < 4; ++i)
+      staging[i] = i;
+    RANK_EXPECT(symm_graph_launch(graph, s) == SYMM_SUCCESS);
+    RANK_EXPECT(symm_graph_launch(graph, s) == SYMM_SUCCESS);
+    RANK_EXPECT(symm_stream_synchronize(s) == SYMM_SUCCESS);
+    for (int i = 0; i < 4; ++i)
+      RANK_EXPECT(k.buf[i] == expected(i));
+    // On the default stream, destroyed while the launch may still be
+    // queued: that launch runs.
+    for (int i = 0; i < 4; ++i)
+      staging[i] = 50 + i;
+    RANK_EXPECT(symm_graph_launch(graph, nullptr) == SYMM_SUCCESS);
+    RANK_EXPECT(symm_graph_destroy(graph) == SYMM_SUCCESS);
+    RANK_EXPECT(symm_synchronize() == SYMM_SUCCESS);
+    for (int i = 0; i < 4; ++i)
+      RANK_EXPECT(k.buf[i] == expected(50 + i));
+
+    // The stream can be captured again, into a graph of its own.
+    RANK_EXPECT(symm_stream_begin_capture(s) == SYMM_SUCCESS);
+    k.a = -1;
+    k.b = 7;
+    RANK_EXPECT(k.launch(s) == SYMM_SUCCESS);
+    RANK_EXPECT(symm_stream_end_capture(s, &graph) == SYMM_SUCCESS);
+    for (int r = 0; r < 3; ++r)
+      RANK_EXPECT(symm_graph_launch(graph, t) == SYMM_SUCCESS);
+    RANK_EXPECT(symm_stream_synchronize(t) == SYMM_SUCCESS);
+    for (int i = 0; i < 4; ++i)
+      RANK_EXPECT(k.buf[i] == -(-(-expected(50 + i) + 7) + 7) + 7);
+    RANK_EXPECT(symm_graph_destroy(graph) == SYMM_SUCCESS);
+
+    // An empty capture is an empty graph.
+    RANK_EXPECT(symm_stream_begin_capture(t) == SYMM_SUCCESS);
+    RANK_EXPECT(symm_stream_end_capture(t, &graph) == SYMM_SUCCESS);
+    RANK_EXPECT(symm_graph_launch(graph, s) == SYMM_SUCCESS);
+    RANK_EXPECT(symm_graph_destroy(graph) == SYMM_SUCCESS);
+
+    RANK_EXPECT(symm_stream_destroy(s) == SYMM_SUCCESS);
+    RANK_EXPECT(symm_stream_destroy(t) == SYMM_SUCCESS);
+    RANK_EXPECT(symm_module_unload(k.module) == SYMM_SUCCESS);
+    RANK_EXPECT(symm_finalize() == SYMM_SUCCESS);
+    return 0;
+  });
+  for (auto &r : results)
+    EXPECT_TRUE(exitedWith(r, 0));
+}
+
+TEST(Graph, MisuseIsAnErrorThatChangesNothing) {
+  std::string image = testKernels();
+  if (image.empty())
+    GTEST_SKIP() << "no compiled test kernels";
+  auto results = runRanks(2, [&](int) {
+    symm_stream *s, *t;
+    symm_graph *graph = nullptr;
+    RANK_EXPECT(symm_stream_begin_capture(nullptr) ==
+                SYMM_ERROR_NOT_INITIALIZED);
+    RANK_EXPECT(symm_init() == SYMM_SUCCESS);
+    ScaleAdd k;
+    RANK_EXPECT(symm_module_load_data(image.data(), image.size(), &k.module) ==
+                SYMM_SUCCESS);
+    RANK_EXPECT(symm_malloc(4 * sizeof(int32_t),
+                            reinterpret_cast<void **>(&k.buf)) == SYMM_SUCCESS);
+    void *spare, *device;
+    RANK_EXPECT(symm_malloc(64, &spare) == SYMM_SUCCESS);
+    RANK_EXPECT(symm_device_malloc(64, &device) == SYMM_SUCCESS);
+    RANK_EXPECT(symm_stream_create(&s) == SYMM_SUCCESS);
+    RANK_EXPECT(symm_stream_create(&t) == SYMM_SUCCESS);
+    for (int i = 0; i < 4; ++i)
+      k.buf[i] = i;
+
+    RANK_EXPECT(symm_stream_begin_capture(nullptr) ==
+                SYMM_ERROR_INVALID_ARGUMENT);
+    RANK_EXPECT(
+        lastErrorSays("symm_stream_begin_capture: the default (null) stream "
+                      "cannot be captured"));
+    RANK_EXPECT(symm_stream_end_capture(s, &graph) ==
+                SYMM_ERROR_INVALID_ARGUMENT);
+    RANK_EXPECT(lastErrorSays("symm_stream_end_capture: stream "));
+    RANK_EXPECT(lastErrorSays(" is not being captured"));
+    RANK_EXPECT(symm_stream_end_capture(nullptr, &graph) ==
+                SYMM_ERROR_INVALID_ARGUMENT);
+    RANK_EXPECT(lastErrorSays("is not being captured"));
+    RANK_EXPECT(symm_stream_is_capturing(s, nullptr) ==
+                SYMM_ERROR_INVALID_ARGUMENT);
+    RANK_EXPECT(lastErrorSays("symm_stream_is_capturing: null result"));
+    RANK_EXPECT(symm_graph_launch(nullptr, s) == SYMM_ERROR_INVALID_ARGUMENT);
+    RANK_EXPECT(lastErrorSays("symm_graph_launch: null graph"));
+    RANK_EXPECT(symm_graph_destroy(nullptr) == SYMM_ERROR_INVALID_ARGUMENT);
+    RANK_EXPECT(lastErrorSays("symm_graph_destroy: null graph"));
+
+    RANK_EXPECT(symm_stream_begin_capture(s) == SYMM_SUCCESS);
+    k.a = 2;
+    k.b = 1;
+    RANK_EXPECT(k.launch(s) == SYMM_SUCCESS);
+    RANK_EXPECT(symm_stream_begin_capture(s) == SYMM_ERROR_INVALID_ARGUMENT);
+    RANK_EXPECT(lastErrorSays("is already being captured"));
+    RANK_EXPECT(symm_stream_end_capture(s, nullptr) ==
+                SYMM_ERROR_INVALID_ARGUMENT);
+    RANK_EXPECT(lastErrorSays("symm_stream_end_capture: null graph pointer"));
+    RANK_EXPECT(symm_stream_synchronize(s) == SYMM_ERROR_INVALID_ARGUMENT);
+    RANK_EXPECT(lastErrorSays("symm_stream_synchronize: stream "));
+    RANK_EXPECT(lastErrorSays(" is being captured"));
+    // Every call that waits for the device names the call and the stream.
+    char open[64];
+    snprintf(open, sizeof(open), "while stream %p is being captured",
+             static_cast<void *>(s));
+    RANK_EXPECT(symm_synchronize() == SYMM_ERROR_INVALID_ARGUMENT);
+    RANK_EXPECT(lastErrorSays("symm_synchronize while") && lastErrorSays(open));
+    RANK_EXPECT(lastErrorSays("a call that may wait for the device cannot be "
+                              "made during a capture"));
+    int32_t copy[4];
+    RANK_EXPECT(symm_memcpy(copy, k.buf, sizeof(copy)) ==
+                SYMM_ERROR_INVALID_ARGUMENT);
+    RANK_EXPECT(lastErrorSays("symm_memcpy while") && lastErrorSays(open));
+    // Every rank makes the same calls: neither barrier nor free reaches the
+    // other ranks, so what follows still pairs up.
+    RANK_EXPECT(symm_barrier() == SYMM_ERROR_INVALID_ARGUMENT);
+    RANK_EXPECT(lastErrorSays("symm_barrier while") && lastErrorSays(open));
+    RANK_EXPECT(symm_free(spare) == SYMM_ERROR_INVALID_ARGUMENT);
+    RANK_EXPECT(lastErrorSays("symm_free while") && lastErrorSays(open));
+    // So does every call that may wait for the device on a GPU.
+    void *p = nullptr;
+    RANK_EXPECT(symm_device_malloc(64, &p) == SYMM_ERROR_INVALID_ARGUMENT);
+    RANK_EXPECT(lastErrorSays("symm_device_malloc while") &&
+                lastErrorSays(open));
+    RANK_EXPECT(symm_device_free(device) == SYMM_ERROR_INVALID_ARGUMENT);
+    RANK_EXPECT(lastErrorSays("symm_device_free while") && lastErrorSays(open));
+    symm_module *other = nullptr;
+    RANK_EXPECT(symm_module_load_data(image.data(), image.size(), &other) ==
+                SYMM_ERROR_INVALID_ARGUMENT);
+    RANK_EXPECT(lastErrorSays("symm_module_load_data while") &&
+                lastErrorSays(open));
+    RANK_EXPECT(symm_module_load_file(SYMM_TEST_KERNELS, &other) ==
+                SYMM_ERROR_INVALID_ARGUMENT);
+    RANK_EXPECT(lastErrorSays("symm_module_load_file while") &&
+                lastErrorSays(open));
+    RANK_EXPECT(symm_module_unload(k.module) == SYMM_ERROR_INVALID_ARGUMENT);
+    RANK_EXPECT(lastErrorSays("symm_module_unload while") &&
+                lastErrorSays(open));
+    alignas(16) static uint16_t tensor[64 * 64];
+    uint64_t sizes[2] = {64, 64}, strides[2] = {64, 1};
+    uint32_t box[2] = {64, 64};
+    void *map = nullptr;
+    RANK_EXPECT(symm_tensor_map_create(tensor, 2, sizes, strides, box, 2, 128,
+                                       &map) == SYMM_ERROR_INVALID_ARGUMENT);
+    RANK_EXPECT(lastErrorSays("symm_tensor_map_create while") &&
+                lastErrorSays(open));
+    RANK_EXPECT(!p && !other && !map);
+    // Another stream runs as usual meanwhile.
+    RANK_EXPECT(symm_stream_synchronize(t) == SYMM_SUCCESS);
+
+    // None of that changed the capture.
+    int capturing = 0;
+    RANK_EXPECT(symm_stream_is_capturing(s, &capturing) == SYMM_SUCCESS &&
+                capturing == 1);
+    RANK_EXPECT(symm_stream_end_capture(s, &graph) == SYMM_SUCCESS);
+    for (int i = 0; i < 4; ++i)
+      RANK_EXPECT(k.buf[i] == i);
+    RANK_EXPECT(symm_graph_launch(graph, s) == SYMM_SUCCESS);
+    RANK_EXPECT(symm_synchronize() == SYMM_SUCCESS);
+    for (int i = 0; i < 4; ++i)
+      RANK_EXPECT(k.buf[i] == i * 2 + 1);
+    RANK_EXPECT(symm_stream_end_capture(s, &graph) ==
+                SYMM_ERROR_INVALID_ARGUMENT);
+    RANK_EXPECT(lastErrorSays("is not being captured"));
+    RANK_EXPECT(symm_graph_destroy(graph) == SYMM_SUCCESS);
+    RANK_EXPECT(symm_free(spare) == SYMM_SUCCESS);
+    RANK_EXPECT(symm_device_free(device) == SYMM_SUCCESS);
+
+    // A destroyed graph is no graph.
+    RANK_EXPECT(symm_graph_launch(graph, s) == SYMM_ERROR_INVALID_ARGUMENT);
+    RANK_EXPECT(lastErrorSays("symm_graph_launch: ") &&
+                lastErrorSays(" is not a live graph (destroyed already"));
+    RANK_EXPECT(symm_graph_destroy(graph) == SYMM_ERROR_INVALID_ARGUMENT);
+    RANK_EXPECT(lastErrorSays("symm_graph_destroy: ") &&
+                lastErrorSays(" is not a live graph"));
+
+    // A module stays while a graph launches its kernels, also one that
+    // launches them through a graph launched into its capture.
+    ScaleAdd k2 = k;
+    RANK_EXPECT(symm_module_load_data(image.data(), image.size(), &k2.module) ==
+                SYMM_SUCCESS);
+    symm_graph *inner, *outer;
+    RANK_EXPECT(symm_stream_begin_capture(s) == SYMM_SUCCESS);
+    RANK_EXPECT(k2.launch(s) == SYMM_SUCCESS);
+    RANK_EXPECT(symm_stream_end_capture(s, &inner) == SYMM_SUCCESS);
+    RANK_EXPECT(symm_stream_begin_capture(t) == SYMM_SUCCESS);
+    RANK_EXPECT(symm_graph_launch(inner, t) == SYMM_SUCCESS);
+    RANK_EXPECT(symm_stream_end_capture(t, &outer) == SYMM_SUCCESS);
+    RANK_EXPECT(symm_graph_destroy(inner) == SYMM_SUCCESS);
+    RANK_EXPECT(symm_module_unload(k2.module) == SYMM_ERROR_INVALID_ARGUMENT);
+    char graphUses[128];
+    snprintf(graphUses, sizeof(graphUses),
+             "symm_module_unload: graph %p launches kernels of this module; "
+             "destroy it (symm_graph_destroy) first",
+             static_cast<void *>(outer));
+    RANK_EXPECT(lastErrorSays(graphUses));
+    for (int i = 0; i < 4; ++i)
+      k.buf[i] = i;
+    RANK_EXPECT(symm_graph_launch(outer, s) == SYMM_SUCCESS);
+    RANK_EXPECT(symm_stream_synchronize(s) == SYMM_SUCCESS);
+    for (int i = 0; i < 4; ++i)
+      RANK_EXPECT(k.buf[i] == i * 2 + 1);
+    RANK_EXPECT(symm_graph_destroy(outer) == SYMM_SUCCESS);
+    RANK_EXPECT(symm_module_unload(k2.module) == SYMM_SUCCESS);
+    RANK_EXPECT(symm_barrier() == SYMM_SUCCESS);
+
+    // Destroying a stream discards its capture: nothing runs, and the calls
+    // that wait for the device work again.
+    RANK_EXPECT(symm_stream_begin_capture(t) == SYMM_SUCCESS);
+    RANK_EXPECT(k.launch(t) == SYMM_SUCCESS);
+    RANK_EXPECT(symm_stream_destroy(t) == SYMM_SUCCESS);
+    RANK_EXPECT(symm_synchronize() == SYMM_SUCCESS);
+    for (int i = 0; i < 4; ++i)
+      RANK_EXPECT(k.buf[i] == i * 2 + 1);
+    // So does finalisation, for a capture left open; it destroys the graphs
+    // left.
+    RANK_EXPECT(symm_stream_begin_capture(s) == SYMM_SUCCESS);
+    RANK_EXPECT(k.launch(s) == SYMM_SUCCESS);
+    RANK_EXPECT(symm_stream_end_capture(s, &graph) == SYMM_SUCCESS);
+    RANK_EXPECT(symm_stream_begin_capture(s) == SYMM_SUCCESS);
+    RANK_EXPECT(k.launch(s) == SYMM_SUCCESS);
+    RANK_EXPECT(symm_finalize() == SYMM_SUCCESS);
+    return 0;
+  });
+  for (auto &r : results)
+    EXPECT_TRUE(exitedWith(r, 0));
+}
+
+TEST(Graph, EventsInACaptureEndTheProgramOnTheHostBackend) {
+  const std::pair<std::function<void(void *, void *)>, const char *> cases[] = {
+      {mgpuEventRecord, "symm: recording an event failed: rank 0: recording "
+                        "an event on stream "},
+      {[](void *event, void *stream) { mgpuStreamWaitEvent(stream, event); },
+       "symm: waiting for an event failed: rank 0: waiting for an event on "
+       "stream "}};
+  for (const auto &c : cases) {
+    const char *message = c.second;
+    char path[] = "/tmp/symm-graph-event-XXXXXX";
+    int fd = mkstemp(path);
+    ASSERT_GE(fd, 0);
+    close(fd);
+    auto results = runRanks(1, [&](int) {
+      RANK_EXPECT(freopen(path, "w", stderr) != nullptr);
+      RANK_EXPECT(symm_init() == SYMM_SUCCESS);
+      symm_stream *s;
+      RANK_EXPECT(symm_stream_create(&s) == SYMM_SUCCESS);
+      void *event = mgpuEventCreate();
+      RANK_EXPECT(symm_stream_begin_capture(s) == SYMM_SUCCESS);
+      c.first(event, s);
+      return 0;
+    });
+    std::ifstream in(path);
+    std::string output((std::istreambuf_iterator<char>(in)),
+                       std::istreambuf_iterator<char>());
+    unlink(path);
+    EXPECT_TRUE(exitedWith(results[0], 1)) << output;
+    EXPECT_NE(output.find(message), std::string::npos) << output;
+    EXPECT_NE(output.find(" while it is being captured: the host backend "
+                          "captures launches, copies and sets, not events"),
+              std::string::npos)
+        << output;
+  }
 }
 
 } // namespace

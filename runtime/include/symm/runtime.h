@@ -41,6 +41,7 @@ typedef enum symm_status {
 
 typedef struct symm_module symm_module;
 typedef struct symm_stream symm_stream;
+typedef struct symm_graph symm_graph;
 
 /* Initialises this rank: reads its rank and the world size from the
    environment (SYMM_RANK/SYMM_WORLD_SIZE set by symm-run, torchrun's
@@ -111,6 +112,32 @@ SYMM_EXPORT symm_status symm_stream_create(symm_stream **stream);
 SYMM_EXPORT symm_status symm_stream_destroy(symm_stream *stream);
 SYMM_EXPORT symm_status symm_stream_synchronize(symm_stream *stream);
 SYMM_EXPORT symm_status symm_synchronize(void);
+
+/* Graphs, as CUDA's stream capture. Between begin and end, the work put on
+   `stream` (launches, and on the GPU backends what the driver captures) is
+   recorded instead of run; end returns it as a graph ready to launch, which
+   symm_graph_launch enqueues, in order and with the parameter values given
+   at record time, on any stream, as often as wanted. Only a stream from
+   symm_stream_create can be captured; end a capture on the thread that
+   began it. While a capture begun here is open, the calls that may wait for
+   the device fail and change nothing: symm_stream_synchronize of its
+   stream, symm_synchronize, symm_barrier, symm_free, symm_memcpy,
+   symm_device_malloc/free, module load and unload, symm_tensor_map_create.
+   Destroying a stream ends its capture and discards
+   it; symm_finalize discards open captures and destroys every graph. */
+SYMM_EXPORT symm_status symm_stream_begin_capture(symm_stream *stream);
+SYMM_EXPORT symm_status symm_stream_end_capture(symm_stream *stream,
+                                                symm_graph **graph);
+/* *capturing = 1 while `stream` is being captured (on cuda, also by
+   cudaStreamBeginCapture on the same stream), 0 otherwise. */
+SYMM_EXPORT symm_status symm_stream_is_capturing(symm_stream *stream,
+                                                 int *capturing);
+/* A null stream is the default stream. */
+SYMM_EXPORT symm_status symm_graph_launch(symm_graph *graph,
+                                          symm_stream *stream);
+/* Launches already enqueued still run. Until then, symm_module_unload of a
+   module whose kernels the graph launches fails. */
+SYMM_EXPORT symm_status symm_graph_destroy(symm_graph *graph);
 
 /// A TMA descriptor: what a kernel takes as `!nvgpu.tensormap.descriptor`
 /// (on NVIDIA a CUtensorMap in device memory, on the CPU target the runtime's

@@ -84,6 +84,9 @@ symm_status symm_free(void *ptr) {
                 "symm_free(%p): offset %zu of the symmetric heap is not the "
                 "start of a live allocation",
                 ptr, static_cast<size_t>(p - base));
+  // It waits for the device before the buffer is reused.
+  if (symm_status st = requireNoCapture("symm_free"))
+    return st;
   if (symm_status st =
           collective(Collective::Free, "symm_free offset", it->offset))
     return st;

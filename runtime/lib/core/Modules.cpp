@@ -130,18 +130,27 @@ symm_status symm::launchKernel(Kernel *kernel, const unsigned grid[3],
         return st;
     function = kernel->function;
   }
-  return b.launch(function, grid, block, static_cast<unsigned>(sharedBytes),
-                  stream, params, numParams);
+  if (symm_status st =
+          b.launch(function, grid, block, static_cast<unsigned>(sharedBytes),
+                   stream, params, numParams))
+    return st;
+  noteLaunch(stream, reinterpret_cast<symm_module *>(&record));
+  return SYMM_SUCCESS;
 }
 
 extern "C" {
 
 symm_status symm_module_load_data(const void *data, size_t size,
                                   symm_module **module) {
+  // Loading writes the kernel context with a copy that waits for the device.
+  if (symm_status st = requireNoCapture("symm_module_load_data"))
+    return st;
   return loadModule(data, size, "", module);
 }
 
 symm_status symm_module_load_file(const char *path, symm_module **module) {
+  if (symm_status st = requireNoCapture("symm_module_load_file"))
+    return st;
   std::ifstream in(path, std::ios::binary);
   if (!in)
     return fail(SYMM_ERROR_INVALID_ARGUMENT, "cannot open module '%s'", path);
@@ -156,6 +165,11 @@ symm_status symm_module_unload(symm_module *module) {
     return st;
   if (!module)
     return fail(SYMM_ERROR_INVALID_ARGUMENT, "symm_module_unload: null module");
+  if (symm_status st = requireNoCapture("symm_module_unload"))
+    return st;
+  // A graph's launches would call into the unloaded code.
+  if (symm_status st = requireNoGraphUses(module))
+    return st;
   auto *record = reinterpret_cast<ModuleRecord *>(module);
   symm_status st = state().backend->unloadModule(record->handle);
   delete record;

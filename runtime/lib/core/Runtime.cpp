@@ -211,6 +211,9 @@ symm_status symm_finalize(void) {
   State &s = state();
   if (!s.initialized)
     return SYMM_SUCCESS;
+  // Captures left open are abandoned, as when their streams are destroyed;
+  // graphs go with the backend.
+  discardGraphs();
   symm_status status = s.backend->synchronize();
   // Leaving is collective too: a rank that leaves while a peer waits in a
   // barrier, or still allocates, is an error on both.
@@ -262,6 +265,8 @@ symm_status symm_barrier(void) {
   std::lock_guard<std::mutex> lock(apiMutex());
   if (symm_status st = requireInit())
     return st;
+  if (symm_status st = requireNoCapture("symm_barrier"))
+    return st;
   if (symm_status st = state().backend->synchronize())
     return st;
   return collective(Collective::Barrier, "symm_barrier", 0);
@@ -284,30 +289,50 @@ symm_status symm_stream_create(symm_stream **stream) {
 symm_status symm_stream_destroy(symm_stream *stream) {
   if (symm_status st = requireInit())
     return st;
+  discardCapture(stream);
   return state().backend->streamDestroy(stream);
 }
 symm_status symm_stream_synchronize(symm_stream *stream) {
   if (symm_status st = requireInit())
     return st;
+  bool capturing;
+  if (symm_status st = streamCapturing(stream, capturing))
+    return st;
+  if (capturing)
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "symm_stream_synchronize: stream %p is being captured, so "
+                "its work is only recorded; end the capture "
+                "(symm_stream_end_capture) first",
+                static_cast<void *>(stream));
   return state().backend->streamSynchronize(stream);
 }
 symm_status symm_synchronize(void) {
   if (symm_status st = requireInit())
     return st;
+  if (symm_status st = requireNoCapture("symm_synchronize"))
+    return st;
   return state().backend->synchronize();
 }
+// Allocating and freeing device memory may wait for the device.
 symm_status symm_device_malloc(size_t bytes, void **ptr) {
   if (symm_status st = requireInit())
+    return st;
+  if (symm_status st = requireNoCapture("symm_device_malloc"))
     return st;
   return state().backend->memAlloc(bytes, false, ptr);
 }
 symm_status symm_device_free(void *ptr) {
   if (symm_status st = requireInit())
     return st;
+  if (symm_status st = requireNoCapture("symm_device_free"))
+    return st;
   return state().backend->memFree(ptr);
 }
 symm_status symm_memcpy(void *dst, const void *src, size_t bytes) {
   if (symm_status st = requireInit())
+    return st;
+  // It waits for the copy, which a GPU driver refuses during a capture.
+  if (symm_status st = requireNoCapture("symm_memcpy"))
     return st;
   if (symm_status st = state().backend->memcpy(dst, src, bytes, nullptr))
     return st;

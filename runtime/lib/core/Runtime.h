@@ -107,6 +107,17 @@ public:
   virtual symm_status streamDestroy(void *stream) = 0;
   virtual symm_status streamSynchronize(void *stream) = 0;
   virtual symm_status synchronize() = 0;
+  /// Stream capture (CUDA's, thread-local): the runtime has checked that
+  /// `stream` is not null and not capturing already.
+  virtual symm_status streamBeginCapture(void *stream) = 0;
+  /// Ends the capture and returns the recorded work as a graph ready to
+  /// launch; the runtime has checked that `stream` is capturing.
+  virtual symm_status streamEndCapture(void *stream, void **graph) = 0;
+  /// Whether `stream` (not null) is being captured; called before every
+  /// collective, so it must be cheap.
+  virtual symm_status streamIsCapturing(void *stream, bool *capturing) = 0;
+  virtual symm_status graphLaunch(void *graph, void *stream) = 0;
+  virtual symm_status graphDestroy(void *graph) = 0;
   virtual symm_status eventCreate(void **event) = 0;
   virtual symm_status eventDestroy(void *event) = 0;
   virtual symm_status eventRecord(void *event, void *stream) = 0;
@@ -165,6 +176,10 @@ struct Kernel;
 /// valid until it is unloaded; null for a null module or name.
 Kernel *moduleKernel(symm_module *module, const char *name);
 const char *kernelName(const Kernel *kernel); // non-null
+/// Whether `stream` is being captured (false for the null stream, which
+/// cannot be); what a call that cannot be captured asks first.
+symm_status streamCapturing(symm_stream *stream, bool &capturing);
+
 /// symm_launch of a Kernel: launches from several host threads may share it.
 symm_status launchKernel(Kernel *kernel, const unsigned grid[3],
                          const unsigned block[3], size_t sharedBytes,

@@ -1,8 +1,8 @@
 //===- RuntimeState.h - The state behind the C API --------------*- C++ -*-===//
 //
-// The C API is implemented in three parts that share this state: Runtime.cpp
-// (initialisation, collectives, streams), Heap.cpp (the symmetric heap) and
-// Modules.cpp (modules and launches).
+// The C API is implemented in four parts that share this state: Runtime.cpp
+// (initialisation, collectives, streams), Heap.cpp (the symmetric heap),
+// Modules.cpp (modules and launches) and Graphs.cpp (stream capture).
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,6 +41,20 @@ State &state();
 std::mutex &apiMutex();
 /// An error unless symm_init has succeeded.
 symm_status requireInit();
+
+/// An error naming `call` while a capture begun by symm_stream_begin_capture
+/// is open (on any thread), so that a call that may wait for the device
+/// changes nothing.
+symm_status requireNoCapture(const char *call);
+/// Records that a capture of `stream`, if open, launches a kernel of
+/// `module`; cheap when no capture is open.
+void noteLaunch(symm_stream *stream, symm_module *module);
+/// An error while a live graph launches kernels of `module`.
+symm_status requireNoGraphUses(symm_module *module);
+/// Ends and discards the capture of `stream`, if any, before it goes.
+void discardCapture(symm_stream *stream);
+/// Discards every open capture and destroys every graph (finalisation).
+void discardGraphs();
 
 /// The collective calls, as ranks compare them.
 enum class Collective : uint64_t { Malloc = 1, Free, Barrier, Finalize };

@@ -95,6 +95,9 @@ extern "C" symm_status symm_tensor_map_create(const void *base, int rank,
                                               int swizzle_bytes, void **map) {
   if (symm_status status = requireInit())
     return status;
+  // A GPU descriptor is copied to device memory allocated for it.
+  if (symm_status status = requireNoCapture("symm_tensor_map_create"))
+    return status;
   if (!map || !sizes || !strides || !box)
     return fail(SYMM_ERROR_INVALID_ARGUMENT,
                 "symm_tensor_map_create: sizes, strides, box and map must "

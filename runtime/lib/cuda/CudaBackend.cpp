@@ -48,6 +48,13 @@ bool open(DriverLibrary &lib, Driver &d) {
          load("cuEventRecord", d.eventRecord) &&
          load("cuEventSynchronize", d.eventSynchronize) &&
          load("cuStreamWaitEvent", d.streamWaitEvent) &&
+         load("cuStreamBeginCapture_v2", d.streamBeginCapture) &&
+         load("cuStreamEndCapture", d.streamEndCapture) &&
+         load("cuStreamIsCapturing", d.streamIsCapturing) &&
+         load("cuGraphInstantiateWithFlags", d.graphInstantiateWithFlags) &&
+         load("cuGraphLaunch", d.graphLaunch) &&
+         load("cuGraphExecDestroy", d.graphExecDestroy) &&
+         load("cuGraphDestroy", d.graphDestroy) &&
          load("cuMemcpyAsync", d.memcpyAsync) &&
          load("cuMemsetD32Async", d.memsetD32Async) &&
          load("cuMemsetD16Async", d.memsetD16Async) &&
@@ -188,6 +195,34 @@ Backend *symm::createCudaBackend() {
   api.streamWaitEvent = [d](void *s, void *e) {
     return int(
         d->streamWaitEvent(static_cast<Stream>(s), static_cast<Event>(e), 0));
+  };
+  api.streamBeginCapture = [d](void *s) {
+    return int(d->streamBeginCapture(static_cast<Stream>(s),
+                                     kStreamCaptureModeThreadLocal));
+  };
+  api.streamEndCapture = [d](void *s, void **g) {
+    return int(d->streamEndCapture(static_cast<Stream>(s),
+                                   reinterpret_cast<Graph *>(g)));
+  };
+  api.streamIsCapturing = [d](void *s, bool *capturing) {
+    int status = kStreamCaptureStatusNone;
+    Result r = d->streamIsCapturing(static_cast<Stream>(s), &status);
+    *capturing = status != kStreamCaptureStatusNone;
+    return int(r);
+  };
+  api.graphInstantiate = [d](void **exec, void *g) {
+    return int(d->graphInstantiateWithFlags(reinterpret_cast<GraphExec *>(exec),
+                                            static_cast<Graph>(g), 0));
+  };
+  api.graphLaunch = [d](void *exec, void *s) {
+    return int(
+        d->graphLaunch(static_cast<GraphExec>(exec), static_cast<Stream>(s)));
+  };
+  api.graphExecDestroy = [d](void *exec) {
+    return int(d->graphExecDestroy(static_cast<GraphExec>(exec)));
+  };
+  api.graphDestroy = [d](void *g) {
+    return int(d->graphDestroy(static_cast<Graph>(g)));
   };
   api.memAlloc = [d](void **p, size_t n) {
     DevicePtr ptr;

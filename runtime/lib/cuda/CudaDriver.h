@@ -24,6 +24,8 @@ using Module = struct Module_ *;
 using Function = struct Function_ *;
 using Stream = struct Stream_ *;
 using Event = struct Event_ *;
+using Graph = struct Graph_ *;
+using GraphExec = struct GraphExec_ *;
 struct IpcMemHandle {
   char reserved[64];
 };
@@ -32,6 +34,9 @@ constexpr unsigned kIpcMemLazyEnablePeerAccess = 0x1;
 constexpr unsigned kStreamNonBlocking = 0x1;
 constexpr unsigned kEventDisableTiming = 0x2;
 constexpr unsigned kMemAttachGlobal = 0x1;
+/// CUstreamCaptureMode and CUstreamCaptureStatus values.
+constexpr int kStreamCaptureModeThreadLocal = 1;
+constexpr int kStreamCaptureStatusNone = 0;
 constexpr int kFuncAttributeMaxDynamicSharedSizeBytes = 8;
 /// Without opting in, a kernel may have at most 48 KiB of shared memory.
 constexpr unsigned kDefaultSharedBytesLimit = 48 * 1024;
@@ -70,6 +75,14 @@ struct Driver {
   Result (*eventRecord)(Event event, Stream stream);
   Result (*eventSynchronize)(Event event);
   Result (*streamWaitEvent)(Stream stream, Event event, unsigned flags);
+  Result (*streamBeginCapture)(Stream stream, int mode);
+  Result (*streamEndCapture)(Stream stream, Graph *graph);
+  Result (*streamIsCapturing)(Stream stream, int *status);
+  Result (*graphInstantiateWithFlags)(GraphExec *exec, Graph graph,
+                                      unsigned long long flags);
+  Result (*graphLaunch)(GraphExec exec, Stream stream);
+  Result (*graphExecDestroy)(GraphExec exec);
+  Result (*graphDestroy)(Graph graph);
   Result (*memcpyAsync)(DevicePtr dst, DevicePtr src, size_t bytes,
                         Stream stream);
   Result (*memsetD32Async)(DevicePtr dst, unsigned value, size_t count,

@@ -139,6 +139,35 @@ public:
     api.makeCurrent();
     return check(api.deviceSynchronize(), "device synchronisation");
   }
+  symm_status streamBeginCapture(void *stream) override {
+    api.makeCurrent();
+    return check(api.streamBeginCapture(stream), "stream capture");
+  }
+  /// A symm_graph is the executable graph; the graph it was made of is not
+  /// needed once instantiated.
+  symm_status streamEndCapture(void *stream, void **graph) override {
+    api.makeCurrent();
+    void *captured = nullptr;
+    if (symm_status s =
+            check(api.streamEndCapture(stream, &captured), "ending a capture"))
+      return s;
+    symm_status s =
+        check(api.graphInstantiate(graph, captured), "graph instantiation");
+    api.graphDestroy(captured);
+    return s;
+  }
+  symm_status streamIsCapturing(void *stream, bool *capturing) override {
+    return check(api.streamIsCapturing(stream, capturing),
+                 "capture status query");
+  }
+  symm_status graphLaunch(void *graph, void *stream) override {
+    api.makeCurrent();
+    return check(api.graphLaunch(graph, stream), "graph launch");
+  }
+  symm_status graphDestroy(void *graph) override {
+    api.makeCurrent();
+    return check(api.graphExecDestroy(graph), "graph destruction");
+  }
   symm_status eventCreate(void **event) override {
     api.makeCurrent();
     return check(api.eventCreate(event), "event creation");

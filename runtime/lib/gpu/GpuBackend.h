@@ -75,6 +75,15 @@ struct GpuApi {
   std::function<int(void *)> streamDestroy;
   std::function<int(void *)> streamSynchronize;
   std::function<int()> deviceSynchronize;
+  /// Stream capture in thread-local mode; capturing is true while a capture
+  /// is open, also one the driver has invalidated (it must still be ended).
+  std::function<int(void *stream)> streamBeginCapture;
+  std::function<int(void *stream, void **graph)> streamEndCapture;
+  std::function<int(void *stream, bool *capturing)> streamIsCapturing;
+  std::function<int(void **exec, void *graph)> graphInstantiate;
+  std::function<int(void *exec, void *stream)> graphLaunch;
+  std::function<int(void *exec)> graphExecDestroy;
+  std::function<int(void *graph)> graphDestroy;
   std::function<int(void **)> eventCreate;
   std::function<int(void *)> eventDestroy;
   std::function<int(void *, void *)> eventRecord;

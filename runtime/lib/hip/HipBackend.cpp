@@ -45,6 +45,13 @@ struct Hip {
   decltype(&hipEventRecord) eventRecord;
   decltype(&hipEventSynchronize) eventSynchronize;
   decltype(&hipStreamWaitEvent) streamWaitEvent;
+  decltype(&hipStreamBeginCapture) streamBeginCapture;
+  decltype(&hipStreamEndCapture) streamEndCapture;
+  decltype(&hipStreamIsCapturing) streamIsCapturing;
+  decltype(&hipGraphInstantiate) graphInstantiate;
+  decltype(&hipGraphLaunch) graphLaunch;
+  decltype(&hipGraphExecDestroy) graphExecDestroy;
+  decltype(&hipGraphDestroy) graphDestroy;
   decltype(&hipMemcpyAsync) memcpyAsync;
   decltype(&hipMemsetD32Async) memsetD32Async;
   decltype(&hipMemsetD16Async) memsetD16Async;
@@ -81,6 +88,13 @@ bool open(DriverLibrary &lib, Hip &h) {
          load("hipEventRecord", h.eventRecord) &&
          load("hipEventSynchronize", h.eventSynchronize) &&
          load("hipStreamWaitEvent", h.streamWaitEvent) &&
+         load("hipStreamBeginCapture", h.streamBeginCapture) &&
+         load("hipStreamEndCapture", h.streamEndCapture) &&
+         load("hipStreamIsCapturing", h.streamIsCapturing) &&
+         load("hipGraphInstantiate", h.graphInstantiate) &&
+         load("hipGraphLaunch", h.graphLaunch) &&
+         load("hipGraphExecDestroy", h.graphExecDestroy) &&
+         load("hipGraphDestroy", h.graphDestroy) &&
          load("hipMemcpyAsync", h.memcpyAsync) &&
          load("hipMemsetD32Async", h.memsetD32Async) &&
          load("hipMemsetD16Async", h.memsetD16Async) &&
@@ -184,6 +198,35 @@ Backend *symm::createHipBackend() {
   api.streamWaitEvent = [h](void *s, void *e) {
     return int(h->streamWaitEvent(static_cast<hipStream_t>(s),
                                   static_cast<hipEvent_t>(e), 0));
+  };
+  api.streamBeginCapture = [h](void *s) {
+    return int(h->streamBeginCapture(static_cast<hipStream_t>(s),
+                                     hipStreamCaptureModeThreadLocal));
+  };
+  api.streamEndCapture = [h](void *s, void **g) {
+    return int(h->streamEndCapture(static_cast<hipStream_t>(s),
+                                   reinterpret_cast<hipGraph_t *>(g)));
+  };
+  api.streamIsCapturing = [h](void *s, bool *capturing) {
+    hipStreamCaptureStatus status = hipStreamCaptureStatusNone;
+    hipError_t e = h->streamIsCapturing(static_cast<hipStream_t>(s), &status);
+    *capturing = status != hipStreamCaptureStatusNone;
+    return int(e);
+  };
+  api.graphInstantiate = [h](void **exec, void *g) {
+    return int(h->graphInstantiate(reinterpret_cast<hipGraphExec_t *>(exec),
+                                   static_cast<hipGraph_t>(g), nullptr, nullptr,
+                                   0));
+  };
+  api.graphLaunch = [h](void *exec, void *s) {
+    return int(h->graphLaunch(static_cast<hipGraphExec_t>(exec),
+                              static_cast<hipStream_t>(s)));
+  };
+  api.graphExecDestroy = [h](void *exec) {
+    return int(h->graphExecDestroy(static_cast<hipGraphExec_t>(exec)));
+  };
+  api.graphDestroy = [h](void *g) {
+    return int(h->graphDestroy(static_cast<hipGraph_t>(g)));
   };
   api.memAlloc = [h](void **p, size_t n) { return int(h->malloc(p, n)); };
   api.memAllocShared = [h](void **p, size_t n) {

@@ -5,6 +5,8 @@
 // between heaps is real. Modules are shared objects loaded from memory.
 // Kernels run on the HostDevice's fibers (HostDevice.cpp). Streams are threads
 // that run their work in order, so launches on two streams run concurrently.
+// A stream being captured appends its work to a list instead, and a graph is
+// that list, enqueued whole on every launch.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +26,7 @@
 #include <sys/mman.h>
 #include <thread>
 #include <unistd.h>
+#include <vector>
 
 using namespace symm;
 
@@ -33,6 +36,11 @@ namespace {
 /// reported by the next synchronisation.
 class HostStream {
 public:
+  using Work = std::function<symm_status()>;
+  /// What a capture recorded; launches of a graph share it, so a graph
+  /// destroyed while a launch of it is still queued stays until that runs.
+  using Recording = std::shared_ptr<const std::vector<Work>>;
+
   HostStream() : worker([this] { run(); }) {}
   ~HostStream() {
     {
@@ -42,11 +50,41 @@ public:
     ready.notify_all();
     worker.join();
   }
-  void enqueue(std::function<symm_status()> work) {
+  void enqueue(Work work) {
     std::lock_guard<std::mutex> lock(mutex);
+    if (capture) {
+      capture->push_back(std::move(work));
+      return;
+    }
     queue.push_back(std::move(work));
     ++pending;
     ready.notify_all();
+  }
+  /// Enqueues a recording's work, in order, with no other work between.
+  void enqueue(const Recording &recording) {
+    std::lock_guard<std::mutex> lock(mutex);
+    for (size_t i = 0; i < recording->size(); ++i) {
+      Work work = [recording, i] { return (*recording)[i](); };
+      if (capture) {
+        capture->push_back(std::move(work));
+        continue;
+      }
+      queue.push_back(std::move(work));
+      ++pending;
+    }
+    ready.notify_all();
+  }
+  void beginCapture() {
+    std::lock_guard<std::mutex> lock(mutex);
+    capture = std::make_unique<std::vector<Work>>();
+  }
+  Recording endCapture() {
+    std::lock_guard<std::mutex> lock(mutex);
+    return Recording(std::move(capture));
+  }
+  bool capturing() {
+    std::lock_guard<std::mutex> lock(mutex);
+    return capture != nullptr;
   }
   symm_status synchronize() {
     std::unique_lock<std::mutex> lock(mutex);
@@ -85,7 +123,9 @@ private:
 
   std::mutex mutex;
   std::condition_variable ready, idle;
-  std::deque<std::function<symm_status()>> queue;
+  std::deque<Work> queue;
+  /// Where enqueued work goes while the stream is being captured.
+  std::unique_ptr<std::vector<Work>> capture;
   size_t pending = 0;
   bool stopping = false;
   symm_status status = SYMM_SUCCESS;
@@ -319,6 +359,27 @@ public:
     return result;
   }
 
+  symm_status streamBeginCapture(void *stream) override {
+    toStream(stream)->beginCapture();
+    return SYMM_SUCCESS;
+  }
+  symm_status streamEndCapture(void *stream, void **graph) override {
+    *graph = new HostStream::Recording(toStream(stream)->endCapture());
+    return SYMM_SUCCESS;
+  }
+  symm_status streamIsCapturing(void *stream, bool *capturing) override {
+    *capturing = toStream(stream)->capturing();
+    return SYMM_SUCCESS;
+  }
+  symm_status graphLaunch(void *graph, void *stream) override {
+    toStream(stream)->enqueue(*static_cast<HostStream::Recording *>(graph));
+    return SYMM_SUCCESS;
+  }
+  symm_status graphDestroy(void *graph) override {
+    delete static_cast<HostStream::Recording *>(graph);
+    return SYMM_SUCCESS;
+  }
+
   symm_status eventCreate(void **event) override {
     *event = new HostEvent;
     return SYMM_SUCCESS;
@@ -328,6 +389,8 @@ public:
     return SYMM_SUCCESS;
   }
   symm_status eventRecord(void *event, void *stream) override {
+    if (symm_status st = refuseInCapture(stream, "recording an event"))
+      return st;
     auto *e = static_cast<HostEvent *>(event);
     uint64_t generation;
     {
@@ -351,6 +414,8 @@ public:
     return SYMM_SUCCESS;
   }
   symm_status streamWaitEvent(void *stream, void *event) override {
+    if (symm_status st = refuseInCapture(stream, "waiting for an event"))
+      return st;
     auto *e = static_cast<HostEvent *>(event);
     uint64_t target;
     {
@@ -481,6 +546,17 @@ public:
 private:
   HostStream *toStream(void *stream) {
     return stream ? static_cast<HostStream *>(stream) : defaultStream;
+  }
+  /// An event's generation is taken when it is recorded or waited for, so a
+  /// replay would record or wait for a stale one: events stay out of
+  /// captures here (a GPU driver turns them into the graph's edges).
+  symm_status refuseInCapture(void *stream, const char *what) {
+    if (!toStream(stream)->capturing())
+      return SYMM_SUCCESS;
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "%s on stream %p while it is being captured: the host "
+                "backend captures launches, copies and sets, not events",
+                what, stream);
   }
 
   std::mutex mutex;

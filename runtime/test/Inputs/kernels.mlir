@@ -1,6 +1,16 @@
 // Empty kernels k0 ... k255, compiled for the host target at build time,
-// that the runtime tests load and launch.
+// that the runtime tests load and launch, and one that computes.
 gpu.module @kernels {
+  // buf[t] = buf[t] * a + b for each thread t: launches in another order,
+  // or with other parameters, give another result.
+  gpu.func @scale_add(%buf: memref<?xi32>, %a: i32, %b: i32) kernel {
+    %t = gpu.thread_id x
+    %v = memref.load %buf[%t] : memref<?xi32>
+    %m = arith.muli %v, %a : i32
+    %r = arith.addi %m, %b : i32
+    memref.store %r, %buf[%t] : memref<?xi32>
+    gpu.return
+  }
   gpu.func @k0() kernel {
     gpu.return
   }
