@@ -527,6 +527,217 @@ void testBackToBack(symm_stream *a, symm_stream *b, size_t count,
   }
 }
 
+void expectError(symm_status got, symm_status status, const char *text);
+
+/// Collectives captured once in a graph (symm_stream_begin_capture) and the
+/// graph replayed on new inputs: each replay must number its launches anew
+/// (the epochs live on the device), so every replay's results are right.
+/// Covers each kernel: all-reduce low-latency, one-shot (not whole vectors),
+/// two-shot and ring; reduce-scatter low-latency and pipelined; the
+/// exchanges low-latency and through the scratch (or direct, under
+/// SYMM_COLLECTIVES_DIRECT_MIN=1); all-to-allv. Then the first call on a
+/// stream, which cannot be captured, is refused with a message.
+void testGraph() {
+  const symm_dtype d = SYMM_INT32;
+  enum Kind { AllReduce, ReduceScatter, AllGather, AllToAll, Broadcast };
+  struct Case {
+    Kind kind;
+    size_t count; // per block
+    const char *algo;
+    Buffer *send = nullptr, *recv = nullptr;
+  };
+  std::vector<Case> cases = {
+      {AllReduce, 100, nullptr},      {AllReduce, 1001, nullptr},
+      {AllReduce, 20000, "two_shot"}, {AllReduce, 20000, "ring"},
+      {ReduceScatter, 100, nullptr},  {ReduceScatter, 20001, nullptr},
+      {AllGather, 100, nullptr},      {AllGather, 3001, nullptr},
+      {AllToAll, 100, nullptr},       {AllToAll, 3001, nullptr},
+      {Broadcast, 100, nullptr},      {Broadcast, 3001, nullptr}};
+  auto blocks = [](Kind k, bool send) {
+    switch (k) {
+    case AllReduce:
+    case Broadcast:
+      return 1;
+    case ReduceScatter:
+      return send ? world : 1;
+    case AllGather:
+      return send ? 1 : world;
+    case AllToAll:
+      return world;
+    }
+    return 1;
+  };
+  for (Case &c : cases) {
+    c.send = new Buffer(Place::Heap, c.count * blocks(c.kind, true) * 4);
+    c.recv = new Buffer(Place::Heap, c.count * blocks(c.kind, false) * 4);
+  }
+  size_t vc = 50; // all-to-allv: rank r sends vc + r + p elements to p
+  std::vector<size_t> scounts(world), sdispls(world), rcounts(world),
+      rdispls(world);
+  size_t sTotal = 0, rTotal = 0;
+  for (int p = 0; p < world; ++p) {
+    scounts[p] = vc + rank + p;
+    rcounts[p] = vc + p + rank;
+    sdispls[p] = sTotal;
+    rdispls[p] = rTotal;
+    sTotal += scounts[p];
+    rTotal += rcounts[p];
+  }
+  // Heap allocations are collective: the same size on every rank.
+  size_t vMax = (vc + 2 * world) * world * 4;
+  Buffer vsend(Place::Heap, vMax), vrecv(Place::Heap, vMax);
+  symm_stream *s = nullptr;
+  CHECK_OK(symm_stream_create(&s));
+  auto enqueue = [&] {
+    for (Case &c : cases) {
+      forceAlgorithm(c.algo);
+      switch (c.kind) {
+      case AllReduce:
+        CHECK_OK(
+            symm_all_reduce(c.send->ptr, c.recv->ptr, c.count, d, SYMM_SUM, s));
+        break;
+      case ReduceScatter:
+        CHECK_OK(symm_reduce_scatter(c.send->ptr, c.recv->ptr, c.count, d,
+                                     SYMM_SUM, s));
+        break;
+      case AllGather:
+        CHECK_OK(symm_all_gather(c.send->ptr, c.recv->ptr, c.count, d, s));
+        break;
+      case AllToAll:
+        CHECK_OK(symm_all_to_all(c.send->ptr, c.recv->ptr, c.count, d, s));
+        break;
+      case Broadcast:
+        CHECK_OK(symm_broadcast(c.send->ptr, c.recv->ptr, c.count, d, 0, s));
+        break;
+      }
+      forceAlgorithm(nullptr);
+    }
+    CHECK_OK(symm_all_to_allv(vsend.ptr, scounts.data(), sdispls.data(),
+                              vrecv.ptr, rcounts.data(), rdispls.data(), d, s));
+  };
+  // The channel and the kernels first, outside the capture.
+  enqueue();
+  CHECK_OK(symm_stream_synchronize(s));
+  symm_graph *graph = nullptr;
+  CHECK_OK(symm_stream_begin_capture(s));
+  enqueue();
+  CHECK_OK(symm_stream_end_capture(s, &graph));
+  for (int replay = 0; replay < 3; ++replay) {
+    int seed = 1000 + replay;
+    for (Case &c : cases) {
+      c.send->write(fill(d, c.count * blocks(c.kind, true), rank, seed));
+      c.recv->write(garbage(c.recv->bytes));
+    }
+    std::vector<char> v(sTotal * 4);
+    for (int p = 0; p < world; ++p)
+      for (size_t i = 0; i < scounts[p]; ++i)
+        put(d, v.data(), sdispls[p] + i, input(d, rank, p * 1000 + i, seed));
+    vsend.write(v);
+    vrecv.write(garbage(rTotal * 4));
+    // Replays alternate between the captured stream and the default one.
+    CHECK_OK(symm_graph_launch(graph, replay % 2 ? nullptr : s));
+    CHECK_OK(symm_synchronize());
+    for (Case &c : cases) {
+      std::vector<double> want;
+      size_t n = c.count;
+      for (size_t i = 0; i < n * blocks(c.kind, false); ++i) {
+        std::vector<double> vals;
+        switch (c.kind) {
+        case AllReduce:
+          for (int q = 0; q < world; ++q)
+            vals.push_back(input(d, q, i, seed));
+          want.push_back(reduce(d, SYMM_SUM, vals));
+          break;
+        case ReduceScatter:
+          for (int q = 0; q < world; ++q)
+            vals.push_back(input(d, q, rank * n + i, seed));
+          want.push_back(reduce(d, SYMM_SUM, vals));
+          break;
+        case AllGather:
+          want.push_back(input(d, int(i / n), i % n, seed));
+          break;
+        case AllToAll:
+          want.push_back(input(d, int(i / n), rank * n + i % n, seed));
+          break;
+        case Broadcast:
+          want.push_back(input(d, 0, i, seed));
+          break;
+        }
+      }
+      static const char *const kKinds[] = {"all_reduce", "reduce_scatter",
+                                           "all_gather", "all_to_all",
+                                           "broadcast"};
+      compare(std::string("graph replay ") + std::to_string(replay) + " " +
+                  kKinds[c.kind] + (c.algo ? std::string(" ") + c.algo : "") +
+                  " count=" + std::to_string(n),
+              d, c.recv->read(), want);
+    }
+    std::vector<double> want;
+    for (int q = 0; q < world; ++q)
+      for (size_t i = 0; i < rcounts[q]; ++i)
+        want.push_back(input(d, q, rank * 1000 + i, seed));
+    std::vector<char> got = vrecv.read();
+    got.resize(rTotal * 4);
+    compare("graph replay " + std::to_string(replay) + " all_to_allv", d, got,
+            want);
+  }
+  CHECK_OK(symm_graph_destroy(graph));
+  // A stream's first collective cannot be captured.
+  symm_stream *fresh = nullptr;
+  CHECK_OK(symm_stream_create(&fresh));
+  CHECK_OK(symm_stream_begin_capture(fresh));
+  expectError(symm_all_reduce(cases[0].send->ptr, cases[0].recv->ptr, 100, d,
+                              SYMM_SUM, fresh),
+              SYMM_ERROR_INVALID_ARGUMENT,
+              "symm_all_reduce: the first collective on a stream, and the "
+              "first with each element type (i32 here), cannot be captured");
+  CHECK_OK(symm_stream_end_capture(fresh, &graph));
+  CHECK_OK(symm_graph_destroy(graph));
+  CHECK_OK(symm_stream_destroy(fresh));
+  CHECK_OK(symm_stream_destroy(s));
+  for (Case &c : cases) {
+    delete c.recv;
+    delete c.send;
+  }
+}
+
+/// Streams destroyed and created between collective calls: a new stream
+/// may get a destroyed one's address on some ranks and not on others (here
+/// ranks create different numbers of other streams in between), and must
+/// find the same channel on every rank, not a channel left by the stream
+/// that had its address (which hung: some ranks allocated a channel, others
+/// did not).
+void testStreamReuse() {
+  const symm_dtype d = SYMM_INT32;
+  Buffer send(Place::Heap, 64 * 4), recv(Place::Heap, 64 * 4);
+  for (int round = 0; round < 12; ++round) {
+    symm_stream *s = nullptr;
+    std::vector<symm_stream *> extra((round + rank) % 2);
+    for (symm_stream *&e : extra)
+      CHECK_OK(symm_stream_create(&e));
+    CHECK_OK(symm_stream_create(&s));
+    int seed = 2000 + round;
+    send.write(fill(d, 64, rank, seed));
+    CHECK_OK(symm_all_reduce(send.ptr, recv.ptr, 64, d, SYMM_SUM, s));
+    CHECK_OK(symm_stream_synchronize(s));
+    std::vector<double> want;
+    for (size_t i = 0; i < 64; ++i) {
+      std::vector<double> vals;
+      for (int q = 0; q < world; ++q)
+        vals.push_back(input(d, q, i, seed));
+      want.push_back(reduce(d, SYMM_SUM, vals));
+    }
+    compare("all_reduce on a new stream, round " + std::to_string(round), d,
+            recv.read(), want);
+    // The stream is freed last, so that the next stream created (an extra
+    // one on some ranks, the next round's on the others) may take its
+    // address.
+    for (symm_stream *e : extra)
+      CHECK_OK(symm_stream_destroy(e));
+    CHECK_OK(symm_stream_destroy(s));
+  }
+}
+
 /// Fills every free byte of the heap with 32-bit ones, then frees it again:
 /// a channel made next lands on memory that looks like low-latency words of
 /// epoch 1 (tag 1, data 1), which its first call must not take for data.
@@ -710,6 +921,14 @@ int main(int argc, char **argv) {
     printf(failures ? "choice FAILED\n" : "choice ok\n");
     return failures ? 1 : 0;
   }
+  // graph: only the graph capture test.
+  if (argc > 1 && !strcmp(argv[1], "graph")) {
+    testGraph();
+    testStreamReuse();
+    CHECK_OK(symm_finalize());
+    printf(failures ? "graph FAILED\n" : "graph ok\n");
+    return failures ? 1 : 0;
+  }
   // quick: only the full type x op matrix at the small counts.
   bool quick = argc > 1 && !strcmp(argv[1], "quick");
 
@@ -763,6 +982,8 @@ int main(int argc, char **argv) {
         }
 
   testMixed(quick ? 100 : 70000, ++seed);
+
+  testGraph();
 
   // The streams' channels are made on poisoned memory.
   poisonFreeHeap();

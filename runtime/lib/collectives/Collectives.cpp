@@ -72,6 +72,7 @@ constexpr size_t kProgressBytes =
 /// ends know that count, not a global one), in flags and scratch of its own.
 struct Channel {
   symm_stream *stream = nullptr;
+  bool retired = false; // its stream was destroyed; the next new one takes it
   // [flags][pair flags][epochs][pair counts][progress][meta][ll][scratch]
   // [pair scratch]
   char *base = nullptr;
@@ -106,6 +107,16 @@ const char *envOr(const char *name, const char *fallback) {
   return v && *v ? v : fallback;
 }
 
+/// symm_stream_destroy's hook: the stream's channel (if it made collective
+/// calls) waits for the next new stream. A stream at the same address later
+/// must not find it: on some ranks the address is reused and on others not.
+void retireChannel(symm_stream *stream) {
+  std::lock_guard<std::mutex> lock(stateMutex());
+  for (Channel &c : state().channels)
+    if (!c.retired && c.stream == stream)
+      c.retired = true;
+}
+
 /// Reads the configuration once per runtime instance.
 symm_status configure(State &s) {
   void *base = nullptr;
@@ -115,6 +126,7 @@ symm_status configure(State &s) {
     return SYMM_SUCCESS;
   // A new heap: earlier modules and channels belong to a finalised runtime.
   s = State{};
+  setStreamDestroyHook(retireChannel);
   s.heapBase = static_cast<char *>(base);
   std::string backend = symm_backend_name();
   bool gpu = backend != "host";
@@ -219,18 +231,29 @@ size_t llBytes(const State &s) {
 /// collective calls on the same streams in the same order.
 symm_status channel(State &s, symm_stream *stream, Channel **out) {
   for (Channel &c : s.channels)
-    if (c.stream == stream) {
+    if (!c.retired && c.stream == stream) {
+      *out = &c;
+      return SYMM_SUCCESS;
+    }
+  // A channel whose stream was destroyed (symm_stream_destroy) serves the
+  // next stream that makes its first collective call: every rank destroys
+  // and creates the streams it makes collective calls on between the same
+  // collective calls, so every rank picks the same one, and its flags and
+  // epochs are where every rank left them.
+  for (Channel &c : s.channels)
+    if (c.retired) {
+      c.retired = false;
+      c.stream = stream;
       *out = &c;
       return SYMM_SUCCESS;
     }
   Channel c;
   c.stream = stream;
   void *base = nullptr;
-  if (symm_status st =
-          symm_malloc(2 * kFlagBytes + kEpochBytes + kPairCountBytes +
-                          kProgressBytes + kMetaBytes + llBytes(s) +
-                          2 * s.scratchBytes,
-                      &base))
+  if (symm_status st = symm_malloc(
+          2 * kFlagBytes + kEpochBytes + kPairCountBytes + kProgressBytes +
+              kMetaBytes + llBytes(s) + 2 * s.scratchBytes,
+          &base))
     return st;
   c.base = static_cast<char *>(base);
   // Flags, counters and the low-latency words (whose tags must not match an
@@ -469,8 +492,31 @@ symm_status begin(const char *fn, symm_dtype dtype, symm_stream *stream,
 }
 
 /// The part of `begin` that allocates: only once the arguments are checked
-/// and there is something to move, so a bad call changes nothing.
-symm_status prepare(symm_dtype dtype, symm_stream *stream, Call &call) {
+/// and there is something to move, so a bad call changes nothing. Making
+/// the stream's channel (collective allocation and copies) and loading an
+/// element type's kernels cannot be captured in a graph: while the stream
+/// is being captured they are an error that says what to do.
+symm_status prepare(const char *fn, symm_dtype dtype, symm_stream *stream,
+                    Call &call) {
+  bool capturing = false;
+  if (symm_status st = streamCapturing(stream, capturing))
+    return st;
+  if (capturing) {
+    State &s = *call.s;
+    void *base = nullptr;
+    symm_heap_base(call.rank, &base);
+    bool ready =
+        s.heapBase == base && !s.backend.empty() && s.modules[dtype] &&
+        std::any_of(s.channels.begin(), s.channels.end(),
+                    [&](const Channel &c) { return c.stream == stream; });
+    if (!ready)
+      return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                  "%s: the first collective on a stream, and the first with "
+                  "each element type (%s here), cannot be captured: it makes "
+                  "the stream's channel and loads the kernels; make one such "
+                  "call on this stream before capturing it",
+                  fn, dtypeName(dtype));
+  }
   if (symm_status st = configure(*call.s))
     return st;
   if (symm_status st = module(*call.s, dtype, &call.m))
@@ -632,7 +678,7 @@ symm_status symm_all_gather(const void *send, void *recv, size_t send_count,
   if (!send_count)
     return SYMM_SUCCESS;
   std::lock_guard<std::mutex> lock(stateMutex());
-  if (symm_status st = prepare(dtype, stream, call))
+  if (symm_status st = prepare(fn, dtype, stream, call))
     return st;
   return exchange(fn, call, send, recv, send_count, 0, send_count, -1,
                   send_count, send_count * call.world, true, stream);
@@ -654,7 +700,7 @@ symm_status symm_all_to_all(const void *send, void *recv, size_t count_per_rank,
   if (!count_per_rank)
     return SYMM_SUCCESS;
   std::lock_guard<std::mutex> lock(stateMutex());
-  if (symm_status st = prepare(dtype, stream, call))
+  if (symm_status st = prepare(fn, dtype, stream, call))
     return st;
   size_t elems = count_per_rank * call.world;
   // In place, a rank still reads the blocks of its buffer it has not sent.
@@ -683,7 +729,7 @@ symm_status symm_broadcast(const void *send, void *recv, size_t count,
   if (!count)
     return SYMM_SUCCESS;
   std::lock_guard<std::mutex> lock(stateMutex());
-  if (symm_status st = prepare(dtype, stream, call))
+  if (symm_status st = prepare(fn, dtype, stream, call))
     return st;
   return exchange(fn, call, call.rank == root ? send : recv, recv, count, 0, 0,
                   root, count, count, true, stream);
@@ -711,7 +757,7 @@ symm_status symm_all_reduce(const void *send, void *recv, size_t count,
   if (!count)
     return SYMM_SUCCESS;
   std::lock_guard<std::mutex> lock(stateMutex());
-  if (symm_status st = prepare(dtype, stream, call))
+  if (symm_status st = prepare(fn, dtype, stream, call))
     return st;
   // Low-latency where the call fits it (Call::llFits); a forced `ll` that
   // does not runs one-shot.
@@ -799,7 +845,7 @@ symm_status symm_reduce_scatter(const void *send, void *recv, size_t recv_count,
   if (!recv_count)
     return SYMM_SUCCESS;
   std::lock_guard<std::mutex> lock(stateMutex());
-  if (symm_status st = prepare(dtype, stream, call))
+  if (symm_status st = prepare(fn, dtype, stream, call))
     return st;
   if (call.llFits(send, recv, recv_count)) {
     Params p;
@@ -874,7 +920,7 @@ symm_status symm_all_to_allv(const void *send, const size_t *send_counts,
   if (!moved)
     return SYMM_SUCCESS;
   std::lock_guard<std::mutex> lock(stateMutex());
-  if (symm_status st = prepare(dtype, stream, call))
+  if (symm_status st = prepare(fn, dtype, stream, call))
     return st;
   // Round k: send to rank + k, receive from rank - k; each pair of ranks
   // talks in the same round on both ends.

@@ -3,6 +3,7 @@
 #include "Environment.h"
 #include "RuntimeState.h"
 
+#include <atomic>
 #include <cstdio>
 #include <optional>
 #include <unistd.h>
@@ -63,7 +64,16 @@ const char *collectiveName(uint64_t kind) {
   return "an unknown collective";
 }
 
+std::atomic<void (*)(symm_stream *)> &streamDestroyHook() {
+  static std::atomic<void (*)(symm_stream *)> hook{nullptr};
+  return hook;
+}
+
 } // namespace
+
+void symm::setStreamDestroyHook(void (*hook)(symm_stream *)) {
+  streamDestroyHook() = hook;
+}
 
 symm_status symm::collective(Collective kind, const char *what,
                              uint64_t value) {
@@ -290,6 +300,13 @@ symm_status symm_stream_destroy(symm_stream *stream) {
   if (symm_status st = requireInit())
     return st;
   discardCapture(stream);
+  void (*hook)(symm_stream *) = streamDestroyHook();
+  if (stream && hook) {
+    // The hook's owner may reuse what the stream used once it is idle.
+    if (symm_status st = state().backend->streamSynchronize(stream))
+      return st;
+    hook(stream);
+  }
   return state().backend->streamDestroy(stream);
 }
 symm_status symm_stream_synchronize(symm_stream *stream) {

@@ -180,6 +180,11 @@ const char *kernelName(const Kernel *kernel); // non-null
 /// cannot be); what a call that cannot be captured asks first.
 symm_status streamCapturing(symm_stream *stream, bool &capturing);
 
+/// What symm_stream_destroy calls first, with the stream, once its work is
+/// done (one hook: the collectives retire the stream's channel, so that a
+/// stream created later at the same address does not find it).
+void setStreamDestroyHook(void (*hook)(symm_stream *stream));
+
 /// symm_launch of a Kernel: launches from several host threads may share it.
 symm_status launchKernel(Kernel *kernel, const unsigned grid[3],
                          const unsigned block[3], size_t sharedBytes,
