@@ -915,6 +915,7 @@ int main(int argc, char **argv) {
       testReduceScatter(SYMM_INT32, SYMM_SUM, count, Place::Heap, false,
                         ++seed);
       testAllGather(SYMM_INT32, count, Place::Heap, false, ++seed);
+      testBroadcast(SYMM_INT32, count, Place::Heap, false, 0, ++seed);
     }
     testAllToAllv(SYMM_INT32, 1000, Place::Heap, ++seed);
     CHECK_OK(symm_finalize());

@@ -731,8 +731,34 @@ symm_status symm_broadcast(const void *send, void *recv, size_t count,
   std::lock_guard<std::mutex> lock(stateMutex());
   if (symm_status st = prepare(fn, dtype, stream, call))
     return st;
-  return exchange(fn, call, call.rank == root ? send : recv, recv, count, 0, 0,
-                  root, count, count, true, stream);
+  const void *src = call.rank == root ? send : recv;
+  // From 3 ranks on, a large broadcast is a scatter (the root stores block p
+  // into rank p) and an all-gather of the blocks: the root's links then
+  // carry (n-1)/n of the buffer once and every link shares the rest, where
+  // storing the whole buffer into every peer put (n-1) buffers on the root's
+  // links (on 4 H200s: 121 GB/s against NCCL's 356 at 256 MB). The last
+  // count mod n elements are broadcast directly. Blocks at least
+  // SYMM_COLLECTIVES_DIRECT_MIN, so that both phases store into the receive
+  // buffers directly where they are in the heap.
+  size_t block = count / call.world;
+  if (call.world >= 3 && block && block * call.esize >= call.s->directMin) {
+    size_t esize = call.esize, own = call.rank * block * esize;
+    char *mine = static_cast<char *>(recv) + own;
+    if (symm_status st = exchange(fn, call, src, mine, block, block, 0, root,
+                                  count, block, true, stream))
+      return st;
+    if (symm_status st = exchange(fn, call, mine, recv, block, 0, block, -1,
+                                  block, block * call.world, true, stream))
+      return st;
+    size_t done = block * call.world;
+    if (done == count)
+      return SYMM_SUCCESS;
+    return exchange(fn, call, static_cast<const char *>(src) + done * esize,
+                    static_cast<char *>(recv) + done * esize, count - done, 0,
+                    0, root, count - done, count - done, true, stream);
+  }
+  return exchange(fn, call, src, recv, count, 0, 0, root, count, count, true,
+                  stream);
 }
 
 symm_status symm_all_reduce(const void *send, void *recv, size_t count,
