@@ -35,7 +35,7 @@ const char *const kDtypeNames[kNumDtypes] = {"i8",   "i32", "i64", "f16",
 const size_t kDtypeSizes[kNumDtypes] = {1, 4, 8, 2, 2, 4, 8};
 
 /// Workgroups per launch are at most this many: each uses one flag slot.
-constexpr unsigned kMaxBlocks = 128;
+constexpr unsigned kMaxBlocks = 512;
 /// A launch gets a workgroup per this many bytes, at least kMinGpuBlocks on
 /// GPUs and at most SYMM_COLLECTIVES_BLOCKS: a small call waits on flag round
 /// trips, not on bandwidth, and each workgroup adds fences and flags, while
