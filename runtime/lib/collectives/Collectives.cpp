@@ -86,6 +86,7 @@ struct State {
   unsigned blocks = 0, threads = 0;
   unsigned minBlocks = 1; // the fewest workgroups a launch gets
   bool debug = false;     // SYMM_COLLECTIVES_DEBUG: a line per call
+  int32_t firstEpoch = 0; // SYMM_COLLECTIVES_FIRST_EPOCH, for tests
   std::string backend;    // empty until configured
   symm_module *modules[kNumDtypes] = {};
   std::vector<Channel> channels;
@@ -195,6 +196,15 @@ symm_status configure(State &s) {
     return fail(SYMM_ERROR_INVALID_ARGUMENT,
                 "SYMM_COLLECTIVES_DEBUG='%s' must be 0 or 1", debug);
   s.debug = !strcmp(debug, "1");
+  // Flags count calls modulo 2^32 (the kernels wait with `reached`); a
+  // channel may start near the wrap to show it.
+  const char *first = envOr("SYMM_COLLECTIVES_FIRST_EPOCH", "0");
+  std::optional<int> firstEpoch = env::parseInt(first, INT32_MIN, INT32_MAX);
+  if (!firstEpoch)
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "SYMM_COLLECTIVES_FIRST_EPOCH='%s' is not a 32-bit integer",
+                first);
+  s.firstEpoch = *firstEpoch;
   // Configured: later calls skip the checks above.
   s.backend = backend;
   return SYMM_SUCCESS;
@@ -267,12 +277,18 @@ symm_status channel(State &s, symm_stream *stream, Channel **out) {
     return st;
   c.base = static_cast<char *>(base);
   // Flags, counters and the low-latency words (whose tags must not match an
-  // epoch: the heap is not zeroed) start at zero on every rank before any
-  // peer may store there.
-  std::vector<char> zeros(2 * kFlagBytes + kEpochBytes + kPairCountBytes +
-                              kProgressBytes + kMetaBytes + llBytes(s),
-                          0);
-  if (symm_status st = symm_memcpy(c.base, zeros.data(), zeros.size()))
+  // epoch: the heap is not zeroed) are set on every rank before any peer may
+  // store there: flags, epochs and chunk counts to the first epoch (0, or
+  // SYMM_COLLECTIVES_FIRST_EPOCH, which tests their wrap-around), the rest
+  // to zero.
+  std::vector<char> init(2 * kFlagBytes + kEpochBytes + kPairCountBytes +
+                             kProgressBytes + kMetaBytes + llBytes(s),
+                         0);
+  std::vector<int32_t> counters(
+      (2 * kFlagBytes + kEpochBytes + kPairCountBytes) / sizeof(int32_t),
+      s.firstEpoch);
+  memcpy(init.data(), counters.data(), counters.size() * sizeof(int32_t));
+  if (symm_status st = symm_memcpy(c.base, init.data(), init.size()))
     return st;
   if (symm_status st = symm_barrier())
     return st;

@@ -22,3 +22,20 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// `reached` waits on the wrapping difference: a counter that wrapped past the
+// largest i32 still counts as later.
+// CHECK-LABEL: gpu.func @reached
+// CHECK-SAME: (%[[F:.*]]: memref<?xi32, #symm.heap>, %[[I:.*]]: index, %[[E:.*]]: i32)
+// CHECK: scf.while
+// CHECK: %[[SEEN:.*]] = symm.load %[[F]][%[[I]]] ordering(acquire) scope(system)
+// CHECK: %[[D:.*]] = arith.subi %[[SEEN]], %[[E]] : i32
+// CHECK: %[[Z:.*]] = arith.constant 0 : i32
+// CHECK: arith.cmpi sge, %[[D]], %[[Z]]
+gpu.module @w {
+  gpu.func @reached(%f: memref<?xi32, #symm.heap>, %i: index, %e: i32) kernel {
+    %r = symm.wait %f[%i] reached %e scope(system) : memref<?xi32, #symm.heap> -> i32
+    "test.use"(%r) : (i32) -> ()
+    gpu.return
+  }
+}

@@ -49,6 +49,7 @@ arith::CmpIPredicate toCmpPredicate(WaitPredicate predicate) {
   case WaitPredicate::gt:
     return arith::CmpIPredicate::sgt;
   case WaitPredicate::ge:
+  case WaitPredicate::reached: // on the difference, see lowerWait
     return arith::CmpIPredicate::sge;
   }
   llvm_unreachable("unknown wait predicate");
@@ -65,8 +66,15 @@ void lowerWait(RewriterBase &b, WaitOp op) {
   b.createBlock(&loop.getBefore());
   Value seen = LoadOp::create(b, loc, type, memref, op.getIndices(), Value(),
                               acquire, op.getScopeAttr(), IntegerAttr());
+  // `reached` compares the wrapping difference with 0: a counter that has
+  // wrapped past the largest value is still later than one just before it.
+  Value lhs = seen, rhs = op.getValue();
+  if (op.getPredicate() == WaitPredicate::reached) {
+    lhs = arith::SubIOp::create(b, loc, seen, op.getValue());
+    rhs = arith::ConstantIntOp::create(b, loc, type, 0);
+  }
   Value holds = arith::CmpIOp::create(b, loc, toCmpPredicate(op.getPredicate()),
-                                      seen, op.getValue());
+                                      lhs, rhs);
   Value keepWaiting = arith::XOrIOp::create(
       b, loc, holds, arith::ConstantIntOp::create(b, loc, 1, 1));
   scf::ConditionOp::create(b, loc, keepWaiting, ValueRange{seen});

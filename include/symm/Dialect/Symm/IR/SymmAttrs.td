@@ -95,13 +95,15 @@ def Symm_AtomicKind : I32EnumAttr<"AtomicKind",
 }
 
 def Symm_WaitPredicate : I32EnumAttr<"WaitPredicate",
-    "comparison symm.wait spins on (signed for integers)", [
+    "comparison symm.wait spins on (signed for integers; reached: the signed "
+    "difference element - value is at least 0, so counters may wrap)", [
       I32EnumAttrCase<"eq", 0>,
       I32EnumAttrCase<"ne", 1>,
       I32EnumAttrCase<"lt", 2>,
       I32EnumAttrCase<"le", 3>,
       I32EnumAttrCase<"gt", 4>,
       I32EnumAttrCase<"ge", 5>,
+      I32EnumAttrCase<"reached", 6>,
     ]> {
   let cppNamespace = "::mlir::symm";
 }

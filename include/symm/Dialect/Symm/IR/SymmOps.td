@@ -217,8 +217,15 @@ def Symm_WaitOp : Symm_Op<"wait", [AttrSizedOperandSegments,
     it saw. `backoff(N)` asks the target to sleep about N nanoseconds between
     polls (`s_sleep` on AMD, `nanosleep` on NVIDIA, a pause on the CPU).
 
+    `reached` is for counters that only grow and may wrap around (epochs,
+    sequence numbers): it holds when `element - %value`, computed modulo
+    2^width and read as signed, is at least 0, so a flag that has wrapped
+    past the largest value still counts as later, as long as the two are
+    less than 2^(width-1) apart. `ge` would wait forever there.
+
     ```mlir
     %seen = symm.wait %flags[%i] ge %c1 scope(system) : memref<?xi32, #symm.heap> -> i32
+    %now = symm.wait %flags[%i] reached %epoch scope(system) : memref<?xi32, #symm.heap> -> i32
     ```
   }];
   let arguments = (ins Arg<AnyMemRef, "", [MemRead, MemWrite]>:$memref,
