@@ -56,7 +56,9 @@ constexpr size_t kMetaBytes = size_t(kMaxBlocks) * SYMM_MAX_RANKS * 8;
 /// Counters kept on the device, so that a captured launch can be replayed:
 /// the epoch of each flag slot, then all-to-allv's chunks sent to and
 /// received from each rank, per workgroup (see the kernels).
-constexpr size_t kEpochBytes = size_t(kMaxBlocks) * sizeof(int32_t);
+/// (the epoch of each flag slot, then the grid of the previous launch as
+/// each slot saw it)
+constexpr size_t kEpochBytes = 2 * size_t(kMaxBlocks) * sizeof(int32_t);
 constexpr size_t kPairCountBytes =
     size_t(kMaxBlocks) * 2 * SYMM_MAX_RANKS * sizeof(int32_t);
 /// The pieces of a reduce-scatter each rank has announced to this one, per
@@ -287,6 +289,9 @@ symm_status channel(State &s, symm_stream *stream, Channel **out) {
   std::vector<int32_t> counters(
       (2 * kFlagBytes + kEpochBytes + kPairCountBytes) / sizeof(int32_t),
       s.firstEpoch);
+  // No previous launch: nothing to wait for.
+  size_t grids = (2 * kFlagBytes + kEpochBytes / 2) / sizeof(int32_t);
+  std::fill_n(counters.begin() + grids, kMaxBlocks, 0);
   memcpy(init.data(), counters.data(), counters.size() * sizeof(int32_t));
   if (symm_status st = symm_memcpy(c.base, init.data(), init.size()))
     return st;
@@ -591,7 +596,7 @@ symm_status exchange(const char *fn, Call &call, const void *send, void *recv,
       p.scalar(v);
     p.i32(root);
     p.scalar(call.s->llMax / sizeof(int32_t));
-    p.memref(call.epochs(), kMaxBlocks);
+    p.memref(call.epochs(), kEpochBytes / sizeof(int32_t));
     trace(call, fn, count, "exchange_ll", 1, call.grid(count));
     return p.launch(*call.s, call.m, "exchange_ll", stream, call.grid(count));
   }
@@ -612,7 +617,7 @@ symm_status exchange(const char *fn, Call &call, const void *send, void *recv,
     p.i32(root);
     if (direct)
       p.scalar(uint64_t(published));
-    p.memref(call.epochs(), kMaxBlocks);
+    p.memref(call.epochs(), kEpochBytes / sizeof(int32_t));
     if (symm_status st =
             p.launch(*call.s, call.m, direct ? "exchange_direct" : "exchange",
                      stream, call.grid(total)))
@@ -827,7 +832,7 @@ symm_status symm_all_reduce(const void *send, void *recv, size_t count,
     p.scalar(0); // every peer gets the whole buffer
     p.scalar(call.s->llMax / sizeof(int32_t));
     p.i32(op);
-    p.memref(call.epochs(), kMaxBlocks);
+    p.memref(call.epochs(), kEpochBytes / sizeof(int32_t));
     trace(call, fn, count, "reduce_ll", 1, call.grid(count));
     return p.launch(*call.s, call.m, "reduce_ll", stream, call.grid(count));
   }
@@ -864,7 +869,7 @@ symm_status symm_all_reduce(const void *send, void *recv, size_t count,
     p.i32(op);
     if (direct)
       p.scalar(uint64_t(published));
-    p.memref(call.epochs(), kMaxBlocks);
+    p.memref(call.epochs(), kEpochBytes / sizeof(int32_t));
     if (symm_status st =
             p.launch(*call.s, call.m, kernel, stream, call.grid(total)))
       return st;
@@ -908,7 +913,7 @@ symm_status symm_reduce_scatter(const void *send, void *recv, size_t recv_count,
     p.scalar(recv_count); // peer p gets block p
     p.scalar(call.s->llMax / sizeof(int32_t));
     p.i32(op);
-    p.memref(call.epochs(), kMaxBlocks);
+    p.memref(call.epochs(), kEpochBytes / sizeof(int32_t));
     trace(call, fn, recv_count, "reduce_ll", 1, call.grid(recv_count));
     return p.launch(*call.s, call.m, "reduce_ll", stream,
                     call.grid(recv_count));
@@ -928,7 +933,7 @@ symm_status symm_reduce_scatter(const void *send, void *recv, size_t recv_count,
     p.scalar(total);
     p.scalar(recv_count);
     p.i32(op);
-    p.memref(call.epochs(), kMaxBlocks);
+    p.memref(call.epochs(), kEpochBytes / sizeof(int32_t));
     if (symm_status st = p.launch(*call.s, call.m, "reduce_scatter", stream,
                                   call.grid(total * call.world)))
       return st;
