@@ -242,8 +242,8 @@ symm_status module(State &s, symm_dtype dtype, symm_module **out) {
               s.backend.c_str(), kDtypeNames[dtype]);
 }
 
-/// The low-latency all-reduce's buffer: a slot per rank, each word carrying
-/// 4 bytes of data and a 4-byte tag.
+/// The low-latency kernels' buffer: a slot per rank, each word carrying 4
+/// bytes of data and a 4-byte tag.
 size_t llBytes(const State &s) {
   return size_t(symm_world_size()) * s.llMax * 2;
 }
@@ -536,10 +536,14 @@ symm_status prepare(const char *fn, symm_dtype dtype, symm_stream *stream,
     State &s = *call.s;
     void *base = nullptr;
     symm_heap_base(call.rank, &base);
+    // Ready when the kernels are loaded and a channel is there without an
+    // allocation: the stream's own, or a retired one it would take.
     bool ready =
         s.heapBase == base && !s.backend.empty() && s.modules[dtype] &&
         std::any_of(s.channels.begin(), s.channels.end(),
-                    [&](const Channel &c) { return c.stream == stream; });
+                    [&](const Channel &c) {
+                      return c.retired || c.stream == stream;
+                    });
     if (!ready)
       return fail(SYMM_ERROR_INVALID_ARGUMENT,
                   "%s: the first collective on a stream, and the first with "
