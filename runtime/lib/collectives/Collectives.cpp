@@ -166,8 +166,7 @@ symm_status configure(State &s) {
   // GPUs 256K / (world_size - 1): the doubled bytes go to every peer, and
   // one-shot overtook the low-latency all-reduce above 256 KB on 2 H200s
   // and above 64 KB on 4 (12.2 against 14.3 us at 128 KB).
-  if (const char *llMax = getenv("SYMM_COLLECTIVES_LL_MAX");
-      llMax && *llMax) {
+  if (const char *llMax = getenv("SYMM_COLLECTIVES_LL_MAX"); llMax && *llMax) {
     std::optional<size_t> ll =
         strcmp(llMax, "0") ? env::parseSize(llMax) : std::optional<size_t>(0);
     if (!ll || *ll % SYMM_COLL_VECTOR_BYTES || *ll > kMaxLowLatency)
@@ -538,12 +537,11 @@ symm_status prepare(const char *fn, symm_dtype dtype, symm_stream *stream,
     symm_heap_base(call.rank, &base);
     // Ready when the kernels are loaded and a channel is there without an
     // allocation: the stream's own, or a retired one it would take.
-    bool ready =
-        s.heapBase == base && !s.backend.empty() && s.modules[dtype] &&
-        std::any_of(s.channels.begin(), s.channels.end(),
-                    [&](const Channel &c) {
-                      return c.retired || c.stream == stream;
-                    });
+    bool ready = s.heapBase == base && !s.backend.empty() && s.modules[dtype] &&
+                 std::any_of(s.channels.begin(), s.channels.end(),
+                             [&](const Channel &c) {
+                               return c.retired || c.stream == stream;
+                             });
     if (!ready)
       return fail(SYMM_ERROR_INVALID_ARGUMENT,
                   "%s: the first collective on a stream, and the first with "
