@@ -24,7 +24,7 @@ and the argument). See docs/Python.md.
 from ._collectives import (all_gather, all_reduce, all_to_all, broadcast,
                            reduce_scatter)
 from ._compiler import compile, default_target
-from ._core import (Stream, backend, barrier, empty, finalize, free,
+from ._core import (Graph, Stream, backend, barrier, empty, finalize, free,
                     heap_free, init, is_initialized, peer, rank, synchronize,
                     world_size, zeros)
 from ._dtypes import DTYPES
@@ -37,7 +37,8 @@ dtypes = tuple(DTYPES)
 __all__ = [
     "init", "finalize", "is_initialized", "rank", "world_size", "backend",
     "empty", "zeros", "free", "peer", "barrier", "synchronize", "heap_free",
-    "Stream", "compile", "default_target", "load", "Module", "Kernel",
+    "Stream", "Graph", "compile", "default_target", "load", "Module",
+    "Kernel",
     "all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast",
     "SymmError", "dtypes",
 ]

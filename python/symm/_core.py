@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import atexit
+import contextlib
 import ctypes
-from typing import Any, Dict, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterator, Optional, Sequence, Tuple, Union
 
 from . import _tensors
 from ._dtypes import dtype as to_dtype
@@ -203,6 +204,61 @@ class Stream:
         """Destroys the stream."""
         if self.handle is not None and state.initialized:
             check(lib.symm_stream_destroy(self.handle))
+        self.handle = None
+
+
+class Graph:
+    """Work captured from a stream and replayed: the runtime's graphs
+    (``symm_stream_begin_capture``), on every backend. ::
+
+        g = symm.Graph()
+        with g.capture(s):                      # s: a symm.Stream
+            symm.all_reduce(x, out=y, stream=s, sync=False)
+        for _ in range(100):
+            g.launch(s)                         # the same calls, as recorded
+        s.synchronize()
+
+    Inside ``capture`` the calls on the stream are recorded, not run; a call
+    that would wait for the device (``sync=True``, ``synchronize``) raises
+    :class:`SymmError` saying so. The first collective on a stream must come
+    before its capture. A second ``capture`` replaces the graph."""
+
+    def __init__(self) -> None:
+        require_init("Graph")
+        self.handle: Optional[int] = None
+
+    @contextlib.contextmanager
+    def capture(self, stream: Any) -> Iterator["Graph"]:
+        handle = stream_handle(stream, "Graph.capture")
+        if handle is None:
+            raise ValueError("Graph.capture: the default stream cannot be "
+                             "captured; pass a symm.Stream")
+        check(lib.symm_stream_begin_capture(handle))
+        graph = ctypes.c_void_p()
+        try:
+            yield self
+        except BaseException:
+            # End the capture and drop what it recorded; the body's error
+            # is the one to see.
+            if lib.symm_stream_end_capture(handle, ctypes.byref(graph)) == 0:
+                lib.symm_graph_destroy(graph)
+            raise
+        check(lib.symm_stream_end_capture(handle, ctypes.byref(graph)))
+        self.close()
+        self.handle = graph.value
+
+    def launch(self, stream: Any = None) -> None:
+        """Enqueues the recorded work on ``stream`` (any stream)."""
+        if self.handle is None:
+            raise ValueError("Graph.launch: nothing was captured (use "
+                             "`with graph.capture(stream):` first)")
+        check(lib.symm_graph_launch(self.handle,
+                                    stream_handle(stream, "Graph.launch")))
+
+    def close(self) -> None:
+        """Destroys the graph (launches already queued still run)."""
+        if self.handle is not None and state.initialized:
+            check(lib.symm_graph_destroy(self.handle))
         self.handle = None
 
 

@@ -93,3 +93,58 @@ def test_asynchronous_then_synchronize():
     out = symm.all_reduce(x, sync=False)
     symm.synchronize()
     np.testing.assert_array_equal(out, every_rank(16, "int64").sum(axis=0))
+
+
+def test_collectives_replay_from_a_graph():
+    me, n = symm.rank(), symm.world_size()
+    s = symm.Stream()
+    x = symm.empty(64, dtype="int32")
+    y = symm.empty(64, dtype="int32")
+    g_in = symm.empty(4, dtype="int32")
+    g_out = symm.empty(4 * n, dtype="int32")
+    x[...] = data(me, 64, "int32")
+    # The stream's first collective makes its channel: not in a capture.
+    symm.all_reduce(x, out=y, stream=s)
+    graph = symm.Graph()
+    with graph.capture(s):
+        symm.all_reduce(x, out=y, stream=s, sync=False)
+        symm.all_gather(g_in, out=g_out, stream=s, sync=False)
+    for replay in range(3):
+        x[...] = data(me + replay, 64, "int32")
+        g_in[...] = me * 10 + replay
+        graph.launch(s)
+        s.synchronize()
+        want = np.stack([data(r + replay, 64, "int32")
+                         for r in range(n)]).sum(axis=0)
+        np.testing.assert_array_equal(y, want)
+        np.testing.assert_array_equal(
+            g_out, np.repeat(np.arange(n) * 10 + replay, 4))
+    graph.close()
+    symm.barrier()
+    for a in (g_out, g_in, y, x):
+        symm.free(a)
+    s.close()
+
+
+def test_graph_misuse_says_why():
+    s = symm.Stream()
+    x = symm.empty(8, dtype="int32")
+    x[...] = 1
+    symm.all_reduce(x, out=x, stream=s)
+    graph = symm.Graph()
+    with pytest.raises(ValueError, match="Graph.launch: nothing was captured"):
+        graph.launch(s)
+    with pytest.raises(ValueError, match="default stream cannot be captured"):
+        with graph.capture(None):
+            pass
+    # Waiting for the result inside a capture cannot work; the capture ends
+    # and the stream is usable again.
+    with pytest.raises(symm.SymmError, match="symm_synchronize"):
+        with graph.capture(s):
+            symm.all_reduce(x, out=x, stream=s)
+    assert graph.handle is None
+    symm.all_reduce(x, out=x, stream=s)
+    np.testing.assert_array_equal(x, np.full(8, symm.world_size() ** 2))
+    symm.barrier()
+    symm.free(x)
+    s.close()
