@@ -400,6 +400,13 @@ struct Call {
     p.memref(ll(), llBytes(*s) / sizeof(int64_t));
     p.memref(flags(), kFlagBytes / sizeof(int32_t));
   }
+  /// The epoch counters, which every kernel but `send_recv` takes before
+  /// its grid.
+  void epochParams(Params &p) const {
+    p.memref(epochs(), kEpochBytes / sizeof(int32_t));
+  }
+  /// Words of a rank's slot in the low-latency buffer.
+  size_t llCap() const { return s->llMax / sizeof(int32_t); }
   /// Workgroups for a launch that moves `elems` elements per rank.
   unsigned grid(size_t elems) const {
     size_t g = (elems * esize + kBytesPerBlock - 1) / kBytesPerBlock;
@@ -597,8 +604,8 @@ symm_status exchange(const char *fn, Call &call, const void *send, void *recv,
     for (size_t v : {count, sstride, dstride})
       p.scalar(v);
     p.i32(root);
-    p.scalar(call.s->llMax / sizeof(int32_t));
-    p.memref(call.epochs(), kEpochBytes / sizeof(int32_t));
+    p.scalar(call.llCap());
+    call.epochParams(p);
     trace(call, fn, count, "exchange_ll", 1, call.grid(count));
     return p.launch(*call.s, call.m, "exchange_ll", stream, call.grid(count));
   }
@@ -619,13 +626,33 @@ symm_status exchange(const char *fn, Call &call, const void *send, void *recv,
     p.i32(root);
     if (direct)
       p.scalar(uint64_t(published));
-    p.memref(call.epochs(), kEpochBytes / sizeof(int32_t));
+    call.epochParams(p);
     if (symm_status st =
             p.launch(*call.s, call.m, direct ? "exchange_direct" : "exchange",
                      stream, call.grid(total)))
       return st;
   }
   return SYMM_SUCCESS;
+}
+
+/// The low-latency reduction (`reduce_ll`) of `count` elements: rank r's
+/// contribution is send[r * sstride ..] (all-reduce: sstride 0, every peer
+/// gets the whole buffer; reduce-scatter: the block), the result recv.
+symm_status reduceLowLatency(const char *fn, Call &call, const void *send,
+                             size_t sendElems, void *recv, size_t count,
+                             size_t sstride, symm_reduce_op op,
+                             symm_stream *stream) {
+  Params p;
+  p.memref(send, sendElems);
+  p.memref(recv, count);
+  call.llParams(p);
+  p.scalar(count);
+  p.scalar(sstride);
+  p.scalar(call.llCap());
+  p.i32(op);
+  call.epochParams(p);
+  trace(call, fn, count, "reduce_ll", 1, call.grid(count));
+  return p.launch(*call.s, call.m, "reduce_ll", stream, call.grid(count));
 }
 
 enum class AllReduceAlgo { LowLatency, OneShot, TwoShot, Ring };
@@ -662,8 +689,10 @@ symm_status allReduceAlgorithm(size_t bytes, int world, AllReduceAlgo *algo,
   // 14.3 against 19.1 us at 1 MB, 25.7 against 30.8 at 4 MB). With more
   // ranks it moves (n - 1) buffers out of every rank: 1M there.
   bool gpu = strcmp(symm_backend_name(), "host") != 0;
-  const char *oneShotMax = envOr("SYMM_ALL_REDUCE_ONE_SHOT_MAX",
-                                 !gpu ? "64K" : world == 2 ? "4M" : "1M");
+  const char *oneShotMax =
+      envOr("SYMM_ALL_REDUCE_ONE_SHOT_MAX", !gpu         ? "64K"
+                                            : world == 2 ? "4M"
+                                                         : "1M");
   std::optional<size_t> limit = env::parseSize(oneShotMax);
   if (!limit)
     return fail(SYMM_ERROR_INVALID_ARGUMENT,
@@ -828,19 +857,8 @@ symm_status symm_all_reduce(const void *send, void *recv, size_t count,
     algo = AllReduceAlgo::LowLatency;
   else if (algo == AllReduceAlgo::LowLatency && !llFits)
     algo = AllReduceAlgo::OneShot;
-  if (algo == AllReduceAlgo::LowLatency) {
-    Params p;
-    p.memref(send, count);
-    p.memref(recv, count);
-    call.llParams(p);
-    p.scalar(count);
-    p.scalar(0); // every peer gets the whole buffer
-    p.scalar(call.s->llMax / sizeof(int32_t));
-    p.i32(op);
-    p.memref(call.epochs(), kEpochBytes / sizeof(int32_t));
-    trace(call, fn, count, "reduce_ll", 1, call.grid(count));
-    return p.launch(*call.s, call.m, "reduce_ll", stream, call.grid(count));
-  }
+  if (algo == AllReduceAlgo::LowLatency) // every peer gets the whole buffer
+    return reduceLowLatency(fn, call, send, count, recv, count, 0, op, stream);
   // One-shot: every rank's chunk in a slot of every rank's scratch. Two-shot:
   // world segments per chunk, each in a reduce slot and a gather slot; from
   // SYMM_COLLECTIVES_DIRECT_MIN bytes on, the reduced segments go straight
@@ -874,7 +892,7 @@ symm_status symm_all_reduce(const void *send, void *recv, size_t count,
     p.i32(op);
     if (direct)
       p.scalar(uint64_t(published));
-    p.memref(call.epochs(), kEpochBytes / sizeof(int32_t));
+    call.epochParams(p);
     if (symm_status st =
             p.launch(*call.s, call.m, kernel, stream, call.grid(total)))
       return st;
@@ -909,20 +927,9 @@ symm_status symm_reduce_scatter(const void *send, void *recv, size_t recv_count,
   std::lock_guard<std::mutex> lock(stateMutex());
   if (symm_status st = prepare(fn, dtype, stream, call))
     return st;
-  if (call.llFits(send, recv, recv_count)) {
-    Params p;
-    p.memref(send, recv_count * call.world);
-    p.memref(recv, recv_count);
-    call.llParams(p);
-    p.scalar(recv_count);
-    p.scalar(recv_count); // peer p gets block p
-    p.scalar(call.s->llMax / sizeof(int32_t));
-    p.i32(op);
-    p.memref(call.epochs(), kEpochBytes / sizeof(int32_t));
-    trace(call, fn, recv_count, "reduce_ll", 1, call.grid(recv_count));
-    return p.launch(*call.s, call.m, "reduce_ll", stream,
-                    call.grid(recv_count));
-  }
+  if (call.llFits(send, recv, recv_count)) // peer p gets block p
+    return reduceLowLatency(fn, call, send, recv_count * call.world, recv,
+                            recv_count, recv_count, op, stream);
   size_t cap = call.slotCap(1);
   trace(call, fn, recv_count, "reduce_scatter", (recv_count + cap - 1) / cap,
         call.grid(std::min(cap, recv_count) * call.world));
@@ -938,7 +945,7 @@ symm_status symm_reduce_scatter(const void *send, void *recv, size_t recv_count,
     p.scalar(total);
     p.scalar(recv_count);
     p.i32(op);
-    p.memref(call.epochs(), kEpochBytes / sizeof(int32_t));
+    call.epochParams(p);
     if (symm_status st = p.launch(*call.s, call.m, "reduce_scatter", stream,
                                   call.grid(total * call.world)))
       return st;
