@@ -181,26 +181,18 @@ int main(int argc, char **argv) {
       // "symm_<algo>"; NCCL is timed once, by the case that forces none.
       const char *algo = nullptr;
     };
+    auto symmAllReduce = [&] {
+      CHECK(symm_all_reduce(send, recv, count, SYMM_BFLOAT16, SYMM_SUM,
+                            sstream));
+    };
+    auto ncclAllReduceCall = [&] {
+      NCCL(ncclAllReduce(send, ref, count, ncclBfloat16, ncclSum, comm,
+                         stream));
+    };
     std::vector<Case> cases = {
-        {"all_reduce", 2 * (n - 1) / n,
-         [&] {
-           CHECK(symm_all_reduce(send, recv, count, SYMM_BFLOAT16, SYMM_SUM,
-                                 sstream));
-         },
-         [&] {
-           NCCL(ncclAllReduce(send, ref, count, ncclBfloat16, ncclSum, comm,
-                              stream));
-         },
+        {"all_reduce", 2 * (n - 1) / n, symmAllReduce, ncclAllReduceCall,
          bytes},
-        {"all_reduce", 2 * (n - 1) / n,
-         [&] {
-           CHECK(symm_all_reduce(send, recv, count, SYMM_BFLOAT16, SYMM_SUM,
-                                 sstream));
-         },
-         [&] {
-           NCCL(ncclAllReduce(send, ref, count, ncclBfloat16, ncclSum, comm,
-                              stream));
-         },
+        {"all_reduce", 2 * (n - 1) / n, symmAllReduce, ncclAllReduceCall,
          bytes, "ring"},
         {"all_gather", (n - 1) / n,
          [&] {
