@@ -29,10 +29,9 @@ if [[ $MODE == bundle ]]; then
   nvcc -O2 -std=c++17 -arch=sm_90 "$HERE/collectives_bench.cu" \
     -I "$ROOT/runtime/include" -L "$BUILD/lib" -lsymm_runtime \
     -L "$NCCL_LIB" -lnccl -o "$DIR/collectives-bench"
-  # The user kernel that all-reduces its tiles with the building blocks.
-  sed -e '/^ *\/\/ SYMM-COLLECTIVE-BLOCKS$/r '"$BUILD/share/symm/collectives/blocks-f32.mlir" \
-    "$ROOT/test/Collectives/tile-all-reduce.mlir" > "$DIR/tile-all-reduce.mlir"
-  "$BUILD/bin/symm-compile" --target=sm_90 "$DIR/tile-all-reduce.mlir" \
+  # The user kernel that all-reduces its tiles with the library's blocks.
+  "$BUILD/bin/symm-compile" --target=sm_90 \
+    "$ROOT/test/Collectives/tile-all-reduce.mlir" \
     -o "$DIR/tile-all-reduce.exe"
   cp "$BUILD/lib/libsymm_runtime.so" "$BUILD/bin/symm-run" \
     "$BUILD/bin/symm-collectives-test" "$HERE/torch_symm_mem.py" \

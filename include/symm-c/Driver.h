@@ -31,6 +31,9 @@ typedef struct SymmCompileOptions {
   const char *kernel_context;
   /* 0/1: on GPUs, check every peer rank against the world size. */
   int check_ranks;
+  /* NULL, or device libraries (.mlir files or folders of them) separated by
+     ':', searched after the one installed with Symm. */
+  const char *library;
 } SymmCompileOptions;
 
 typedef struct SymmCompileResult {

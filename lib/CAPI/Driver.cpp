@@ -26,7 +26,7 @@ using namespace mlir::symm;
 void symmCompileOptionsInit(SymmCompileOptions *options) {
   *options = SymmCompileOptions{/*target=*/nullptr, /*emit=*/nullptr,
                                 /*opt_level=*/-1, /*kernel_context=*/nullptr,
-                                /*check_ranks=*/0};
+                                /*check_ranks=*/0, /*library=*/nullptr};
 }
 
 void symmCompileResultDestroy(SymmCompileResult *result) {
@@ -64,6 +64,12 @@ CompileOptions toDriverOptions(const SymmCompileOptions *options) {
   if (options->kernel_context)
     driver.kernelContext = options->kernel_context;
   driver.checkRanks = options->check_ranks != 0;
+  if (options->library) {
+    SmallVector<StringRef> paths;
+    StringRef(options->library).split(paths, ':', -1, /*KeepEmpty=*/false);
+    for (StringRef path : paths)
+      driver.libraries.push_back(path.str());
+  }
   return driver;
 }
 

@@ -408,6 +408,7 @@ LogicalResult makePlan(ModuleOp module, const CompileOptions &options,
   pipeline.kernelContext = options.kernelContext;
   pipeline.optLevel = options.optLevel;
   pipeline.checkRanks = options.checkRanks;
+  pipeline.library = options.libraries;
   pipeline.format = format;
   if (*kind == TargetKind::NVVM && format == "bin") {
     if (cudaToolkit.empty()) {

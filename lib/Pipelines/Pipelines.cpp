@@ -83,6 +83,17 @@ void addBf16OnCPU(OpPassManager &pm) {
   pm.addPass(arith::createArithExpandOpsPass(expand));
 }
 
+/// The device library's functions that gpu.modules call, copied in and
+/// inlined: library code takes values (warpgroup accumulators, mbarrier
+/// groups, TMA descriptors) that only lower inside one function, and is
+/// optimised and checked like the user's own code from here on.
+void addLinkPhase(OpPassManager &pm, const SymmPipelineOptions &o) {
+  SymmLinkLibraryOptions link;
+  link.paths.assign(o.library.begin(), o.library.end());
+  pm.addPass(createSymmLinkLibrary(link));
+  pm.addNestedPass<gpu::GPUModuleOp>(createSymmInlineDeviceCalls());
+}
+
 /// Kernel outlining and the target-independent symm lowering.
 void addHeapBasePhase(OpPassManager &pm, const SymmPipelineOptions &o) {
   pm.addPass(createGpuKernelOutliningPass());
@@ -217,6 +228,7 @@ std::string chipOf(TargetKind kind, const SymmPipelineOptions &o) {
 void mlir::symm::buildSymmLoweringPipeline(OpPassManager &pm, TargetKind kind,
                                            const SymmPipelineOptions &o) {
   std::string chip = chipOf(kind, o);
+  addLinkPhase(pm, o);
   SymmCheckHopperOpsOptions hopper;
   hopper.chip = chip;
   pm.addPass(createSymmCheckHopperOps(hopper));
@@ -367,7 +379,7 @@ void mlir::symm::registerSymmPipelines() {
           build(pm, options);
           return success();
         },
-        [](function_ref<void(const detail::PassOptions &)> handler) {
+        [](function_ref<void(const mlir::detail::PassOptions &)> handler) {
           handler(SymmPipelineOptions());
         });
   };

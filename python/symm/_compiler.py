@@ -6,7 +6,7 @@ from __future__ import annotations
 import ctypes
 import os
 import tempfile
-from typing import Optional, Union
+from typing import Optional, Sequence, Union
 
 from ._core import require_init, state
 from ._module import Module
@@ -17,7 +17,8 @@ class _Options(ctypes.Structure):
     _fields_ = [("target", ctypes.c_char_p), ("emit", ctypes.c_char_p),
                 ("opt_level", ctypes.c_int),
                 ("kernel_context", ctypes.c_char_p),
-                ("check_ranks", ctypes.c_int)]
+                ("check_ranks", ctypes.c_int),
+                ("library", ctypes.c_char_p)]
 
 
 class _Result(ctypes.Structure):
@@ -94,7 +95,8 @@ def _source_text(source: Union[str, bytes, os.PathLike]) -> tuple:
 def compile(source: Union[str, bytes, os.PathLike],
             target: Optional[str] = None, *, opt_level: int = -1,
             kernel_context: Optional[str] = None,
-            check_ranks: bool = False) -> Module:
+            check_ranks: bool = False,
+            library: Sequence[Union[str, os.PathLike]] = ()) -> Module:
     """Compiles kernels (a module with ``gpu.module``s and no ``main``) and
     loads them on this rank.
 
@@ -102,6 +104,8 @@ def compile(source: Union[str, bytes, os.PathLike],
     for the backend's own (``host``, the GPU's ``sm_XY`` or ``gfxNNN``), or
     any target ``symm-compile --target`` takes. ``opt_level``: 0..3, -1 for
     the default. ``kernel_context``: None/``"global"`` or ``"argument"``.
+    ``library``: device libraries (``.mlir`` files or folders) searched after
+    the one installed with Symm (docs/Library.md).
     Compile errors raise :class:`SymmError` with the compiler's diagnostics
     (locations in ``source``)."""
     require_init("compile")
@@ -114,6 +118,16 @@ def compile(source: Union[str, bytes, os.PathLike],
     if kernel_context is not None:
         options.kernel_context = kernel_context.encode()
     options.check_ranks = int(check_ranks)
+    if isinstance(library, (str, os.PathLike)):
+        library = [library]
+    paths = [os.fspath(p) for p in library]
+    for p in paths:
+        if ":" in p or not os.path.exists(p):
+            raise SymmError(f"symm.compile: library {p!r} "
+                            + ("contains ':'" if ":" in p
+                               else "does not exist"))
+    if paths:
+        options.library = ":".join(paths).encode()
     result = _Result()
     failed = driver.symmCompileSource(text, len(text), name.encode(),
                                       ctypes.byref(options),

@@ -3,17 +3,18 @@
 // (sum, then max: epochs 1 and 2 on the same flags), without writing the flag
 // protocol itself; then a kernel that all-reduces the same data with the ring
 // block symm_tile_ring_all_reduce_f32 (sum, epoch 3 on the same flags). The
-// blocks are spliced into the gpu.module at the marker.
-// RUN: sed -e '/^ *\/\/ SYMM-COLLECTIVE-BLOCKS$/r %symm_blocks/blocks-f32.mlir' %s > %t.mlir
-// RUN: %symm_run -n 2 %t.mlir | FileCheck %s
-// RUN: %symm_run -n 3 %t.mlir | FileCheck %s
+// kernels declare the blocks; the compiler links them from the device library.
+// RUN: %symm_run -n 2 %s | FileCheck %s
+// RUN: %symm_run -n 3 %s | FileCheck %s
 // More ranks than the 4 the scratch once had room for (it overflowed at 5).
-// RUN: %symm_run -n 5 %t.mlir | FileCheck %s
+// RUN: %symm_run -n 5 %s | FileCheck %s
 // CHECK: [rank 0] tile all-reduce ok
 // CHECK-NOT: FAILED
 module attributes {gpu.container_module} {
   gpu.module @kernels {
-    // SYMM-COLLECTIVE-BLOCKS
+    // The device library's blocks (collectives-f32.mlir).
+    func.func private @symm_tile_all_reduce_f32(memref<?xf32>, index, memref<?xf32>, index, index, memref<?xf32, #symm.heap>, index, index, memref<?xi32, #symm.heap>, index, index, i32, i32)
+    func.func private @symm_tile_ring_all_reduce_f32(memref<?xf32>, index, memref<?xf32>, index, index, index, index, index, memref<?xf32, #symm.heap>, memref<?xi32, #symm.heap>, index, index, i32, i32)
 
     // Workgroup b computes tile b: x[i] = (rank + 1) * (64 b + i + 1), then
     // reduces it over the ranks into out (op 0 sum, 3 max).

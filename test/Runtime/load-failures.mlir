@@ -29,7 +29,7 @@
 // RUN: symm-compile --target=host %S/Inputs/missing-symbol.mlir -o %t.missing.exe
 // RUN: symm-run -n 2 %t.missing.exe > %t.missing 2>&1; echo "status $?" >> %t.missing
 // RUN: FileCheck %s --check-prefix=MISSING --implicit-check-not=signal < %t.missing
-// MISSING: [rank [[R:[01]]]] symm: loading a GPU module failed: rank [[R]]: {{.*}}undefined symbol: symm_test_undefined
+// MISSING: [rank [[R:[01]]]] symm: loading a GPU module failed: rank [[R]]: {{.*}}undefined symbol: test_undefined_function
 // MISSING: symm-run: rank {{[01]}} exited with status 1
 // MISSING-NEXT: status 1
 module attributes {gpu.container_module} {

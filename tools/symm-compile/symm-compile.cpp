@@ -72,6 +72,12 @@ static cl::opt<bool> checkRanks(
              "out-of-range peer prints the rank, operation and peer (NVIDIA) "
              "and traps. The CPU target always checks"),
     cl::init(false), cl::cat(symmCategory));
+static cl::list<std::string>
+    libraries("library",
+              cl::desc("A device library (.mlir file, or a folder of them) "
+                       "searched after the one installed with Symm; may be "
+                       "repeated"),
+              cl::value_desc("path"), cl::cat(symmCategory));
 static cl::opt<int> optLevel("O", cl::desc("Optimisation level (0 to 3)"),
                              cl::Prefix, cl::init(2), cl::cat(symmCategory));
 static cl::opt<bool> printPipeline("print-pipeline",
@@ -118,6 +124,7 @@ LogicalResult run(MLIRContext &context) {
   options.optLevel = optLevel;
   options.kernelContext = kernelContext;
   options.checkRanks = checkRanks;
+  options.libraries.assign(libraries.begin(), libraries.end());
   options.configurePassManager = [](PassManager &pm) {
     return applyPassManagerCLOptions(pm);
   };

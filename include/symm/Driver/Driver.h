@@ -31,6 +31,9 @@ struct CompileOptions {
   /// Where kernels find the kernel context: global or argument.
   std::string kernelContext = "global";
   bool checkRanks = false;
+  /// Device libraries (.mlir files or folders of them) searched, in order,
+  /// after the one installed with Symm.
+  std::vector<std::string> libraries;
   /// Called on the lowering pass manager before it runs (command-line
   /// instrumentation, IR printing); may fail.
   std::function<LogicalResult(PassManager &)> configurePassManager;

@@ -49,6 +49,10 @@ struct SymmPipelineOptions : public PassPipelineOptions<SymmPipelineOptions> {
       llvm::cl::desc("Check every peer rank against the world size on GPUs "
                      "(the CPU target always does)"),
       llvm::cl::init(false)};
+  PassOptions::ListOption<std::string> library{
+      *this, "library",
+      llvm::cl::desc("Device libraries (.mlir files or folders of them) "
+                     "searched after the one installed with Symm")};
   PassOptions::Option<int> optLevel{*this, "O",
                                     llvm::cl::desc("Device optimisation level"),
                                     llvm::cl::init(2)};

@@ -2,10 +2,10 @@
 // cannot be loaded.
 module attributes {gpu.container_module} {
   gpu.module @kernels {
-    func.func private @symm_test_undefined(i32)
+    func.func private @test_undefined_function(i32)
     gpu.func @k() kernel {
       %c = arith.constant 1 : i32
-      func.call @symm_test_undefined(%c) : (i32) -> ()
+      func.call @test_undefined_function(%c) : (i32) -> ()
       gpu.return
     }
   }

@@ -5,6 +5,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Transforms/InliningUtils.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -16,6 +17,18 @@ using namespace mlir::symm;
 #define GET_ATTRDEF_CLASSES
 #include "symm/Dialect/Symm/IR/SymmAttrs.cpp.inc"
 
+namespace {
+/// Every symm op may be inlined: none refers to its enclosing function (the
+/// kernel context is a module global or a kernel argument added after the
+/// device library's functions are inlined into their callers).
+struct SymmInlinerInterface : public DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+};
+} // namespace
+
 void SymmDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
@@ -25,6 +38,7 @@ void SymmDialect::initialize() {
 #define GET_ATTRDEF_LIST
 #include "symm/Dialect/Symm/IR/SymmAttrs.cpp.inc"
       >();
+  addInterfaces<SymmInlinerInterface>();
 }
 
 bool mlir::symm::isHeapMemRef(Type type) {

@@ -3,10 +3,17 @@
 #ifndef SYMM_DIALECT_SYMM_TRANSFORMS_PASSES_H
 #define SYMM_DIALECT_SYMM_TRANSFORMS_PASSES_H
 
+#include "symm/Dialect/Symm/IR/SymmDialect.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Pass/Pass.h"
@@ -42,6 +49,12 @@ void hoistTranslations(Operation *root);
 /// context. Fails, with an error on the op, when a non-kernel device function
 /// reads it.
 LogicalResult addKernelContextArguments(ModuleOp module);
+
+/// The device library installed with Symm: share/symm/library beside the
+/// program or shared library that holds this code (<prefix>/bin or
+/// <prefix>/lib), in the build tree as in an install. Empty when it cannot
+/// be found.
+std::string getBuiltinLibraryDir();
 
 #define GEN_PASS_DECL
 #include "symm/Dialect/Symm/Transforms/Passes.h.inc"

@@ -5,6 +5,60 @@
 
 include "mlir/Pass/PassBase.td"
 
+def SymmLinkLibrary : Pass<"symm-link-library", "ModuleOp"> {
+  let summary = "Link device-library functions into the gpu.modules that call them";
+  let description = [{
+    Device code calls Symm's device library (and a user's own libraries) by
+    name: a `gpu.module` declares the function it needs
+    (`func.func private @symm_gemm_hopper_consume(...)`) and calls it. This
+    pass parses the library files (every `.mlir` file of the folders in
+    `paths`, or the files named there; the library installed with Symm
+    unless `builtin=false`), replaces each declaration a library defines by a
+    private copy of the definition, and copies the functions and globals
+    those definitions use in turn, so each `gpu.module` receives exactly what
+    it needs. The copies are ordinary IR: the inliner, translate-to-heap-base
+    and the target's lowering treat them like the user's code.
+
+    Errors, each one line at the call (or the declaration): a declaration
+    whose type differs from the library's definition (naming the file and
+    both types); a declared `symm_*` function no library defines (naming the
+    folders searched); a library file that does not parse; a name defined in
+    two library files. Declarations of other names (libdevice, runtime
+    builtins) are left for later stages.
+  }];
+  let options = [
+    ListOption<"paths", "paths", "std::string",
+               "Library files or folders of .mlir files, searched in order "
+               "after the built-in library">,
+    Option<"builtin", "builtin", "bool", /*default=*/"true",
+           "Search the library installed with Symm (share/symm/library "
+           "beside the program or shared library that holds this pass)">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
+    "::mlir::gpu::GPUDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
+    "::mlir::nvgpu::NVGPUDialect", "::mlir::NVVM::NVVMDialect",
+    "::mlir::LLVM::LLVMDialect", "::mlir::math::MathDialect",
+    "::mlir::symm::SymmDialect",
+  ];
+}
+
+def SymmInlineDeviceCalls : Pass<"symm-inline-device-calls", "gpu::GPUModuleOp"> {
+  let summary = "Inline every call between functions of a gpu.module";
+  let description = [{
+    Device code is compiled as one function per kernel, as GPU compilers do:
+    every `func.call` whose callee the `gpu.module` defines is replaced by
+    the callee's body, into kernels (`gpu.func`) as into other functions, and
+    private functions left without calls are erased. Values that only lower
+    inside one function (warpgroup accumulators, mbarrier groups) may then
+    cross the calls of the device library's functions. Upstream's `inline`
+    pass does not inline into `gpu.func`. Recursive calls are left as they
+    are.
+  }];
+  let dependentDialects = ["::mlir::cf::ControlFlowDialect"];
+}
+
 def SymmTranslateToHeapBase : Pass<"symm-translate-to-heap-base", "ModuleOp"> {
   let summary = "Make heap-base translation explicit and lower composite symm ops";
   let description = [{

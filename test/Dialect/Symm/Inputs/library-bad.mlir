@@ -1,0 +1,4 @@
+// Does not parse.
+gpu.module @library_bad {
+  func.func @symm_t_broken( {
+}
