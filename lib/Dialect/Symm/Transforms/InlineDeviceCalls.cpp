@@ -1,4 +1,5 @@
-//===- InlineDeviceCalls.cpp - Calls in gpu.modules inlined ------*- C++ -*-===//
+//===- InlineDeviceCalls.cpp - Calls in gpu.modules inlined ------*- C++
+//-*-===//
 //
 // Every call between functions of a gpu.module is inlined, kernels included.
 // Upstream's inliner asks the dialect of the destination region, and the GPU

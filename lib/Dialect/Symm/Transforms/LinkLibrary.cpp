@@ -1,4 +1,5 @@
-//===- LinkLibrary.cpp - Device-library functions into gpu.modules -*- C++ -*-===//
+//===- LinkLibrary.cpp - Device-library functions into gpu.modules -*- C++
+//-*-===//
 //
 // LLVM 22 has no MLIR module linker, so Symm links its device library itself:
 // a gpu.module declares the library functions it calls, and this pass
@@ -92,16 +93,16 @@ LogicalResult Library::load(MLIRContext *context, ArrayRef<std::string> places,
     searched.push_back(place);
     if (!llvm::sys::fs::is_directory(place)) {
       if (!llvm::sys::fs::exists(place))
-        return emitError(loc) << "device library '" << place
-                              << "' does not exist";
+        return emitError(loc)
+               << "device library '" << place << "' does not exist";
       if (failed(loadFile(context, place, loc)))
         return failure();
       continue;
     }
     std::error_code ec;
     SmallVector<std::string> files;
-    for (llvm::sys::fs::directory_iterator it(place, ec), end;
-         it != end && !ec; it.increment(ec))
+    for (llvm::sys::fs::directory_iterator it(place, ec), end; it != end && !ec;
+         it.increment(ec))
       if (llvm::sys::path::extension(it->path()) == ".mlir")
         files.push_back(it->path());
     if (ec)
@@ -201,8 +202,7 @@ LogicalResult linkInto(gpu::GPUModuleOp module, const Library &library) {
   };
 
   // Replaces the declaration `decl` (or adds, when null) by a copy of `name`.
-  auto copyIn = [&](StringRef name, const LibrarySymbol &def,
-                    Operation *decl) {
+  auto copyIn = [&](StringRef name, const LibrarySymbol &def, Operation *decl) {
     Operation *copy = def.op->clone();
     SymbolTable::setSymbolVisibility(copy, SymbolTable::Visibility::Private);
     if (decl) {
@@ -269,10 +269,9 @@ struct SymmLinkLibrary
     auto modules = llvm::to_vector(root.getOps<gpu::GPUModuleOp>());
     // Nothing to link: no library is read.
     bool needed = llvm::any_of(modules, [](gpu::GPUModuleOp module) {
-      return llvm::any_of(module.getOps<FunctionOpInterface>(),
-                          [](FunctionOpInterface fn) {
-                            return fn.isExternal();
-                          });
+      return llvm::any_of(
+          module.getOps<FunctionOpInterface>(),
+          [](FunctionOpInterface fn) { return fn.isExternal(); });
     });
     if (!needed)
       return;
