@@ -45,6 +45,11 @@
 // every peer's count reaches epoch x tiles per rank, so C is complete on
 // every rank when the launch has finished everywhere.
 gpu.module @gemm_all_scatter {
+  // The device library's tile signalling (tiles.mlir).
+  func.func private @symm_announce(memref<?xi32, #symm.heap>, i32)
+  func.func private @symm_await_arrivals(memref<?xi32, #symm.heap>, i32)
+  func.func private @symm_push_tiles(memref<?xi16, #symm.heap>, memref<?xi32, #symm.heap>, memref<?xi32, #symm.heap>, index, index, index, index, i32, index, index)
+
   //===--------------------------------------------------------------------===//
   // The main loop's staging
   //===--------------------------------------------------------------------===//
@@ -137,111 +142,6 @@ gpu.module @gemm_all_scatter {
           }
         }
       }
-    }
-    return
-  }
-
-  // Adds 1 to arrivals[this rank] on every peer once every thread's stores
-  // are visible there: the receivers count the tiles that landed.
-  func.func @announce(%arrivals: memref<?xi32, #symm.heap>) {
-    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    %one = arith.constant 1 : i32
-    symm.fence ordering(release) scope(system)
-    gpu.barrier
-    %tid = gpu.thread_id x
-    %first = arith.cmpi eq, %tid, %c0 : index
-    scf.if %first {
-      %me = symm.rank : i32
-      %n32 = symm.world_size : i32
-      %mei = arith.index_cast %me : i32 to index
-      %n = arith.index_cast %n32 : i32 to index
-      scf.for %p = %c0 to %n step %c1 {
-        %peer = arith.cmpi ne, %p, %mei : index
-        scf.if %peer {
-          %p32 = arith.index_cast %p : index to i32
-          symm.signal add %one, %arrivals[%mei] on %p32 scope(system) : i32 -> memref<?xi32, #symm.heap>
-        }
-      }
-    }
-    return
-  }
-
-  // Block 0's first thread waits until every peer's arrivals count reaches
-  // %expected (all its tiles of this launch have landed here).
-  func.func @await_arrivals(%arrivals: memref<?xi32, #symm.heap>, %expected: i32) {
-    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    %tid = gpu.thread_id x
-    %bid = gpu.block_id x
-    %t0 = arith.cmpi eq, %tid, %c0 : index
-    %b0 = arith.cmpi eq, %bid, %c0 : index
-    %first = arith.andi %t0, %b0 : i1
-    scf.if %first {
-      %me = symm.rank : i32
-      %n32 = symm.world_size : i32
-      %mei = arith.index_cast %me : i32 to index
-      %n = arith.index_cast %n32 : i32 to index
-      scf.for %p = %c0 to %n step %c1 {
-        %peer = arith.cmpi ne, %p, %mei : index
-        scf.if %peer {
-          %seen = symm.wait %arrivals[%p] ge %expected scope(system) : memref<?xi32, #symm.heap> -> i32
-        }
-      }
-    }
-    return
-  }
-
-  // Tiles first, first + step, ...: waits until each tile's flag reaches
-  // the epoch, then copies the tile (16-byte vectors) from this rank's C to
-  // every peer's C and announces it.
-  func.func @push_tiles(%c: memref<?xi16, #symm.heap>, %flags: memref<?xi32, #symm.heap>,
-                        %arrivals: memref<?xi32, #symm.heap>, %m: index, %nb: index,
-                        %ldc: index, %coloff: index, %epoch: i32, %first: index, %step: index) {
-    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    %c8 = arith.constant 8 : index
-    %c16 = arith.constant 16 : index
-    %c128 = arith.constant 128 : index
-    %c2048 = arith.constant 2048 : index
-    %tid = gpu.thread_id x
-    %threads = gpu.block_dim x
-    %t0 = arith.cmpi eq, %tid, %c0 : index
-    %me = symm.rank : i32
-    %n32 = symm.world_size : i32
-    %mei = arith.index_cast %me : i32 to index
-    %n = arith.index_cast %n32 : i32 to index
-    %tiles_m = arith.divui %m, %c128 : index
-    %tiles_n = arith.divui %nb, %c128 : index
-    %tiles = arith.muli %tiles_m, %tiles_n : index
-    scf.for %t = %first to %tiles step %step {
-      scf.if %t0 {
-        %seen = symm.wait %flags[%t] ge %epoch scope(system) : memref<?xi32, #symm.heap> -> i32
-      }
-      gpu.barrier
-      %tm = arith.divui %t, %tiles_n : index
-      %tn = arith.remui %t, %tiles_n : index
-      %row0 = arith.muli %tm, %c128 : index
-      %col0 = arith.muli %tn, %c128 : index
-      %ccol = arith.addi %coloff, %col0 : index
-      scf.for %v = %tid to %c2048 step %threads {
-        %r = arith.divui %v, %c16 : index
-        %cv = arith.remui %v, %c16 : index
-        %cc = arith.muli %cv, %c8 : index
-        %row = arith.addi %row0, %r : index
-        %base = arith.muli %row, %ldc : index
-        %col = arith.addi %ccol, %cc : index
-        %i = arith.addi %base, %col : index
-        %bits = vector.load %c[%i] {alignment = 16} : memref<?xi16, #symm.heap>, vector<8xi16>
-        scf.for %p = %c0 to %n step %c1 {
-          %peer = arith.cmpi ne, %p, %mei : index
-          scf.if %peer {
-            %p32 = arith.index_cast %p : index to i32
-            symm.store %bits, %c[%i] to %p32 : vector<8xi16> -> memref<?xi16, #symm.heap>
-          }
-        }
-      }
-      func.call @announce(%arrivals) : (memref<?xi32, #symm.heap>) -> ()
     }
     return
   }
@@ -465,7 +365,7 @@ gpu.module @gemm_all_scatter {
         %v13 = vector.load %sc[%scread, %sccol] {alignment = 16} : memref<128x16xf32, #gpu.address_space<workgroup>>, vector<8xf32>
         func.call @emit(%v13, %c, %ldc, %fr1, %fc3, %lane, %to_peers) : (vector<8xf32>, memref<?xi16, #symm.heap>, index, index, index, index, i1) -> ()
         scf.if %to_peers {
-          func.call @announce(%arrivals) : (memref<?xi32, #symm.heap>) -> ()
+          func.call @symm_announce(%arrivals, %v1) : (memref<?xi32, #symm.heap>, i32) -> ()
         }
         scf.if %flag_tiles {
           symm.fence ordering(release) scope(system)
@@ -478,14 +378,14 @@ gpu.module @gemm_all_scatter {
     } else {
       %pusher = arith.subi %bid, %compute_grid : index
       %pushers = arith.subi %grid, %compute_grid : index
-      func.call @push_tiles(%c, %flags, %arrivals, %m, %nb, %ldc, %coloff, %epoch, %pusher, %pushers)
+      func.call @symm_push_tiles(%c, %flags, %arrivals, %m, %nb, %ldc, %coloff, %epoch, %pusher, %pushers)
           : (memref<?xi16, #symm.heap>, memref<?xi32, #symm.heap>, memref<?xi32, #symm.heap>,
              index, index, index, index, i32, index, index) -> ()
     }
     scf.if %awaits {
       %tiles32 = arith.index_cast %tiles : index to i32
       %expected = arith.muli %epoch, %tiles32 : i32
-      func.call @await_arrivals(%arrivals, %expected) : (memref<?xi32, #symm.heap>, i32) -> ()
+      func.call @symm_await_arrivals(%arrivals, %expected) : (memref<?xi32, #symm.heap>, i32) -> ()
     }
     gpu.return
   }
@@ -497,7 +397,7 @@ gpu.module @gemm_all_scatter {
     %c128 = arith.constant 128 : index
     %bid = gpu.block_id x
     %grid = gpu.grid_dim x
-    func.call @push_tiles(%c, %flags, %arrivals, %m, %nb, %ldc, %coloff, %epoch, %bid, %grid)
+    func.call @symm_push_tiles(%c, %flags, %arrivals, %m, %nb, %ldc, %coloff, %epoch, %bid, %grid)
         : (memref<?xi16, #symm.heap>, memref<?xi32, #symm.heap>, memref<?xi32, #symm.heap>,
            index, index, index, index, i32, index, index) -> ()
     %tiles_m = arith.divui %m, %c128 : index
@@ -505,7 +405,7 @@ gpu.module @gemm_all_scatter {
     %tiles = arith.muli %tiles_m, %tiles_n : index
     %tiles32 = arith.index_cast %tiles : index to i32
     %expected = arith.muli %epoch, %tiles32 : i32
-    func.call @await_arrivals(%arrivals, %expected) : (memref<?xi32, #symm.heap>, i32) -> ()
+    func.call @symm_await_arrivals(%arrivals, %expected) : (memref<?xi32, #symm.heap>, i32) -> ()
     gpu.return
   }
 

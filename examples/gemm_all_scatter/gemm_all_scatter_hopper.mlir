@@ -24,9 +24,9 @@
 //   - the flags and arrival counts keep the portable kernels' unit, the
 //     128x128 tile: a 128x256 tile raises the flags of its two halves and
 //     counts two arrivals, so the portable @push (producer_consumer's push
-//     kernel) and this file's copy of @push_tiles serve both kernels.
-// @announce (with a count), @await_arrivals and @push_tiles are copies of
-// gemm_all_scatter.mlir's.
+//     kernel) and the device library's @symm_push_tiles serve both kernels.
+// The announcements, the wait for the peers' arrivals and the pushers are
+// the device library's (library/tiles.mlir), as in gemm_all_scatter.mlir.
 //
 // GPU-only hazards, which CPU ranks cannot show:
 //   - A and B are this rank's own inputs, written before the launch: no TMA
@@ -61,111 +61,10 @@
 !epiLoad = memref<128x256xf32, strided<[264, 1], offset: ?>, #gpu.address_space<workgroup>>
 
 gpu.module @gemm_all_scatter_hopper {
-  // Adds %count to arrivals[this rank] on every peer once every thread's
-  // stores are visible there: the receivers count the 128x128 tiles that
-  // landed (a 128x256 tile is two).
-  func.func @announce(%arrivals: memref<?xi32, #symm.heap>, %count: i32) {
-    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    symm.fence ordering(release) scope(system)
-    gpu.barrier
-    %tid = gpu.thread_id x
-    %first = arith.cmpi eq, %tid, %c0 : index
-    scf.if %first {
-      %me = symm.rank : i32
-      %n32 = symm.world_size : i32
-      %mei = arith.index_cast %me : i32 to index
-      %n = arith.index_cast %n32 : i32 to index
-      scf.for %p = %c0 to %n step %c1 {
-        %peer = arith.cmpi ne, %p, %mei : index
-        scf.if %peer {
-          %p32 = arith.index_cast %p : index to i32
-          symm.signal add %count, %arrivals[%mei] on %p32 scope(system) : i32 -> memref<?xi32, #symm.heap>
-        }
-      }
-    }
-    return
-  }
-
-  // Block 0's first thread waits until every peer's arrivals count reaches
-  // %expected (all its tiles of this launch have landed here).
-  func.func @await_arrivals(%arrivals: memref<?xi32, #symm.heap>, %expected: i32) {
-    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    %tid = gpu.thread_id x
-    %bid = gpu.block_id x
-    %t0 = arith.cmpi eq, %tid, %c0 : index
-    %b0 = arith.cmpi eq, %bid, %c0 : index
-    %first = arith.andi %t0, %b0 : i1
-    scf.if %first {
-      %me = symm.rank : i32
-      %n32 = symm.world_size : i32
-      %mei = arith.index_cast %me : i32 to index
-      %n = arith.index_cast %n32 : i32 to index
-      scf.for %p = %c0 to %n step %c1 {
-        %peer = arith.cmpi ne, %p, %mei : index
-        scf.if %peer {
-          %seen = symm.wait %arrivals[%p] ge %expected scope(system) : memref<?xi32, #symm.heap> -> i32
-        }
-      }
-    }
-    return
-  }
-
-  // Tiles first, first + step, ...: waits until each tile's flag reaches
-  // the epoch, then copies the tile (16-byte vectors) from this rank's C to
-  // every peer's C and announces it.
-  func.func @push_tiles(%c: memref<?xi16, #symm.heap>, %flags: memref<?xi32, #symm.heap>,
-                        %arrivals: memref<?xi32, #symm.heap>, %m: index, %nb: index,
-                        %ldc: index, %coloff: index, %epoch: i32, %first: index, %step: index) {
-    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    %c8 = arith.constant 8 : index
-    %c16 = arith.constant 16 : index
-    %c128 = arith.constant 128 : index
-    %c2048 = arith.constant 2048 : index
-    %one = arith.constant 1 : i32
-    %tid = gpu.thread_id x
-    %threads = gpu.block_dim x
-    %t0 = arith.cmpi eq, %tid, %c0 : index
-    %me = symm.rank : i32
-    %n32 = symm.world_size : i32
-    %mei = arith.index_cast %me : i32 to index
-    %n = arith.index_cast %n32 : i32 to index
-    %tiles_m = arith.divui %m, %c128 : index
-    %tiles_n = arith.divui %nb, %c128 : index
-    %tiles = arith.muli %tiles_m, %tiles_n : index
-    scf.for %t = %first to %tiles step %step {
-      scf.if %t0 {
-        %seen = symm.wait %flags[%t] ge %epoch scope(system) : memref<?xi32, #symm.heap> -> i32
-      }
-      gpu.barrier
-      %tm = arith.divui %t, %tiles_n : index
-      %tn = arith.remui %t, %tiles_n : index
-      %row0 = arith.muli %tm, %c128 : index
-      %col0 = arith.muli %tn, %c128 : index
-      %ccol = arith.addi %coloff, %col0 : index
-      scf.for %v = %tid to %c2048 step %threads {
-        %r = arith.divui %v, %c16 : index
-        %cv = arith.remui %v, %c16 : index
-        %cc = arith.muli %cv, %c8 : index
-        %row = arith.addi %row0, %r : index
-        %base = arith.muli %row, %ldc : index
-        %col = arith.addi %ccol, %cc : index
-        %i = arith.addi %base, %col : index
-        %bits = vector.load %c[%i] {alignment = 16} : memref<?xi16, #symm.heap>, vector<8xi16>
-        scf.for %p = %c0 to %n step %c1 {
-          %peer = arith.cmpi ne, %p, %mei : index
-          scf.if %peer {
-            %p32 = arith.index_cast %p : index to i32
-            symm.store %bits, %c[%i] to %p32 : vector<8xi16> -> memref<?xi16, #symm.heap>
-          }
-        }
-      }
-      func.call @announce(%arrivals, %one) : (memref<?xi32, #symm.heap>, i32) -> ()
-    }
-    return
-  }
+  // The device library's tile signalling (tiles.mlir).
+  func.func private @symm_announce(memref<?xi32, #symm.heap>, i32)
+  func.func private @symm_await_arrivals(memref<?xi32, #symm.heap>, i32)
+  func.func private @symm_push_tiles(memref<?xi16, #symm.heap>, memref<?xi32, #symm.heap>, memref<?xi32, #symm.heap>, index, index, index, index, i32, index, index)
 
   // Sizes: m a multiple of 128, n (this rank's columns of B and of C) a
   // multiple of 256, k a multiple of 64; C is m x ldc with this rank's block
@@ -398,7 +297,7 @@ gpu.module @gemm_all_scatter_hopper {
       // The buffer is read before the next tile's TMA writes it.
       gpu.barrier
       scf.if %toPeers {
-        func.call @announce(%arrivals, %v2) : (memref<?xi32, #symm.heap>, i32) -> ()
+        func.call @symm_announce(%arrivals, %v2) : (memref<?xi32, #symm.heap>, i32) -> ()
       }
       scf.if %flagTiles {
         symm.fence ordering(release) scope(system)
@@ -419,14 +318,14 @@ gpu.module @gemm_all_scatter_hopper {
     scf.if %pushes {
       %pusher = arith.subi %bid, %compute_grid : index
       %pushers = arith.subi %grid, %compute_grid : index
-      func.call @push_tiles(%c, %flags, %arrivals, %m, %n, %ldc, %coloff, %epoch, %pusher, %pushers)
+      func.call @symm_push_tiles(%c, %flags, %arrivals, %m, %n, %ldc, %coloff, %epoch, %pusher, %pushers)
           : (memref<?xi16, #symm.heap>, memref<?xi32, #symm.heap>, memref<?xi32, #symm.heap>,
              index, index, index, index, i32, index, index) -> ()
     }
     scf.if %awaits {
       %halves32 = arith.index_cast %halves : index to i32
       %expected = arith.muli %epoch, %halves32 : i32
-      func.call @await_arrivals(%arrivals, %expected) : (memref<?xi32, #symm.heap>, i32) -> ()
+      func.call @symm_await_arrivals(%arrivals, %expected) : (memref<?xi32, #symm.heap>, i32) -> ()
     }
     gpu.return
   }
