@@ -1,6 +1,6 @@
 // The all-gather + GEMM workload's Hopper kernel (sm_90a): C = gather(A) · B
-// with the main loop of examples/gemm/gemm_hopper.mlir (TMA, mbarriers,
-// warpgroup MMA; read its header first), for every variant of
+// with the device library's Hopper GEMM tile (library/gemm_hopper.mlir: TMA,
+// mbarriers, warpgroup MMA; read its header first), for every variant of
 // all_gather_gemm.mlir (whose header explains the variants, the flags and
 // the epochs). all_gather_gemm.cpp launches it for --kernel=hopper.
 //
@@ -20,7 +20,7 @@
 //              peers push into for theirs
 // tmaB is gemm_hopper's B descriptor.
 //
-// What differs from gemm_hopper.mlir (the rest is its text):
+// What differs from examples/gemm/gemm_hopper.mlir:
 // - Copying workgroups (bid < producers) run the portable kernel's copy
 //   loop instead of the GEMM (after the common barrier set-up).
 // - Tile order: gemm_hopper's groups of 8 tile rows, over row blocks
@@ -77,13 +77,47 @@
 !tmB = !nvgpu.tensormap.descriptor<tensor = memref<64x64xbf16, 3>, swizzle = swizzle_128b, l2promo = l2promo_256b, oob = zero, interleave = none>
 !barriers = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 8>
 !acc = !nvgpu.warpgroup.accumulator<fragmented = vector<64x256xf32>>
-!descA = !nvgpu.warpgroup.descriptor<tensor = memref<64x64xbf16, 3>>
-!descB = !nvgpu.warpgroup.descriptor<tensor = memref<64x256xbf16, 3>>
-!smem = memref<?xi8, #gpu.address_space<workgroup>>
-!epiStore = memref<64x256xf32, strided<[264, 1], offset: ?>, #gpu.address_space<workgroup>>
-!epiLoad = memref<128x256xf32, strided<[264, 1], offset: ?>, #gpu.address_space<workgroup>>
+!epi = memref<128x256xf32, strided<[264, 1], offset: ?>, #gpu.address_space<workgroup>>
 
 gpu.module @all_gather_gemm_hopper {
+  // The device library's Hopper GEMM tile (library/gemm_hopper.mlir).
+  func.func private @symm_gemm_hopper_setup(!tmA, !tmB) -> (!barriers, index)
+  func.func private @symm_gemm_tile_order(index, index, index) -> (index, index)
+  func.func private @symm_gemm_hopper_mainloop(!tmA, !tmB, !barriers, index, index, index, index, index) -> !acc
+  func.func private @symm_gemm_hopper_stage(!acc, index) -> !epi
+  func.func private @symm_gemm_hopper_store(!epi, memref<?xbf16>, index, index, index)
+  func.func private @symm_gemm_hopper_release()
+
+  // Rank q's A descriptor.
+  func.func private @a_descriptor(%q: index, %tmaA0: !tmA, %tmaA1: !tmA, %tmaA2: !tmA, %tmaA3: !tmA, %tmaA4: !tmA, %tmaA5: !tmA, %tmaA6: !tmA, %tmaA7: !tmA) -> !tmA {
+    %d = scf.index_switch %q -> !tmA
+    case 0 {
+      scf.yield %tmaA0 : !tmA
+    }
+    case 1 {
+      scf.yield %tmaA1 : !tmA
+    }
+    case 2 {
+      scf.yield %tmaA2 : !tmA
+    }
+    case 3 {
+      scf.yield %tmaA3 : !tmA
+    }
+    case 4 {
+      scf.yield %tmaA4 : !tmA
+    }
+    case 5 {
+      scf.yield %tmaA5 : !tmA
+    }
+    case 6 {
+      scf.yield %tmaA6 : !tmA
+    }
+    default {
+      scf.yield %tmaA7 : !tmA
+    }
+    return %d : !tmA
+  }
+
   // Producer work item u, as in all_gather_gemm.mlir: this rank's row
   // block u / (W - 1) for peer me + 1 + u mod (W - 1); the peer, the row
   // block, drained[peer]'s index and the value it must reach, and the
@@ -131,39 +165,15 @@ gpu.module @all_gather_gemm_hopper {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
-    %c4 = arith.constant 4 : index
-    %c8 = arith.constant 8 : index
-    %c16 = arith.constant 16 : index
-    %c32 = arith.constant 32 : index
     %c64 = arith.constant 64 : index
     %c128 = arith.constant 128 : index
     %c256 = arith.constant 256 : index
-    %c264 = arith.constant 264 : index
-    %c1024 = arith.constant 1024 : index
-    %c8192 = arith.constant 8192 : index
-    %c16384 = arith.constant 16384 : index
-    %c32768 = arith.constant 32768 : index
     %one = arith.constant 1 : i32
-    %stages = arith.constant 4 : index
-    // The bytes of one stage's five TMA loads, and of the stages of A.
-    %stageBytes = arith.constant 49152 : index
-    %aRingBytes = arith.constant 65536 : index
-    %ticks = arith.constant 10000000 : index
-
     %tid = gpu.thread_id x
-    %wg = arith.divui %tid, %c128 : index
-    %wtid = arith.remui %tid, %c128 : index
-    %isProducer = arith.cmpi eq, %wg, %c0 : index
-    %isConsumer = arith.cmpi ne, %wg, %c0 : index
-    %isLeader = arith.cmpi eq, %wtid, %c0 : index
-    %half = arith.subi %wg, %c1 : index
-    %aHalf = arith.muli %half, %c8192 : index
-    %rowHalf = arith.muli %half, %c64 : index
-
+    %isFirst = arith.cmpi eq, %tid, %c0 : index
     %tilesM = arith.divui %m, %c128 : index
     %tilesN = arith.divui %n, %c256 : index
     %tiles = arith.muli %tilesM, %tilesN : index
-    %groupTiles = arith.muli %tilesN, %c8 : index
     %kSteps = arith.divui %k, %c64 : index
 
     %me32 = symm.rank : i32
@@ -174,73 +184,13 @@ gpu.module @all_gather_gemm_hopper {
     %shardRows = arith.muli %perRank, %c128 : index
     %firstRb = arith.muli %me, %perRank : index
 
-    // The ring starts at the first 1 KiB boundary of dynamic shared memory:
-    // the 128-byte swizzle repeats every 1 KiB, and wgmma's descriptors
-    // take the pattern to start there.
-    %dyn = gpu.dynamic_shared_memory : !smem
-    %dynAddr = memref.extract_aligned_pointer_as_index %dyn : !smem -> index
-    %mis = arith.remui %dynAddr, %c1024 : index
-    %slack = arith.subi %c1024, %mis : index
-    %base = arith.remui %slack, %c1024 : index
-    %bBase = arith.addi %base, %aRingBytes : index
-    // warpgroup.mma.store puts row r of warpgroup w's accumulator at row
-    // 64 w + r of its destination (the row follows the warp's index in the
-    // workgroup), so each consumer's destination starts 64 w rows before
-    // its 64 rows of the buffer: for both, 64 rows before the buffer.
-    %dynF = memref.view %dyn[%c0][%c1024] : !smem to memref<?xf32, #gpu.address_space<workgroup>>
-    %epiElems = arith.divui %base, %c4 : index
-    %rowsBefore = arith.muli %c64, %c264 : index
-    %storeOffset = arith.subi %epiElems, %rowsBefore : index
-    %epiStore = memref.reinterpret_cast %dynF to offset: [%storeOffset], sizes: [64, 256], strides: [264, 1] : memref<?xf32, #gpu.address_space<workgroup>> to !epiStore
-    %epi = memref.reinterpret_cast %dynF to offset: [%epiElems], sizes: [128, 256], strides: [264, 1] : memref<?xf32, #gpu.address_space<workgroup>> to !epiLoad
-
-    // Barrier s < 4: stage s is full; 4 + s: stage s is empty.
-    %bar = nvgpu.mbarrier.create -> !barriers
-    %isFirst = arith.cmpi eq, %tid, %c0 : index
+    %bar, %ring = func.call @symm_gemm_hopper_setup(%tmaA0, %tmaB) : (!tmA, !tmB) -> (!barriers, index)
     scf.if %isFirst {
-      scf.for %s = %c0 to %stages step %c1 {
-        nvgpu.mbarrier.init %bar[%s], %c1 : !barriers
-        %e = arith.addi %s, %stages : index
-        nvgpu.mbarrier.init %bar[%e], %c2 : !barriers
+      scf.for %q = %c1 to %w step %c1 {
+        %d = func.call @a_descriptor(%q, %tmaA0, %tmaA1, %tmaA2, %tmaA3, %tmaA4, %tmaA5, %tmaA6, %tmaA7) : (index, !tmA, !tmA, !tmA, !tmA, !tmA, !tmA, !tmA, !tmA) -> !tmA
+        nvgpu.tma.prefetch.descriptor %d : !tmA
       }
-      scf.for %q = %c0 to %w step %c1 {
-        scf.index_switch %q
-        case 0 {
-          nvgpu.tma.prefetch.descriptor %tmaA0 : !tmA
-          scf.yield
-        }
-        case 1 {
-          nvgpu.tma.prefetch.descriptor %tmaA1 : !tmA
-          scf.yield
-        }
-        case 2 {
-          nvgpu.tma.prefetch.descriptor %tmaA2 : !tmA
-          scf.yield
-        }
-        case 3 {
-          nvgpu.tma.prefetch.descriptor %tmaA3 : !tmA
-          scf.yield
-        }
-        case 4 {
-          nvgpu.tma.prefetch.descriptor %tmaA4 : !tmA
-          scf.yield
-        }
-        case 5 {
-          nvgpu.tma.prefetch.descriptor %tmaA5 : !tmA
-          scf.yield
-        }
-        case 6 {
-          nvgpu.tma.prefetch.descriptor %tmaA6 : !tmA
-          scf.yield
-        }
-        default {
-          nvgpu.tma.prefetch.descriptor %tmaA7 : !tmA
-          scf.yield
-        }
-      }
-      nvgpu.tma.prefetch.descriptor %tmaB : !tmB
     }
-    gpu.barrier
 
     %bid = gpu.block_id x
     %grid = gpu.grid_dim x
@@ -303,14 +253,7 @@ gpu.module @all_gather_gemm_hopper {
         scf.condition(%more) %done, %t : index, index
       } do {
       ^bb0(%done: index, %t: index):
-        %group = arith.divui %t, %groupTiles : index
-        %firstM = arith.muli %group, %c8 : index
-        %rowsLeft = arith.subi %tilesM, %firstM : index
-        %groupRows = arith.minui %rowsLeft, %c8 : index
-        %inGroup = arith.remui %t, %groupTiles : index
-        %tmOff = arith.remui %inGroup, %groupRows : index
-        %tmRot = arith.addi %firstM, %tmOff : index
-        %tn = arith.divui %inGroup, %groupRows : index
+        %tmRot, %tn = func.call @symm_gemm_tile_order(%t, %tilesM, %tilesN) : (index, index, index) -> (index, index)
         // Row blocks in this rank's order: its own first.
         %tmAbs = arith.addi %tmRot, %firstRb : index
         %tm = arith.remui %tmAbs, %tilesM : index
@@ -326,140 +269,20 @@ gpu.module @all_gather_gemm_hopper {
         %mustWait = arith.andi %theirs, %fromPeer : i1
         %flag = arith.select %pull, %owner, %tm : index
 
-        %accOut = scf.if %isProducer -> (!acc) {
-          scf.if %isLeader {
-            // The peer's rows are in place (acquire), and the TMA's reads
-            // (the async proxy) are ordered after that.
-            scf.if %mustWait {
-              %seen = symm.wait %flags[%flag] ge %epoch scope(system) : !flags -> i32
-              nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.global>}
-            }
-            scf.for %ks = %c0 to %kSteps step %c1 {
-              %it = arith.addi %done, %ks : index
-              %s = arith.remui %it, %stages : index
-              %round = arith.divui %it, %stages : index
-              // Refilling a stage waits until both consumers released its
-              // previous contents (round - 1).
-              %refill = arith.cmpi uge, %it, %stages : index
-              scf.if %refill {
-                %prev = arith.subi %round, %c1 : index
-                %pbit = arith.andi %prev, %c1 : index
-                %parity = arith.index_cast %pbit : index to i1
-                %e = arith.addi %s, %stages : index
-                nvgpu.mbarrier.try_wait.parity %bar[%e], %parity, %ticks : !barriers
-              }
-              nvgpu.mbarrier.arrive.expect_tx %bar[%s], %stageBytes : !barriers
-              %kc = arith.muli %ks, %c64 : index
-              %aOff0 = arith.muli %s, %c16384 : index
-              %aOff = arith.addi %base, %aOff0 : index
-              %aDst = memref.view %dyn[%aOff][] : !smem to memref<128x64xbf16, #gpu.address_space<workgroup>>
-              scf.index_switch %owner
-              case 0 {
-                nvgpu.tma.async.load %tmaA0[%kc, %arow0], %bar[%s] to %aDst : !tmA, !barriers -> memref<128x64xbf16, #gpu.address_space<workgroup>>
-                scf.yield
-              }
-              case 1 {
-                nvgpu.tma.async.load %tmaA1[%kc, %arow0], %bar[%s] to %aDst : !tmA, !barriers -> memref<128x64xbf16, #gpu.address_space<workgroup>>
-                scf.yield
-              }
-              case 2 {
-                nvgpu.tma.async.load %tmaA2[%kc, %arow0], %bar[%s] to %aDst : !tmA, !barriers -> memref<128x64xbf16, #gpu.address_space<workgroup>>
-                scf.yield
-              }
-              case 3 {
-                nvgpu.tma.async.load %tmaA3[%kc, %arow0], %bar[%s] to %aDst : !tmA, !barriers -> memref<128x64xbf16, #gpu.address_space<workgroup>>
-                scf.yield
-              }
-              case 4 {
-                nvgpu.tma.async.load %tmaA4[%kc, %arow0], %bar[%s] to %aDst : !tmA, !barriers -> memref<128x64xbf16, #gpu.address_space<workgroup>>
-                scf.yield
-              }
-              case 5 {
-                nvgpu.tma.async.load %tmaA5[%kc, %arow0], %bar[%s] to %aDst : !tmA, !barriers -> memref<128x64xbf16, #gpu.address_space<workgroup>>
-                scf.yield
-              }
-              case 6 {
-                nvgpu.tma.async.load %tmaA6[%kc, %arow0], %bar[%s] to %aDst : !tmA, !barriers -> memref<128x64xbf16, #gpu.address_space<workgroup>>
-                scf.yield
-              }
-              default {
-                nvgpu.tma.async.load %tmaA7[%kc, %arow0], %bar[%s] to %aDst : !tmA, !barriers -> memref<128x64xbf16, #gpu.address_space<workgroup>>
-                scf.yield
-              }
-              %bOff0 = arith.muli %s, %c32768 : index
-              %bOff = arith.addi %bBase, %bOff0 : index
-              scf.for %j = %c0 to %c4 step %c1 {
-                %jOff0 = arith.muli %j, %c8192 : index
-                %jOff = arith.addi %bOff, %jOff0 : index
-                %bDst = memref.view %dyn[%jOff][] : !smem to memref<64x64xbf16, #gpu.address_space<workgroup>>
-                %jn0 = arith.muli %j, %c64 : index
-                %jn = arith.addi %n0, %jn0 : index
-                nvgpu.tma.async.load %tmaB[%jn, %kc], %bar[%s] to %bDst : !tmB, !barriers -> memref<64x64xbf16, #gpu.address_space<workgroup>>
-              }
-            }
-          }
-          %none = nvgpu.warpgroup.mma.init.accumulator -> !acc
-          scf.yield %none : !acc
-        } else {
-          %init = nvgpu.warpgroup.mma.init.accumulator -> !acc
-          %accK = scf.for %ks = %c0 to %kSteps step %c1 iter_args(%acc = %init) -> (!acc) {
-            %it = arith.addi %done, %ks : index
-            %s = arith.remui %it, %stages : index
-            %round = arith.divui %it, %stages : index
-            %rbit = arith.andi %round, %c1 : index
-            %parity = arith.index_cast %rbit : index to i1
-            nvgpu.mbarrier.try_wait.parity %bar[%s], %parity, %ticks : !barriers
-            %aOff0 = arith.muli %s, %c16384 : index
-            %aOff1 = arith.addi %base, %aOff0 : index
-            %aOff = arith.addi %aOff1, %aHalf : index
-            %aTile = memref.view %dyn[%aOff][] : !smem to memref<64x64xbf16, #gpu.address_space<workgroup>>
-            %bOff0 = arith.muli %s, %c32768 : index
-            %bOff = arith.addi %bBase, %bOff0 : index
-            %bTile = memref.view %dyn[%bOff][] : !smem to memref<64x256xbf16, #gpu.address_space<workgroup>>
-            %dA = nvgpu.warpgroup.generate.descriptor %aTile, %tmaA0 : memref<64x64xbf16, #gpu.address_space<workgroup>>, !tmA -> !descA
-            %dB = nvgpu.warpgroup.generate.descriptor %bTile, %tmaB : memref<64x256xbf16, #gpu.address_space<workgroup>>, !tmB -> !descB
-            %next = nvgpu.warpgroup.mma %dA, %dB, %acc {transposeB} : !descA, !descB, !acc -> !acc
-            // One group stays in flight: the MMA of the step before this one
-            // has completed, and its stage may be refilled.
-            %notFirst = arith.cmpi ugt, %it, %c0 : index
-            %release = arith.andi %notFirst, %isLeader : i1
-            scf.if %release {
-              %pit = arith.subi %it, %c1 : index
-              %ps = arith.remui %pit, %stages : index
-              %e = arith.addi %ps, %stages : index
-              %token = nvgpu.mbarrier.arrive %bar[%e] : !barriers -> !nvgpu.mbarrier.token
-            }
-            scf.yield %next : !acc
-          }
-          nvvm.wgmma.wait.group.sync.aligned 0
-          scf.yield %accK : !acc
+        // The peer's rows are in place (acquire), and the TMA's reads (the
+        // async proxy) are ordered after that: the producer's first thread,
+        // which issues them, waits.
+        %waitHere = arith.andi %mustWait, %isFirst : i1
+        scf.if %waitHere {
+          %seen = symm.wait %flags[%flag] ge %epoch scope(system) : !flags -> i32
+          nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.global>}
         }
-        // Every MMA of the tile has read its operands: the ring is free.
-        gpu.barrier
-        scf.if %isConsumer {
-          nvgpu.warpgroup.mma.store %accOut, %epiStore : !acc to !epiStore
-        }
-        gpu.barrier
-        scf.if %isConsumer {
-          %gRowBase = arith.addi %m0, %rowHalf : index
-          scf.for %i = %c0 to %c16 step %c1 {
-            %i128 = arith.muli %i, %c128 : index
-            %chunk = arith.addi %wtid, %i128 : index
-            %r = arith.divui %chunk, %c32 : index
-            %cc = arith.remui %chunk, %c32 : index
-            %col = arith.muli %cc, %c8 : index
-            %er = arith.addi %r, %rowHalf : index
-            %v = vector.load %epi[%er, %col] : !epiLoad, vector<8xf32>
-            %vb = arith.truncf %v : vector<8xf32> to vector<8xbf16>
-            %gr = arith.addi %gRowBase, %r : index
-            %gc = arith.addi %n0, %col : index
-            %rowStart = arith.muli %gr, %n : index
-            %idx = arith.addi %rowStart, %gc : index
-            vector.store %vb, %c[%idx] : memref<?xbf16>, vector<8xbf16>
-          }
-        }
-        // The buffer is read before the next tile's TMA writes it.
-        gpu.barrier
+        %tmaA = func.call @a_descriptor(%owner, %tmaA0, %tmaA1, %tmaA2, %tmaA3, %tmaA4, %tmaA5, %tmaA6, %tmaA7) : (index, !tmA, !tmA, !tmA, !tmA, !tmA, !tmA, !tmA, !tmA) -> !tmA
+        %accOut = func.call @symm_gemm_hopper_mainloop(%tmaA, %tmaB, %bar, %ring, %arow0, %n0, %kSteps, %done)
+            : (!tmA, !tmB, !barriers, index, index, index, index, index) -> !acc
+        %epi = func.call @symm_gemm_hopper_stage(%accOut, %ring) : (!acc, index) -> !epi
+        func.call @symm_gemm_hopper_store(%epi, %c, %m0, %n0, %n) : (!epi, memref<?xbf16>, index, index, index) -> ()
+        func.call @symm_gemm_hopper_release() : () -> ()
         %doneNext = arith.addi %done, %kSteps : index
         scf.yield %doneNext : index
       }

@@ -3,8 +3,8 @@
 // the nvgpu operations): gemm_reduce_scatter.cpp launches @gemm from here
 // with --kernel=hopper.
 //
-// @gemm is examples/gemm/gemm_hopper.mlir's kernel, its main loop copied
-// unchanged: 128x256 tiles, 384 threads (a producer warpgroup whose first
+// @gemm is built, as examples/gemm/gemm_hopper.mlir is, on the device library's
+// Hopper GEMM tile (library/gemm_hopper.mlir): 128x256 tiles, 384 threads (a producer warpgroup whose first
 // thread streams K through a 4-stage TMA ring guarded by "full" and "empty"
 // mbarriers, two consumer warpgroups of 64x256 warpgroup MMAs), the same
 // TMA descriptors (this rank's A_r, m x k, with 128 x 64 boxes and B_r,
@@ -61,13 +61,17 @@
 !tmB = !nvgpu.tensormap.descriptor<tensor = memref<64x64xbf16, 3>, swizzle = swizzle_128b, l2promo = l2promo_256b, oob = zero, interleave = none>
 !barriers = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 8>
 !acc = !nvgpu.warpgroup.accumulator<fragmented = vector<64x256xf32>>
-!descA = !nvgpu.warpgroup.descriptor<tensor = memref<64x64xbf16, 3>>
-!descB = !nvgpu.warpgroup.descriptor<tensor = memref<64x256xbf16, 3>>
-!smem = memref<?xi8, #gpu.address_space<workgroup>>
-!epiStore = memref<64x256xf32, strided<[264, 1], offset: ?>, #gpu.address_space<workgroup>>
-!epiLoad = memref<128x256xf32, strided<[264, 1], offset: ?>, #gpu.address_space<workgroup>>
+!epi = memref<128x256xf32, strided<[264, 1], offset: ?>, #gpu.address_space<workgroup>>
 
 gpu.module @gemm_reduce_scatter_hopper {
+  // The device library's Hopper GEMM tile (library/gemm_hopper.mlir).
+  func.func private @symm_gemm_hopper_setup(!tmA, !tmB) -> (!barriers, index)
+  func.func private @symm_gemm_tile_order(index, index, index) -> (index, index)
+  func.func private @symm_gemm_hopper_mainloop(!tmA, !tmB, !barriers, index, index, index, index, index) -> !acc
+  func.func private @symm_gemm_hopper_stage(!acc, index) -> !epi
+  func.func private @symm_gemm_hopper_staged(!epi, index) -> (index, index, vector<8xf32>)
+  func.func private @symm_gemm_hopper_release()
+
   // Sizes: m a multiple of 128 x W, n a multiple of 256, k (this rank's
   // share of K) a multiple of 64; %variant as in gemm_reduce_scatter.mlir:
   // 0 bulk_sync (the bf16 partial into %c, m x n), 1 fused (a peer's tile as
@@ -82,74 +86,19 @@ gpu.module @gemm_reduce_scatter_hopper {
       kernel attributes {known_block_size = array<i32: 384, 1, 1>} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
-    %c2 = arith.constant 2 : index
-    %c4 = arith.constant 4 : index
     %c8 = arith.constant 8 : index
     %c16 = arith.constant 16 : index
-    %c32 = arith.constant 32 : index
     %c64 = arith.constant 64 : index
     %c128 = arith.constant 128 : index
     %c256 = arith.constant 256 : index
-    %c264 = arith.constant 264 : index
-    %c1024 = arith.constant 1024 : index
-    %c8192 = arith.constant 8192 : index
-    %c16384 = arith.constant 16384 : index
-    %c32768 = arith.constant 32768 : index
-    %stages = arith.constant 4 : index
-    // The bytes of one stage's five TMA loads, and of the stages of A.
-    %stageBytes = arith.constant 49152 : index
-    %aRingBytes = arith.constant 65536 : index
-    %ticks = arith.constant 10000000 : index
-
     %tid = gpu.thread_id x
-    %wg = arith.divui %tid, %c128 : index
-    %wtid = arith.remui %tid, %c128 : index
-    %isProducer = arith.cmpi eq, %wg, %c0 : index
-    %isConsumer = arith.cmpi ne, %wg, %c0 : index
-    %isLeader = arith.cmpi eq, %wtid, %c0 : index
-    %half = arith.subi %wg, %c1 : index
-    %aHalf = arith.muli %half, %c8192 : index
-    %rowHalf = arith.muli %half, %c64 : index
-
+    %isFirst = arith.cmpi eq, %tid, %c0 : index
+    %isConsumer = arith.cmpi uge, %tid, %c128 : index
     %tilesM = arith.divui %m, %c128 : index
     %tilesN = arith.divui %n, %c256 : index
     %tiles = arith.muli %tilesM, %tilesN : index
-    %groupTiles = arith.muli %tilesN, %c8 : index
     %kSteps = arith.divui %k, %c64 : index
-
-    // The ring starts at the first 1 KiB boundary of dynamic shared memory:
-    // the 128-byte swizzle repeats every 1 KiB, and wgmma's descriptors
-    // take the pattern to start there.
-    %dyn = gpu.dynamic_shared_memory : !smem
-    %dynAddr = memref.extract_aligned_pointer_as_index %dyn : !smem -> index
-    %mis = arith.remui %dynAddr, %c1024 : index
-    %slack = arith.subi %c1024, %mis : index
-    %base = arith.remui %slack, %c1024 : index
-    %bBase = arith.addi %base, %aRingBytes : index
-    // warpgroup.mma.store puts row r of warpgroup w's accumulator at row
-    // 64 w + r of its destination (the row follows the warp's index in the
-    // workgroup), so each consumer's destination starts 64 w rows before
-    // its 64 rows of the buffer: for both, 64 rows before the buffer.
-    %dynF = memref.view %dyn[%c0][%c1024] : !smem to memref<?xf32, #gpu.address_space<workgroup>>
-    %epiElems = arith.divui %base, %c4 : index
-    %rowsBefore = arith.muli %c64, %c264 : index
-    %storeOffset = arith.subi %epiElems, %rowsBefore : index
-    %epiStore = memref.reinterpret_cast %dynF to offset: [%storeOffset], sizes: [64, 256], strides: [264, 1] : memref<?xf32, #gpu.address_space<workgroup>> to !epiStore
-    %epi = memref.reinterpret_cast %dynF to offset: [%epiElems], sizes: [128, 256], strides: [264, 1] : memref<?xf32, #gpu.address_space<workgroup>> to !epiLoad
-
-    // Barrier s < 4: stage s is full; 4 + s: stage s is empty.
-    %bar = nvgpu.mbarrier.create -> !barriers
-    %isFirst = arith.cmpi eq, %tid, %c0 : index
-    scf.if %isFirst {
-      scf.for %s = %c0 to %stages step %c1 {
-        nvgpu.mbarrier.init %bar[%s], %c1 : !barriers
-        %e = arith.addi %s, %stages : index
-        nvgpu.mbarrier.init %bar[%e], %c2 : !barriers
-      }
-      nvgpu.tma.prefetch.descriptor %tmaA : !tmA
-      nvgpu.tma.prefetch.descriptor %tmaB : !tmB
-    }
-    gpu.barrier
+    %bar, %ring = func.call @symm_gemm_hopper_setup(%tmaA, %tmaB) : (!tmA, !tmB) -> (!barriers, index)
 
     %v0 = arith.constant 0 : i32
     %v2 = arith.constant 2 : i32
@@ -177,14 +126,7 @@ gpu.module @gemm_reduce_scatter_hopper {
       %jr0 = arith.addi %after, %block : index
       %jr = arith.remui %jr0, %world : index
       %owner = arith.select %fused, %jr, %block : index
-      %group = arith.divui %u, %groupTiles : index
-      %firstM = arith.muli %group, %c8 : index
-      %rowsLeft = arith.subi %rankRows, %firstM : index
-      %groupRows = arith.minui %rowsLeft, %c8 : index
-      %inGroup = arith.remui %u, %groupTiles : index
-      %tmOff = arith.remui %inGroup, %groupRows : index
-      %tmLocal = arith.addi %firstM, %tmOff : index
-      %tn = arith.divui %inGroup, %groupRows : index
+      %tmLocal, %tn = func.call @symm_gemm_tile_order(%u, %rankRows, %tilesN) : (index, index, index) -> (index, index)
       %ownerRows = arith.muli %owner, %rankRows : index
       %tm = arith.addi %ownerRows, %tmLocal : index
       %m0 = arith.muli %tm, %c128 : index
@@ -193,76 +135,8 @@ gpu.module @gemm_reduce_scatter_hopper {
       %tRow = arith.muli %tmLocal, %tilesN : index
       %tLocal = arith.addi %tRow, %tn : index
 
-      %accOut = scf.if %isProducer -> (!acc) {
-        scf.if %isLeader {
-          scf.for %ks = %c0 to %kSteps step %c1 {
-            %it = arith.addi %done, %ks : index
-            %s = arith.remui %it, %stages : index
-            %round = arith.divui %it, %stages : index
-            // Refilling a stage waits until both consumers released its
-            // previous contents (round - 1).
-            %refill = arith.cmpi uge, %it, %stages : index
-            scf.if %refill {
-              %prev = arith.subi %round, %c1 : index
-              %pbit = arith.andi %prev, %c1 : index
-              %parity = arith.index_cast %pbit : index to i1
-              %e = arith.addi %s, %stages : index
-              nvgpu.mbarrier.try_wait.parity %bar[%e], %parity, %ticks : !barriers
-            }
-            nvgpu.mbarrier.arrive.expect_tx %bar[%s], %stageBytes : !barriers
-            %kc = arith.muli %ks, %c64 : index
-            %aOff0 = arith.muli %s, %c16384 : index
-            %aOff = arith.addi %base, %aOff0 : index
-            %aDst = memref.view %dyn[%aOff][] : !smem to memref<128x64xbf16, #gpu.address_space<workgroup>>
-            nvgpu.tma.async.load %tmaA[%kc, %m0], %bar[%s] to %aDst : !tmA, !barriers -> memref<128x64xbf16, #gpu.address_space<workgroup>>
-            %bOff0 = arith.muli %s, %c32768 : index
-            %bOff = arith.addi %bBase, %bOff0 : index
-            scf.for %j = %c0 to %c4 step %c1 {
-              %jOff0 = arith.muli %j, %c8192 : index
-              %jOff = arith.addi %bOff, %jOff0 : index
-              %bDst = memref.view %dyn[%jOff][] : !smem to memref<64x64xbf16, #gpu.address_space<workgroup>>
-              %jn0 = arith.muli %j, %c64 : index
-              %jn = arith.addi %n0, %jn0 : index
-              nvgpu.tma.async.load %tmaB[%jn, %kc], %bar[%s] to %bDst : !tmB, !barriers -> memref<64x64xbf16, #gpu.address_space<workgroup>>
-            }
-          }
-        }
-        %none = nvgpu.warpgroup.mma.init.accumulator -> !acc
-        scf.yield %none : !acc
-      } else {
-        %init = nvgpu.warpgroup.mma.init.accumulator -> !acc
-        %accK = scf.for %ks = %c0 to %kSteps step %c1 iter_args(%acc = %init) -> (!acc) {
-          %it = arith.addi %done, %ks : index
-          %s = arith.remui %it, %stages : index
-          %round = arith.divui %it, %stages : index
-          %rbit = arith.andi %round, %c1 : index
-          %parity = arith.index_cast %rbit : index to i1
-          nvgpu.mbarrier.try_wait.parity %bar[%s], %parity, %ticks : !barriers
-          %aOff0 = arith.muli %s, %c16384 : index
-          %aOff1 = arith.addi %base, %aOff0 : index
-          %aOff = arith.addi %aOff1, %aHalf : index
-          %aTile = memref.view %dyn[%aOff][] : !smem to memref<64x64xbf16, #gpu.address_space<workgroup>>
-          %bOff0 = arith.muli %s, %c32768 : index
-          %bOff = arith.addi %bBase, %bOff0 : index
-          %bTile = memref.view %dyn[%bOff][] : !smem to memref<64x256xbf16, #gpu.address_space<workgroup>>
-          %dA = nvgpu.warpgroup.generate.descriptor %aTile, %tmaA : memref<64x64xbf16, #gpu.address_space<workgroup>>, !tmA -> !descA
-          %dB = nvgpu.warpgroup.generate.descriptor %bTile, %tmaB : memref<64x256xbf16, #gpu.address_space<workgroup>>, !tmB -> !descB
-          %next = nvgpu.warpgroup.mma %dA, %dB, %acc {transposeB} : !descA, !descB, !acc -> !acc
-          // One group stays in flight: the MMA of the step before this one
-          // has completed, and its stage may be refilled.
-          %notFirst = arith.cmpi ugt, %it, %c0 : index
-          %release = arith.andi %notFirst, %isLeader : i1
-          scf.if %release {
-            %pit = arith.subi %it, %c1 : index
-            %ps = arith.remui %pit, %stages : index
-            %e = arith.addi %ps, %stages : index
-            %token = nvgpu.mbarrier.arrive %bar[%e] : !barriers -> !nvgpu.mbarrier.token
-          }
-          scf.yield %next : !acc
-        }
-        nvvm.wgmma.wait.group.sync.aligned 0
-        scf.yield %accK : !acc
-      }
+      %accOut = func.call @symm_gemm_hopper_mainloop(%tmaA, %tmaB, %bar, %ring, %m0, %n0, %kSteps, %done)
+          : (!tmA, !tmB, !barriers, index, index, index, index, index) -> !acc
       %mine = arith.cmpi eq, %owner, %me : index
       %ownFused = arith.andi %fused, %mine : i1
       %theirs = arith.cmpi ne, %owner, %me : index
@@ -281,23 +155,11 @@ gpu.module @gemm_reduce_scatter_hopper {
           }
         }
       }
-      // Every MMA of the tile has read its operands: the ring is free.
-      gpu.barrier
+      %epi = func.call @symm_gemm_hopper_stage(%accOut, %ring) : (!acc, index) -> !epi
       scf.if %isConsumer {
-        nvgpu.warpgroup.mma.store %accOut, %epiStore : !acc to !epiStore
-      }
-      gpu.barrier
-      scf.if %isConsumer {
-        %gRowBase = arith.addi %m0, %rowHalf : index
         scf.for %i = %c0 to %c16 step %c1 {
-          %i128 = arith.muli %i, %c128 : index
-          %chunk = arith.addi %wtid, %i128 : index
-          %r = arith.divui %chunk, %c32 : index
-          %cc = arith.remui %chunk, %c32 : index
-          %col = arith.muli %cc, %c8 : index
-          %er = arith.addi %r, %rowHalf : index
-          %v = vector.load %epi[%er, %col] : !epiLoad, vector<8xf32>
-          %gr = arith.addi %gRowBase, %r : index
+          %r, %col, %v = func.call @symm_gemm_hopper_staged(%epi, %i) : (!epi, index) -> (index, index, vector<8xf32>)
+          %gr = arith.addi %m0, %r : index
           %gc = arith.addi %n0, %col : index
           // The row within its owner's block.
           %ownerFirst = arith.muli %owner, %mr : index
@@ -363,13 +225,8 @@ gpu.module @gemm_reduce_scatter_hopper {
             }
           }
         }
-        // The ring's generic-proxy accesses (the accumulators' stores and
-        // reads) are ordered before the next tile's TMA writes, which go
-        // through the async proxy.
-        nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
       }
-      // The buffer is read before the next tile's TMA writes it.
-      gpu.barrier
+      func.call @symm_gemm_hopper_release() : () -> ()
       scf.if %fused {
         symm.fence ordering(release) scope(system)
         gpu.barrier
