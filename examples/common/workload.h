@@ -116,6 +116,14 @@ public:
       fail("--" + name + "='" + s + "' is not a positive integer");
     return v;
   }
+  /// A size option whose default ("auto") depends on the run: the smallest
+  /// multiple of `unit` (e.g. a tile times the rank count) that is at least
+  /// `atLeast`; otherwise integer(name).
+  int64_t size(const std::string &name, int64_t unit, int64_t atLeast) const {
+    if (str(name) != "auto")
+      return integer(name);
+    return (atLeast + unit - 1) / unit * unit;
+  }
   /// A comma-separated list of choices (e.g. --variant=bulk_sync,fused).
   std::vector<std::string>
   choices(const std::string &name,

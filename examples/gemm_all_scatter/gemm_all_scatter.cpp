@@ -80,9 +80,10 @@ int main(int argc, char **argv) {
               "bulk_sync | producer_consumer | fused_sequential | "
               "wg_specialized, or a list");
   args.option("m", "256", "rows of A and C (a multiple of 128)");
-  args.option("n", "256",
+  args.option("n", "auto",
               "columns of B and C, split across the ranks (a multiple of "
-              "128 x ranks)");
+              "128 x ranks, 256 x ranks for the hopper kernel; auto: the "
+              "smallest such multiple of at least 256)");
   args.option("k", "128", "columns of A, rows of B (a multiple of 32)");
   args.option("grid", "auto",
               "GEMM workgroups, persistent over the tiles (auto: 132 on "
@@ -109,7 +110,7 @@ int main(int argc, char **argv) {
   std::vector<std::string> variants =
       args.choices("variant", {"bulk_sync", "producer_consumer",
                                "fused_sequential", "wg_specialized"});
-  int64_t m = args.integer("m"), n = args.integer("n"), k = args.integer("k");
+  int64_t m = args.integer("m"), k = args.integer("k");
   uint64_t seed = uint64_t(args.integer("seed"));
   bool bench = args.has("bench");
   int iters = int(args.integer("iters")), warmup = int(args.integer("warmup"));
@@ -129,6 +130,7 @@ int main(int argc, char **argv) {
                 " names more than one kernel (one per run)");
     hopper = kernels[0] == "hopper";
   }
+  int64_t n = args.size("n", (hopper ? kHopperTileN : kTile) * world, 256);
   if (m % kTile)
     args.fail("--m=" + std::to_string(m) + " is not a multiple of 128");
   if (n % (kTile * world))

@@ -55,13 +55,14 @@ int main(int argc, char **argv) {
             "block r of C (bf16)");
   args.option("variant", "bulk_sync,fused,fused_atomic",
               "bulk_sync | fused | fused_atomic, or a list");
-  args.option("m", "256",
+  args.option("m", "auto",
               "rows of A and C, scattered across the ranks (a multiple of "
-              "128 x ranks)");
+              "128 x ranks; auto: the smallest of at least 256)");
   args.option("n", "256", "columns of B and C (a multiple of 128)");
-  args.option("k", "256",
+  args.option("k", "auto",
               "columns of A, rows of B, split across the ranks (a multiple "
-              "of 32 x ranks)");
+              "of 32 x ranks, 64 x ranks for the hopper kernel; auto: the "
+              "smallest such multiple of at least 256)");
   args.option("grid", "auto",
               "workgroups, persistent and (fused) all co-resident (auto: "
               "132 on GPUs, one per SM of an H200; 4 on CPU ranks)");
@@ -81,7 +82,7 @@ int main(int argc, char **argv) {
   args.parse(argc, argv);
   std::vector<std::string> variants =
       args.choices("variant", {"bulk_sync", "fused", "fused_atomic"});
-  int64_t m = args.integer("m"), n = args.integer("n"), k = args.integer("k");
+  int64_t n = args.integer("n");
   uint64_t seed = uint64_t(args.integer("seed"));
   bool bench = args.has("bench");
   int iters = int(args.integer("iters")), warmup = int(args.integer("warmup"));
@@ -101,6 +102,8 @@ int main(int argc, char **argv) {
                 " names more than one kernel (one per run)");
     hopper = kernels[0] == "hopper";
   }
+  int64_t m = args.size("m", kTile * world, 256);
+  int64_t k = args.size("k", (hopper ? kHopperTileK : kSlice) * world, 256);
   if (m % (kTile * world))
     args.fail("--m=" + std::to_string(m) + " is not a multiple of 128 x " +
               std::to_string(world) + " ranks");
