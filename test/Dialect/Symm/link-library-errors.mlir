@@ -52,3 +52,16 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// Host code cannot call the device library.
+module attributes {gpu.container_module} {
+  // expected-error @+1 {{@symm_t_scale is declared in host code; device library functions are declared and called in a gpu.module}}
+  func.func private @symm_t_scale(f32) -> f32
+  func.func @main() -> f32 {
+    %x = arith.constant 1.0 : f32
+    %y = func.call @symm_t_scale(%x) : (f32) -> f32
+    return %y : f32
+  }
+}

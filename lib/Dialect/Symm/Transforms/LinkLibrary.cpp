@@ -266,6 +266,16 @@ struct SymmLinkLibrary
 
   void runOnOperation() override {
     ModuleOp root = getOperation();
+    // Host code cannot call device code: a library name declared outside the
+    // gpu.modules would only fail to link at the very end.
+    for (auto fn : root.getOps<FunctionOpInterface>())
+      if (fn.isExternal() && fn.getName().starts_with(kLibraryPrefix)) {
+        fn->emitError() << "@" << fn.getName()
+                        << " is declared in host code; device library "
+                           "functions are declared and called in a "
+                           "gpu.module";
+        return signalPassFailure();
+      }
     auto modules = llvm::to_vector(root.getOps<gpu::GPUModuleOp>());
     // Nothing to link: no library is read.
     bool needed = llvm::any_of(modules, [](gpu::GPUModuleOp module) {
