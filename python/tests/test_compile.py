@@ -65,6 +65,49 @@ def test_compile_a_file_with_the_context_as_argument():
     symm.free(buf)
 
 
+LIBRARY_USER = """
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    func.func private @symm_py_twice(f32) -> f32
+    func.func private @symm_coll_flag(index, index, index) -> index
+    gpu.func @twice(%x: memref<?xf32>) kernel {
+      %i = gpu.thread_id x
+      %v = memref.load %x[%i] : memref<?xf32>
+      %w = func.call @symm_py_twice(%v) : (f32) -> f32
+      memref.store %w, %x[%i] : memref<?xf32>
+      gpu.return
+    }
+  }
+}
+"""
+
+
+@needs_compiler
+def test_compile_with_a_users_library():
+    # The user's library (a file, or its folder) and the built-in one (the
+    # signalling helpers' symm_coll_flag) are both searched.
+    lib = HERE / "kernels" / "library_scale.mlir"
+    for library in (lib, [str(lib.parent)]):
+        m = symm.compile(LIBRARY_USER, library=library)
+        x = symm.zeros(4, dtype="float32")
+        x[...] = np.arange(4)
+        m["twice"](block=4, args=[x])
+        symm.synchronize()
+        np.testing.assert_array_equal(x, np.arange(4, dtype=np.float32) * 2)
+        symm.barrier()
+        symm.free(x)
+        m.close()
+
+
+@needs_compiler
+def test_compile_library_errors():
+    with pytest.raises(symm.SymmError,
+                       match=r"no device library defines @symm_py_twice"):
+        symm.compile(LIBRARY_USER)
+    with pytest.raises(symm.SymmError, match=r"library '/no/such' does not"):
+        symm.compile(LIBRARY_USER, library="/no/such")
+
+
 @needs_compiler
 def test_compile_errors_have_locations():
     with pytest.raises(symm.SymmError, match=r"symm.compile: .*<python>:3:"):

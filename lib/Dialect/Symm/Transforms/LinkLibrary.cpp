@@ -39,14 +39,23 @@ std::string mlir::symm::getBuiltinLibraryDir() {
   if (!dladdr(reinterpret_cast<void *>(&getBuiltinLibraryDir), &info) ||
       !info.dli_fname)
     return "";
-  SmallString<256> path;
-  if (llvm::sys::fs::real_path(info.dli_fname, path))
+  SmallString<256> binary;
+  if (llvm::sys::fs::real_path(info.dli_fname, binary))
     return "";
-  // <prefix>/bin/tool or <prefix>/lib/libX.so -> <prefix>/share/symm/library
-  llvm::sys::path::remove_filename(path);
-  llvm::sys::path::remove_filename(path);
-  llvm::sys::path::append(path, "share", "symm", "library");
-  return llvm::sys::fs::is_directory(path) ? path.str().str() : "";
+  // <prefix>/bin/tool or <prefix>/lib/libX.so -> <prefix>/share/symm/library;
+  // in the build tree a library may sit a folder deeper (lib/CAPI).
+  StringRef dir = llvm::sys::path::parent_path(binary);
+  for (int up = 0; up < 3 && !dir.empty();
+       ++up, dir = llvm::sys::path::parent_path(dir)) {
+    SmallString<256> path(dir);
+    llvm::sys::path::append(path, "..", "share", "symm", "library");
+    if (llvm::sys::fs::is_directory(path)) {
+      SmallString<256> real;
+      return llvm::sys::fs::real_path(path, real) ? path.str().str()
+                                                  : real.str().str();
+    }
+  }
+  return "";
 }
 
 namespace {

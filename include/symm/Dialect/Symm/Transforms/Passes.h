@@ -51,9 +51,9 @@ void hoistTranslations(Operation *root);
 LogicalResult addKernelContextArguments(ModuleOp module);
 
 /// The device library installed with Symm: share/symm/library beside the
-/// program or shared library that holds this code (<prefix>/bin or
-/// <prefix>/lib), in the build tree as in an install. Empty when it cannot
-/// be found.
+/// folder of the program or shared library that holds this code (<prefix>/bin
+/// or <prefix>/lib, or a folder below), in the build tree as in an install.
+/// Empty when it cannot be found.
 std::string getBuiltinLibraryDir();
 
 #define GEN_PASS_DECL
