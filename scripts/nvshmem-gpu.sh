@@ -118,6 +118,10 @@ for backend in cuda nvshmem; do
   fi
 done
 
+python3 -c "
+import torch
+for n in ('one_shot_all_reduce', 'two_shot_all_reduce_', 'fused_all_gather_matmul', 'fused_matmul_reduce_scatter'):
+    print('torch:', getattr(torch.ops.symm_mem, n).default._schema)" 2>&1 | tail -4
 echo "== nvshmem backend, $N rank(s) on $GPUS GPU(s)"
 echo "| what | result |"
 echo "| --- | --- |"

@@ -46,3 +46,5 @@ if(EXISTS ${SYMM_NVSHMEM_INCLUDE_DIR}/../lib)
     COMPILE_DEFINITIONS SYMM_NVSHMEM_LIB_DIR="${_lib}")
 endif()
 list(APPEND SYMM_RUNTIME_BACKENDS nvshmem)
+# For the tests (lit feature nvshmem-backend).
+set_property(GLOBAL PROPERTY SYMM_NVSHMEM_BACKEND ON)
