@@ -31,6 +31,8 @@ llvm_config.with_environment("PATH", config.symm_tools_dir, append_path=True)
 import shutil
 if shutil.which("ptxas") or os.path.exists("/usr/local/cuda/bin/ptxas"):
     config.available_features.add("ptxas")
+if config.symm_nvshmem_backend:
+    config.available_features.add("nvshmem-backend")
 if shutil.which("mpirun"):
     config.available_features.add("mpirun")
 # A job id for launcher tests that derive the rendezvous from MASTER_PORT.

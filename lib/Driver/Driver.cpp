@@ -409,6 +409,7 @@ LogicalResult makePlan(ModuleOp module, const CompileOptions &options,
   pipeline.optLevel = options.optLevel;
   pipeline.checkRanks = options.checkRanks;
   pipeline.library = options.libraries;
+  pipeline.remote = options.remote;
   pipeline.format = format;
   if (*kind == TargetKind::NVVM && format == "bin") {
     if (cudaToolkit.empty()) {

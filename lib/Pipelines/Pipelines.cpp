@@ -103,6 +103,11 @@ void addHeapBasePhase(OpPassManager &pm, const SymmPipelineOptions &o) {
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  if (o.remote != "direct") {
+    SymmRemoteToNVSHMEMOptions nvshmem;
+    nvshmem.mode = o.remote;
+    pm.addPass(createSymmRemoteToNVSHMEM(nvshmem));
+  }
 }
 
 /// The target's symm lowering and bf16 on the CPU.
@@ -165,6 +170,10 @@ void addToLLVMPhase(OpPassManager &pm, TargetKind kind,
     attach.features = o.features.empty() ? defaultFeatures(kind, chip)
                                          : o.features.getValue();
     attach.optLevel = o.optLevel;
+    // NVSHMEM's functions are resolved when the runtime links the module:
+    // ptxas makes a relocatable object.
+    if (o.remote != "direct")
+      attach.cmdOptions = "-c";
     pm.addPass(createGpuNVVMAttachTarget(attach));
     break;
   }
@@ -336,6 +345,18 @@ LogicalResult mlir::symm::validateSymmPipelineOptions(
   if (o.kernelContext != "global" && o.kernelContext != "argument") {
     emitError("kernel-context must be 'global' or 'argument', got '" +
               o.kernelContext + "'");
+    return failure();
+  }
+  if (!llvm::is_contained({"direct", "nvshmem", "auto"}, o.remote)) {
+    emitError("remote must be 'direct', 'nvshmem' or 'auto', got '" + o.remote +
+              "'");
+    return failure();
+  }
+  if (o.remote != "direct" && kind != TargetKind::NVVM) {
+    emitError("remote=" + o.remote +
+              " reaches peers through NVSHMEM, which needs an NVIDIA target "
+              "(sm_<N>), not " +
+              chip);
     return failure();
   }
   // gpu-module-to-binary links HSACO with <toolkit>/llvm/bin/ld.lld and

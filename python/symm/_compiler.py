@@ -66,7 +66,7 @@ def default_target() -> str:
     import torch
     from ._tensors import device_index
     device = device_index(state.backend)
-    if state.backend == "cuda":
+    if state.backend in ("cuda", "nvshmem"):
         major, minor = torch.cuda.get_device_capability(device)
         return f"sm_{major}{minor}"
     return torch.cuda.get_device_properties(device).gcnArchName.split(":")[0]

@@ -105,7 +105,8 @@ class Kernel:
                              "one to three positive integers")
         return (ctypes.c_uint * 3)(*(dims + (1,) * (3 - len(dims))))
 
-    def _memref(self, i: int, arg: Dict[str, Any], value: Any) -> List[Any]:
+    def _memref(self, i: int, arg: Dict[str, Any], value: Any,
+                heap: Any = None) -> List[Any]:
         where = self._where(i)
         try:
             info = _tensors.describe(value)
@@ -147,11 +148,15 @@ class Kernel:
                     hint = "; pass a contiguous copy" if layout.identity else ""
                     raise ValueError(f"{where}: expected {what}, got strides "
                                      f"{info.strides}{hint}")
-        if arg.get(_K["arg_heap"]) and _tensors.numel(info.shape) and \
-                not in_heap(info.ptr):
-            raise ValueError(f"{where}: expected a symmetric array "
-                             "(symm.empty/zeros or a view of one), got memory "
-                             "outside the symmetric heap")
+        if arg.get(_K["arg_heap"]) and _tensors.numel(info.shape):
+            if heap is not None and not heap.contains(info.ptr):
+                raise ValueError(f"{where}: expected a tensor of the launch's "
+                                 "heap (the symmetric allocation given as "
+                                 "heap=), got memory outside it")
+            if heap is None and not in_heap(info.ptr):
+                raise ValueError(f"{where}: expected a symmetric array "
+                                 "(symm.empty/zeros or a view of one), got "
+                                 "memory outside the symmetric heap")
         # A static offset is compiled in: the aligned pointer sits before
         # the array's first element by that many elements.
         offset = layout.offset
@@ -200,14 +205,17 @@ class Kernel:
 
     def __call__(self, grid: Dim3 = 1, block: Dim3 = 1,
                  args: Sequence[Any] = (), shared: int = 0,
-                 stream: Any = None) -> None:
+                 stream: Any = None, heap: Any = None) -> None:
         """Launches the kernel on ``grid`` blocks of ``block`` threads (an int
         or up to three ints each). ``args``: one per kernel argument, an array
         or tensor for each memref (its shape and strides are passed), a
         Python number for each scalar (converted to the parameter's type).
         ``shared``: dynamic workgroup memory in bytes. ``stream``: None (the
         default stream), a :class:`symm.Stream` or, on cuda and hip, a
-        ``torch.cuda.Stream``. Asynchronous: call
+        ``torch.cuda.Stream``. ``heap``: another symmetric heap for this
+        launch, a :func:`symm.torch.heap` (a torch symmetric tensor's
+        allocation), for kernels compiled with --kernel-context=argument.
+        Asynchronous: call
         :func:`symm.synchronize` or :func:`symm.barrier` before reading the
         results."""
         require_init(f"kernel '{self.name}'")
@@ -224,17 +232,25 @@ class Kernel:
             raise ValueError(f"kernel '{self.name}': shared {shared!r} must "
                              "be a non-negative number of bytes")
         handle = stream_handle(stream, f"kernel '{self.name}'")
+        if heap is not None and not self.context_argument:
+            raise ValueError(f"kernel '{self.name}': heap= needs a kernel "
+                             "compiled with --kernel-context=argument (its "
+                             "heap bases come from the launch, not the "
+                             "module)")
         values: List[Any] = []
         for i, (arg, value) in enumerate(zip(self.arguments, args)):
             if arg[_K["arg_kind"]] == _K["arg_memref"]:
-                values += self._memref(i, arg, value)
+                values += self._memref(i, arg, value, heap)
             elif arg[_K["arg_kind"]] == _K["arg_scalar"]:
                 values.append(self._scalar(i, arg, value))
             else:
                 raise TypeError(f"{self._where(i)}: symm cannot pass a "
                                 f"{arg[_K['arg_kind']]} argument from Python")
         if self.context_argument:
-            values.append(ctypes.c_void_p(self.module.context_pointer()))
+            size = self.module.manifest[_K["context"]][_K["context_size"]]
+            context = (heap.context_pointer(size) if heap is not None else
+                       self.module.context_pointer())
+            values.append(ctypes.c_void_p(context))
         params = (ctypes.c_void_p * max(len(values), 1))(
             *(ctypes.addressof(v) for v in values))
         check(lib.symm_launch(self.module.handle, self.name.encode(), grid_c,

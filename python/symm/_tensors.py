@@ -113,8 +113,8 @@ _DLManagedTensor._fields_ = [("dl_tensor", _DLTensor),
                              ("manager_ctx", ctypes.c_void_p),
                              ("deleter", _Deleter)]
 
-# DLDeviceType of each GPU backend.
-_DL_DEVICE = {"cuda": 2, "hip": 10}
+# DLDeviceType of each GPU backend (nvshmem's heap is CUDA memory).
+_DL_DEVICE = {"cuda": 2, "hip": 10, "nvshmem": 2}
 # The structures of tensors PyTorch still holds, by manager_ctx; the memory
 # itself belongs to the symmetric heap.
 _live: Dict[int, Any] = {}
@@ -140,7 +140,7 @@ def device_index(backend: str) -> int:
     if backend not in _device_id:
         value = ctypes.c_int(0)
         # The libraries the runtime's backends opened (so already loaded).
-        if backend == "cuda":
+        if _DL_DEVICE[backend] == _DL_DEVICE["cuda"]:
             api = ctypes.CDLL("libcuda.so.1")
             code = api.cuCtxGetDevice(ctypes.byref(value))
         else:

@@ -78,6 +78,14 @@ static cl::list<std::string>
                        "searched after the one installed with Symm; may be "
                        "repeated"),
               cl::value_desc("path"), cl::cat(symmCategory));
+static cl::opt<std::string> remote(
+    "remote",
+    cl::desc("How kernels reach peers on NVIDIA GPUs: direct (default; "
+             "loads and stores through the mapped heaps), nvshmem (NVSHMEM's "
+             "device API for every peer: what runs across nodes) or auto "
+             "(NVSHMEM only where a peer's heap is not mapped). nvshmem and "
+             "auto run on the nvshmem backend (docs/MultiNode.md)"),
+    cl::init("direct"), cl::cat(symmCategory));
 static cl::opt<int> optLevel("O", cl::desc("Optimisation level (0 to 3)"),
                              cl::Prefix, cl::init(2), cl::cat(symmCategory));
 static cl::opt<bool> printPipeline("print-pipeline",
@@ -125,6 +133,7 @@ LogicalResult run(MLIRContext &context) {
   options.kernelContext = kernelContext;
   options.checkRanks = checkRanks;
   options.libraries.assign(libraries.begin(), libraries.end());
+  options.remote = remote;
   options.configurePassManager = [](PassManager &pm) {
     return applyPassManagerCLOptions(pm);
   };

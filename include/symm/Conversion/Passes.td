@@ -43,6 +43,43 @@ def ConvertSymmToNVVM : Pass<"convert-symm-to-nvvm", "::mlir::ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def SymmRemoteToNVSHMEM : Pass<"symm-remote-to-nvshmem", "::mlir::ModuleOp"> {
+  let summary = "Reach peers through NVSHMEM's device API";
+  let description = [{
+    Runs after `symm-translate-to-heap-base`, for NVIDIA GPUs. A remote
+    access is then a load, store, ordered access or atomic on (a view of) a
+    `symm.translate` result: puts, gets, peer stores and loads, signals and
+    waits all end up so. With `mode=nvshmem` each becomes a call of NVSHMEM's
+    device API on this rank's (symmetric) address and the peer:
+    `nvshmem_uint<N>_p`/`_g` for plain accesses (a vector in pieces as wide
+    as its alignment allows, at most 64 bits), `nvshmem_uint<N>_atomic_fetch`
+    / `_atomic_set` for ordered loads and stores, `_atomic_fetch_add`,
+    `_fetch_and`, `_fetch_or`, `_fetch_xor`, `_swap` and `_compare_swap` for
+    read-modify-writes (the other kinds as a compare-and-swap loop), 32 and
+    64 bits only. Release ordering first completes this thread's NVSHMEM
+    operations (`nvshmem_quiet`), acquire ordering adds an acquire fence
+    after; every release fence of device or system scope is followed by
+    `nvshmem_quiet` too, so that a flag raised after it is seen after the
+    data. With `mode=auto` each access is guarded by `nvshmem_ptr`: a peer
+    whose heap is mapped keeps the direct access through the translation,
+    any other goes through NVSHMEM. The functions are the ones
+    `symm/nvshmem.h` lists, left unresolved until the nvshmem backend links
+    the module. Any other use of a translated memref (a matrix load, a
+    copy) has no NVSHMEM form: an error with `mode=nvshmem`, left direct
+    with `mode=auto`.
+  }];
+  let options = [
+    Option<"mode", "mode", "std::string", /*default=*/"\"nvshmem\"",
+           "'nvshmem' (every remote access through NVSHMEM) or 'auto' "
+           "(through NVSHMEM where nvshmem_ptr says the peer is not mapped)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def ConvertSymmToAMDGPU : Pass<"convert-symm-to-amdgpu", "::mlir::ModuleOp"> {
   let summary = "Lower symm device operations for AMD GPUs";
   let description = [{

@@ -89,6 +89,12 @@ Value createCASLoop(OpBuilder &b, Location loc, Value ptr, Type intType,
                     LLVM::AtomicOrdering failure, StringRef syncScope,
                     function_ref<Value(OpBuilder &, Value)> update);
 
+/// What a read-modify-write of `kind` stores: its combination of the old
+/// value `old` and the operand `value` (`value` itself for xchg), for the
+/// compare-and-swap loops of atomics a target has no instruction for.
+Value combineAtomic(OpBuilder &b, Location loc, AtomicKind kind, Value old,
+                    Value value);
+
 /// The declaration of runtime (or libc) function `name` in `symbolTable`,
 /// created on first use.
 LLVM::LLVMFuncOp getRuntimeFunction(OpBuilder &b, Operation *symbolTable,

@@ -34,6 +34,8 @@ struct CompileOptions {
   /// Device libraries (.mlir files or folders of them) searched, in order,
   /// after the one installed with Symm.
   std::vector<std::string> libraries;
+  /// How kernels reach peers on NVIDIA GPUs: direct, nvshmem or auto.
+  std::string remote = "direct";
   /// Called on the lowering pass manager before it runs (command-line
   /// instrumentation, IR printing); may fail.
   std::function<LogicalResult(PassManager &)> configurePassManager;

@@ -53,6 +53,13 @@ struct SymmPipelineOptions : public PassPipelineOptions<SymmPipelineOptions> {
       *this, "library",
       llvm::cl::desc("Device libraries (.mlir files or folders of them) "
                      "searched after the one installed with Symm")};
+  PassOptions::Option<std::string> remote{
+      *this, "remote",
+      llvm::cl::desc("How kernels reach peers on NVIDIA GPUs: 'direct' "
+                     "(loads and stores through the mapped heaps), "
+                     "'nvshmem' (NVSHMEM's device API for every peer) or "
+                     "'auto' (NVSHMEM where a peer's heap is not mapped)"),
+      llvm::cl::init("direct")};
   PassOptions::Option<int> optLevel{*this, "O",
                                     llvm::cl::desc("Device optimisation level"),
                                     llvm::cl::init(2)};
@@ -93,7 +100,8 @@ std::string getPipelineString(TargetKind kind,
 
 /// Checks `options` for `kind` before anything runs: a chip the target's LLVM
 /// backend knows (NVIDIA: sm_70 or newer), an optimisation level of 0 to 3, a
-/// known format and kernel context, and for AMD binaries a toolkit with
+/// known format, kernel context and remote path (NVSHMEM's on NVIDIA only),
+/// and for AMD binaries a toolkit with
 /// llvm/bin/ld.lld. Reports the first problem in one line to `emitError`.
 LogicalResult
 validateSymmPipelineOptions(TargetKind kind, const SymmPipelineOptions &options,

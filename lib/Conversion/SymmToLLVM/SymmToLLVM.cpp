@@ -76,6 +76,39 @@ Value mlir::symm::createCASLoop(
   return loop.getResult(0);
 }
 
+Value mlir::symm::combineAtomic(OpBuilder &b, Location loc, AtomicKind kind,
+                                Value old, Value value) {
+  switch (kind) {
+  case AtomicKind::add:
+    return LLVM::AddOp::create(b, loc, old, value);
+  case AtomicKind::fadd:
+    return LLVM::FAddOp::create(b, loc, old, value);
+  case AtomicKind::sub:
+    return LLVM::SubOp::create(b, loc, old, value);
+  case AtomicKind::and_:
+    return LLVM::AndOp::create(b, loc, old, value);
+  case AtomicKind::or_:
+    return LLVM::OrOp::create(b, loc, old, value);
+  case AtomicKind::xor_:
+    return LLVM::XOrOp::create(b, loc, old, value);
+  case AtomicKind::max:
+    return LLVM::SMaxOp::create(b, loc, old, value);
+  case AtomicKind::min:
+    return LLVM::SMinOp::create(b, loc, old, value);
+  case AtomicKind::umax:
+    return LLVM::UMaxOp::create(b, loc, old, value);
+  case AtomicKind::umin:
+    return LLVM::UMinOp::create(b, loc, old, value);
+  case AtomicKind::fmax:
+    return LLVM::MaxNumOp::create(b, loc, old, value);
+  case AtomicKind::fmin:
+    return LLVM::MinNumOp::create(b, loc, old, value);
+  case AtomicKind::xchg:
+    return value;
+  }
+  llvm_unreachable("unknown atomic kind");
+}
+
 LLVM::LLVMFuncOp mlir::symm::getRuntimeFunction(OpBuilder &b,
                                                 Operation *symbolTable,
                                                 StringRef name,

@@ -107,40 +107,6 @@ StringRef ptxConstraint(Type type) {
   return type.getIntOrFloatBitWidth() == 64 ? "l" : "r";
 }
 
-/// What `kind` makes of the old value `old` and the operand `value`.
-Value combine(OpBuilder &b, Location loc, AtomicKind kind, Value old,
-              Value value) {
-  switch (kind) {
-  case AtomicKind::add:
-    return LLVM::AddOp::create(b, loc, old, value);
-  case AtomicKind::fadd:
-    return LLVM::FAddOp::create(b, loc, old, value);
-  case AtomicKind::sub:
-    return LLVM::SubOp::create(b, loc, old, value);
-  case AtomicKind::and_:
-    return LLVM::AndOp::create(b, loc, old, value);
-  case AtomicKind::or_:
-    return LLVM::OrOp::create(b, loc, old, value);
-  case AtomicKind::xor_:
-    return LLVM::XOrOp::create(b, loc, old, value);
-  case AtomicKind::max:
-    return LLVM::SMaxOp::create(b, loc, old, value);
-  case AtomicKind::min:
-    return LLVM::SMinOp::create(b, loc, old, value);
-  case AtomicKind::umax:
-    return LLVM::UMaxOp::create(b, loc, old, value);
-  case AtomicKind::umin:
-    return LLVM::UMinOp::create(b, loc, old, value);
-  case AtomicKind::fmax:
-    return LLVM::MaxNumOp::create(b, loc, old, value);
-  case AtomicKind::fmin:
-    return LLVM::MinNumOp::create(b, loc, old, value);
-  case AtomicKind::xchg:
-    return value;
-  }
-  llvm_unreachable("unknown atomic kind");
-}
-
 /// A compare-and-swap loop for what PTX has no `atom` for (fmax, fmin, 8- and
 /// 16-bit integers): cmpxchg keeps the ordering and scope in PTX.
 Value casLoop(ConversionPatternRewriter &rewriter, AtomicRMWOp op, Value ptr,
@@ -161,8 +127,8 @@ Value casLoop(ConversionPatternRewriter &rewriter, AtomicRMWOp op, Value ptr,
       rewriter, loc, ptr, intType, align, toLLVMOrdering(op.getOrdering()),
       failureOrdering(op.getOrdering()), scope,
       [&](OpBuilder &b, Value current) {
-        return asInt(b,
-                     combine(b, loc, op.getKind(), asType(b, current), value));
+        return asInt(
+            b, combineAtomic(b, loc, op.getKind(), asType(b, current), value));
       });
   return asType(rewriter, old);
 }

@@ -206,6 +206,21 @@ symm_status configure(State &s) {
                 "SYMM_COLLECTIVES_FIRST_EPOCH='%s' is not a 32-bit integer",
                 first);
   s.firstEpoch = *firstEpoch;
+  // On the nvshmem backend the kernels reach a peer through NVSHMEM where
+  // its heap is not mapped (compiled with --remote=auto), or every peer so
+  // (--remote=nvshmem: what runs across nodes, exercised on one).
+  const char *remote = envOr("SYMM_COLLECTIVES_REMOTE", "auto");
+  if (strcmp(remote, "auto") && strcmp(remote, "nvshmem"))
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "SYMM_COLLECTIVES_REMOTE='%s' must be auto or nvshmem", remote);
+  if (!strcmp(remote, "nvshmem")) {
+    if (backend != "nvshmem")
+      return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                  "SYMM_COLLECTIVES_REMOTE=nvshmem needs the nvshmem "
+                  "backend, not %s",
+                  backend.c_str());
+    backend = "nvshmem-forced";
+  }
   // Configured: later calls skip the checks above.
   s.backend = backend;
   return SYMM_SUCCESS;

@@ -20,6 +20,7 @@ const BackendInfo kBackends[] = {
     {"host", createHostBackend, SYMM_TARGET_HOST},
     {"cuda", createCudaBackend, SYMM_DEFAULT_NVIDIA_TARGET},
     {"hip", createHipBackend, SYMM_DEFAULT_AMD_TARGET},
+    {"nvshmem", createNvshmemBackend, SYMM_DEFAULT_NVIDIA_TARGET},
 };
 } // namespace
 

@@ -24,6 +24,8 @@ constexpr const char *kBackend = "SYMM_BACKEND";
 constexpr const char *kBootstrap = "SYMM_BOOTSTRAP";
 constexpr const char *kHeapSize = "SYMM_HEAP_SIZE";
 constexpr const char *kTimeout = "SYMM_TIMEOUT";
+/// The nvshmem backend's NVSHMEM: a folder with lib/libnvshmem_host.so.3.
+constexpr const char *kNvshmemHome = "SYMM_NVSHMEM_HOME";
 
 /// The value of `name`, or null when it is unset or empty.
 const char *get(const char *name);

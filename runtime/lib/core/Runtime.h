@@ -149,6 +149,7 @@ Backend *createHostBackend();
 /// Null, with the error recorded, when the backend is not built in.
 Backend *createCudaBackend();
 Backend *createHipBackend();
+Backend *createNvshmemBackend();
 
 /// A row of the backend table (Backends.cpp).
 struct BackendInfo {

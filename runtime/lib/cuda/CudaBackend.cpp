@@ -59,7 +59,12 @@ bool open(DriverLibrary &lib, Driver &d) {
          load("cuMemsetD32Async", d.memsetD32Async) &&
          load("cuMemsetD16Async", d.memsetD16Async) &&
          load("cuMemHostRegister_v2", d.memHostRegister) &&
-         load("cuFuncSetAttribute", d.funcSetAttribute);
+         load("cuFuncSetAttribute", d.funcSetAttribute) &&
+         load("cuLinkCreate_v2", d.linkCreate) &&
+         load("cuLinkAddData_v2", d.linkAddData) &&
+         load("cuLinkAddFile_v2", d.linkAddFile) &&
+         load("cuLinkComplete", d.linkComplete) &&
+         load("cuLinkDestroy", d.linkDestroy);
 }
 
 /// cuTensorMapEncodeTiled of a checked request: strides in bytes, without
@@ -78,16 +83,17 @@ DevicePtr dptr(const void *p) { return reinterpret_cast<DevicePtr>(p); }
 
 } // namespace
 
-Backend *symm::createCudaBackend() {
+bool symm::cuda::makeCudaApi(GpuApi &api, std::shared_ptr<Driver> &driver,
+                             const char *backend) {
   auto d = std::make_shared<Driver>();
+  driver = d;
   DriverLibrary lib;
   if (!open(lib, *d)) {
     fail(SYMM_ERROR_UNAVAILABLE,
-         "the cuda backend needs the NVIDIA driver (libcuda.so.1): %s",
+         "the %s backend needs the NVIDIA driver (libcuda.so.1): %s", backend,
          lib.why().c_str());
-    return nullptr;
+    return false;
   }
-  GpuApi api;
   api.name = "cuda";
   api.errorString = [d](int code) {
     const char *s = nullptr;
@@ -256,5 +262,13 @@ Backend *symm::createCudaBackend() {
     api.encodeTensorMap = [d](void *map, const TensorMapRequest &r) {
       return int(encodeTensorMap(*d, map, r));
     };
+  return true;
+}
+
+Backend *symm::createCudaBackend() {
+  GpuApi api;
+  std::shared_ptr<Driver> driver;
+  if (!makeCudaApi(api, driver, "cuda"))
+    return nullptr;
   return createGpuBackend(std::move(api));
 }

@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 
 namespace symm::cuda {
 
@@ -26,6 +27,7 @@ using Stream = struct Stream_ *;
 using Event = struct Event_ *;
 using Graph = struct Graph_ *;
 using GraphExec = struct GraphExec_ *;
+using LinkState = struct LinkState_ *;
 struct IpcMemHandle {
   char reserved[64];
 };
@@ -98,8 +100,35 @@ struct Driver {
                                  const uint32_t *boxDim,
                                  const uint32_t *elementStrides, int interleave,
                                  int swizzle, int l2Promotion, int oobFill);
+  /// The JIT linker (cuLink*): linking a module with device libraries.
+  Result (*linkCreate)(unsigned numOptions, int *options, void **values,
+                       LinkState *state);
+  Result (*linkAddData)(LinkState state, int type, void *data, size_t bytes,
+                        const char *name, unsigned numOptions, int *options,
+                        void **values);
+  Result (*linkAddFile)(LinkState state, int type, const char *path,
+                        unsigned numOptions, int *options, void **values);
+  Result (*linkComplete)(LinkState state, void **cubin, size_t *bytes);
+  Result (*linkDestroy)(LinkState state);
   Context context = nullptr;
 };
+
+/// CUjitInputType and the CUjit_option values the linker is given.
+constexpr int kJitInputCubin = 0, kJitInputPtx = 1, kJitInputLibrary = 4;
+constexpr int kJitMaxRegisters = 0, kJitErrorLogBuffer = 5,
+              kJitErrorLogBufferSizeBytes = 6;
+
+} // namespace symm::cuda
+
+namespace symm {
+struct GpuApi;
+namespace cuda {
+/// Opens the driver and fills `api` with it (the cuda backend's GpuApi);
+/// `driver` keeps the entry points for a backend built on it. False, with
+/// an error naming `backend` recorded, when libcuda.so.1 cannot be opened.
+bool makeCudaApi(GpuApi &api, std::shared_ptr<Driver> &driver,
+                 const char *backend);
+} // namespace cuda
 
 } // namespace symm::cuda
 

@@ -9,6 +9,7 @@
 #include "GpuBackend.h"
 
 #include <cstring>
+#include <string_view>
 #include <vector>
 
 using namespace symm;
@@ -47,6 +48,8 @@ public:
 
   symm_status createHeap(size_t bytes, Bootstrap &bootstrap,
                          std::vector<char *> &bases) override {
+    if (api.createHeap)
+      return api.createHeap(bytes, bootstrap, bases);
     if (symm_status s = check(api.heapAlloc(&local, bytes), "heap allocation"))
       return s;
     char handle[kIpcHandleBytes] = {};
@@ -75,6 +78,10 @@ public:
 
   void destroyHeap() override {
     api.makeCurrent();
+    if (api.destroyHeap) {
+      api.destroyHeap();
+      return;
+    }
     for (void *p : opened)
       api.ipcCloseHandle(p);
     opened.clear();
@@ -83,8 +90,17 @@ public:
     local = nullptr;
   }
 
-  symm_status loadModule(const void *data, size_t, void **module) override {
+  symm_status loadModule(const void *data, size_t size,
+                         void **module) override {
     api.makeCurrent();
+    if (api.loadModule)
+      return api.loadModule(module, data, size);
+    if (moduleNeedsLinking(data, size))
+      return fail(SYMM_ERROR_UNAVAILABLE,
+                  "%s: the module calls functions it does not define "
+                  "(NVSHMEM's: it was compiled with --remote=nvshmem or "
+                  "auto); run it on the nvshmem backend",
+                  api.name.c_str());
     return check(api.moduleLoad(module, data), "module load");
   }
   symm_status unloadModule(void *module) override {
@@ -246,6 +262,21 @@ private:
 };
 
 } // namespace
+
+bool symm::moduleIsElf(const void *image, size_t bytes) {
+  return bytes >= 4 && memcmp(image, "\x7f" "ELF", 4) == 0;
+}
+
+bool symm::moduleNeedsLinking(const void *image, size_t bytes) {
+  if (moduleIsElf(image, bytes)) {
+    // e_type, little-endian, after the 16 bytes of e_ident: 1 is ET_REL.
+    const auto *elf = static_cast<const unsigned char *>(image);
+    return bytes >= 18 && elf[16] == 1 && elf[17] == 0;
+  }
+  const char *text = static_cast<const char *>(image);
+  std::string_view ptx(text, strnlen(text, bytes ? bytes : size_t(-1)));
+  return ptx.find("\n.extern .func") != std::string_view::npos;
+}
 
 Backend *symm::createGpuBackend(GpuApi api) {
   return new GpuBackend(std::move(api));

@@ -15,6 +15,7 @@
 #include <functional>
 #include <initializer_list>
 #include <string>
+#include <vector>
 
 namespace symm {
 
@@ -96,6 +97,17 @@ struct GpuApi {
   std::function<int(void *, uint32_t, size_t, void *)> memset32Async;
   std::function<int(void *, uint16_t, size_t, void *)> memset16Async;
   std::function<int(void *, size_t)> hostRegister;
+  /// Optional, for a backend built on this one (nvshmem): a symmetric heap
+  /// another library makes, instead of one device allocation exported to
+  /// peers with IPC (`bases[r]` null where rank r's heap is not mapped), and
+  /// modules that need more than the driver's load (linking); each records
+  /// its own error.
+  std::function<symm_status(size_t bytes, Bootstrap &bootstrap,
+                            std::vector<char *> &bases)>
+      createHeap;
+  std::function<void()> destroyHeap;
+  std::function<symm_status(void **module, const void *image, size_t bytes)>
+      loadModule;
   /// Encodes a TMA descriptor into the kTensorMapBytes at `map` (aligned to
   /// kTensorMapAlignment); null where the API has none.
   std::function<int(void *map, const TensorMapRequest &request)>
@@ -108,6 +120,13 @@ constexpr size_t kTensorMapBytes = 128;
 constexpr size_t kTensorMapAlignment = 128;
 
 Backend *createGpuBackend(GpuApi api);
+
+/// Whether a module image is an ELF object (a cubin) rather than PTX text.
+bool moduleIsElf(const void *image, size_t bytes);
+/// Whether a module must be linked before it loads: a relocatable cubin, or
+/// PTX that calls functions it does not define (NVSHMEM's, in code compiled
+/// with --remote=nvshmem or auto).
+bool moduleNeedsLinking(const void *image, size_t bytes);
 
 } // namespace symm
 
