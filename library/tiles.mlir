@@ -2,7 +2,9 @@
 //
 // Signalling helpers of Symm's device library (docs/Library.md) for kernels
 // that scatter output tiles to every peer: count arrivals on the peers,
-// wait until every peer's arrivals reach a count, push finished tiles.
+// wait until every peer's arrivals reach a count, push finished tiles; and
+// for kernels that gather input rows from every peer: push this rank's row
+// blocks once the peers are done with the previous ones.
 // Workgroup-cooperative: every thread of the workgroup calls them with the
 // same arguments. The counts and flags are heap arrays of i32, zero before
 // first use, compared against an epoch or a multiple of it.
@@ -115,6 +117,63 @@ gpu.module @symm_library_tiles {
         }
       }
       func.call @symm_announce(%arrivals, %one) : (memref<?xi32, #symm.heap>, i32) -> ()
+    }
+    return
+  }
+
+  // The push of an all-gather of 128-row blocks of a matrix of bf16 with k
+  // columns (what all_gather_gemm's push and fused variants gather A with):
+  // this rank's m/W rows (%shard, row-major) go into every peer's gathered
+  // copy (%full, m x k, this rank's rows at rows me m/W ..), one row block
+  // at a time. Work item u (%first, %first + %step, ... of m/128W x (W - 1))
+  // is this rank's row block u / (W - 1) for peer me + 1 + u mod (W - 1).
+  // Flags on every rank: ready[rb] at rb (rb < m/128), drained[q] at
+  // m/128 + q. Before it overwrites a peer's rows for epoch %epoch, the
+  // item waits until drained[peer] here reaches (epoch - 1) x %consumers
+  // (the peer's consumers count themselves there when done reading %full);
+  // the copy then sets ready[rb] to the epoch on the peer once the rows
+  // have landed.
+  func.func @symm_push_row_blocks(%shard: memref<?xbf16, #symm.heap>, %full: memref<?xbf16, #symm.heap>,
+                                  %flags: memref<?xi32, #symm.heap>, %m: index, %k: index,
+                                  %epoch: i32, %consumers: index, %first: index, %step: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c128 = arith.constant 128 : index
+    %one = arith.constant 1 : i32
+    %tid = gpu.thread_id x
+    %t0 = arith.cmpi eq, %tid, %c0 : index
+    %me32 = symm.rank : i32
+    %w32 = symm.world_size : i32
+    %me = arith.index_cast %me32 : i32 to index
+    %w = arith.index_cast %w32 : i32 to index
+    %tm = arith.divui %m, %c128 : index
+    %per_rank = arith.divui %tm, %w : index
+    %peers = arith.subi %w, %c1 : index
+    %items = arith.muli %per_rank, %peers : index
+    %rb0 = arith.muli %me, %per_rank : index
+    %e1 = arith.subi %epoch, %one : i32
+    %cons32 = arith.index_cast %consumers : index to i32
+    %want = arith.muli %e1, %cons32 : i32
+    %rows = arith.muli %c128, %k : index
+    scf.for %u = %first to %items step %step {
+      %lb = arith.divui %u, %peers : index
+      %po = arith.remui %u, %peers : index
+      %po1 = arith.addi %po, %c1 : index
+      %pm = arith.addi %me, %po1 : index
+      %p = arith.remui %pm, %w : index
+      %p32 = arith.index_cast %p : index to i32
+      %rb = arith.addi %rb0, %lb : index
+      %drained = arith.addi %tm, %p : index
+      %src_off = arith.muli %lb, %rows : index
+      %dst_off = arith.muli %rb, %rows : index
+      %src = memref.subview %shard[%src_off] [%rows] [1] : memref<?xbf16, #symm.heap> to memref<?xbf16, strided<[1], offset: ?>, #symm.heap>
+      %dst = memref.subview %full[%dst_off] [%rows] [1] : memref<?xbf16, #symm.heap> to memref<?xbf16, strided<[1], offset: ?>, #symm.heap>
+      scf.if %t0 {
+        %seen = symm.wait %flags[%drained] ge %want scope(system) : memref<?xi32, #symm.heap> -> i32
+      }
+      gpu.barrier
+      symm.put %src to %dst on %p32 signal(set %epoch, %flags[%rb] : memref<?xi32, #symm.heap>) scope(system)
+          : memref<?xbf16, strided<[1], offset: ?>, #symm.heap> -> memref<?xbf16, strided<[1], offset: ?>, #symm.heap>
     }
     return
   }
