@@ -105,34 +105,42 @@ gpu.module @symm_library_gemm {
     return %r#0, %r#1, %r#2, %r#3, %r#4, %r#5, %r#6, %r#7 : !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc
   }
 
-  // Not cooperative (any thread, at any time): this thread's share of the
-  // 32-deep slice at %k0 of the tile, converted to f16. Thread t (mod 256)
-  // loads two 16-byte vectors of A (rows %row0 + t / 4 and + 64, columns
-  // %k0 + 8 (t mod 4)) and two of B (rows %k0 + t / 16 and + 16, columns
-  // %col0 + 8 (t mod 16)): 256 threads cover the slice; on 512 the upper
-  // half repeats the lower half's loads.
-  func.func @symm_gemm_stage_load(%a: memref<?xbf16>, %lda: index, %row0: index,
-                                  %b: memref<?xbf16>, %ldb: index, %col0: index, %k0: index)
-      -> (vector<8xf16>, vector<8xf16>, vector<8xf16>, vector<8xf16>) {
+  // Not cooperative: where thread t (mod 256) of the block moves its share
+  // of a 32-deep slice, relative to the slice: two 16-byte vectors of A at
+  // rows %ar and %ar + 64, columns %ac (%ar = t / 4, %ac = 8 (t mod 4)), and
+  // two of B at rows %br and %br + 16, columns %bc (%br = t / 16,
+  // %bc = 8 (t mod 16)). 256 threads cover the slice; on 512 the upper half
+  // repeats the lower half's loads.
+  func.func @symm_gemm_stage_coords() -> (index, index, index, index) {
     %c4 = arith.constant 4 : index
     %c8 = arith.constant 8 : index
     %c16 = arith.constant 16 : index
-    %c64 = arith.constant 64 : index
     %c256 = arith.constant 256 : index
     %tid = gpu.thread_id x
     %t = arith.remui %tid, %c256 : index
     %ar = arith.divui %t, %c4 : index
     %ac4 = arith.remui %t, %c4 : index
     %ac = arith.muli %ac4, %c8 : index
+    %br = arith.divui %t, %c16 : index
+    %bc16 = arith.remui %t, %c16 : index
+    %bc = arith.muli %bc16, %c8 : index
+    return %ar, %ac, %br, %bc : index, index, index, index
+  }
+
+  // Not cooperative (any thread, at any time): this thread's share of the
+  // slice at %k0 of the tile (@symm_gemm_stage_coords), converted to f16.
+  func.func @symm_gemm_stage_load(%a: memref<?xbf16>, %lda: index, %row0: index,
+                                  %b: memref<?xbf16>, %ldb: index, %col0: index, %k0: index)
+      -> (vector<8xf16>, vector<8xf16>, vector<8xf16>, vector<8xf16>) {
+    %c16 = arith.constant 16 : index
+    %c64 = arith.constant 64 : index
+    %ar, %ac, %br, %bc = func.call @symm_gemm_stage_coords() : () -> (index, index, index, index)
     %arow = arith.addi %row0, %ar : index
     %abase = arith.muli %arow, %lda : index
     %acol = arith.addi %k0, %ac : index
     %ia0 = arith.addi %abase, %acol : index
     %astep = arith.muli %lda, %c64 : index
     %ia1 = arith.addi %ia0, %astep : index
-    %br = arith.divui %t, %c16 : index
-    %bc16 = arith.remui %t, %c16 : index
-    %bc = arith.muli %bc16, %c8 : index
     %brow = arith.addi %k0, %br : index
     %bbase = arith.muli %brow, %ldb : index
     %bcol = arith.addi %col0, %bc : index
@@ -160,8 +168,6 @@ gpu.module @symm_library_gemm {
   func.func @symm_gemm_stage_store(%a0: vector<8xf16>, %a1: vector<8xf16>,
                                    %b0: vector<8xf16>, %b1: vector<8xf16>,
                                    %stage: index, %sa: !sa, %sb: !sb) {
-    %c4 = arith.constant 4 : index
-    %c8 = arith.constant 8 : index
     %c16 = arith.constant 16 : index
     %c32 = arith.constant 32 : index
     %c64 = arith.constant 64 : index
@@ -170,16 +176,11 @@ gpu.module @symm_library_gemm {
     %tid = gpu.thread_id x
     %stager = arith.cmpi ult, %tid, %c256 : index
     scf.if %stager {
+      %ar, %ac, %br, %bc = func.call @symm_gemm_stage_coords() : () -> (index, index, index, index)
       %arows = arith.muli %stage, %c128 : index
       %brows = arith.muli %stage, %c32 : index
-      %ar = arith.divui %tid, %c4 : index
-      %ac4 = arith.remui %tid, %c4 : index
-      %ac = arith.muli %ac4, %c8 : index
       %ar0 = arith.addi %arows, %ar : index
       %ar1 = arith.addi %ar0, %c64 : index
-      %br = arith.divui %tid, %c16 : index
-      %bc16 = arith.remui %tid, %c16 : index
-      %bc = arith.muli %bc16, %c8 : index
       %br0 = arith.addi %brows, %br : index
       %br1 = arith.addi %br0, %c16 : index
       vector.store %a0, %sa[%ar0, %ac] {alignment = 16} : !sa, vector<8xf16>
