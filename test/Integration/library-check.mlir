@@ -1,9 +1,17 @@
 // The device library's self-check (library/check.mlir): symm_check_ramp_f32
 // counts the elements that are not first + i, so a ramp with two wrong
-// elements counts 2 and the ramp itself 0.
+// elements counts 2 and the ramp itself 0. It compiles for the GPUs too.
 // RUN: %symm_run -n 1 %s | FileCheck %s
+// RUN: symm-compile --target=gfx942 --emit=isa %s -o %t.s
+// RUN: FileCheck %s --check-prefix=ISA < %t.s
+// RUN: symm-compile --target=sm_90 --emit=ptx %s -o %t.ptx
+// RUN: FileCheck %s --check-prefix=PTX < %t.ptx
 // CHECK: [rank 0] wrong in the ramp: 0
 // CHECK: [rank 0] wrong in the damaged ramp: 2
+// ISA-LABEL: fill_and_check:
+// ISA: v_cmp_neq_f32
+// PTX-LABEL: .entry fill_and_check(
+// PTX: setp.neu.f32
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     func.func private @symm_check_ramp_f32(memref<?xf32, #symm.heap>, f32) -> i32
