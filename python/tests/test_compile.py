@@ -124,6 +124,18 @@ def test_compile_a_whole_program_is_an_error():
         symm.compile(program)
 
 
+@needs_compiler
+def test_compile_with_a_library_of_another_type(tmp_path):
+    # The library's definition must have the declaration's type.
+    (tmp_path / "twice.mlir").write_text(
+        "gpu.module @l {\n  func.func @symm_py_twice(%x: f64) -> f64 {\n"
+        "    return %x : f64\n  }\n}\n")
+    with pytest.raises(symm.SymmError, match=r"@symm_py_twice is declared as "
+                       r"'\(f32\) -> f32' but the device library "
+                       r"'.*twice.mlir' defines it as '\(f64\) -> f64'"):
+        symm.compile(LIBRARY_USER, library=tmp_path / "twice.mlir")
+
+
 def test_compile_a_missing_file():
     with pytest.raises(FileNotFoundError, match="symm.compile: cannot read "
                        "'nowhere.mlir'"):
