@@ -241,24 +241,6 @@ gpu.module @symm_library_gemm {
     return %y#0, %y#1, %y#2, %y#3, %y#4, %y#5, %y#6, %y#7 : !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc
   }
 
-  // Not cooperative: tile t of a tiles_m x tiles_n grid of tiles in groups
-  // of 8 tile rows, column-major within a group, as (tile row, tile column).
-  // Blocks that take consecutive tiles at the same time then share rows of A
-  // and columns of B in the cache.
-  func.func @symm_gemm_tile_grouped(%t: index, %tiles_m: index, %tiles_n: index) -> (index, index) {
-    %c8 = arith.constant 8 : index
-    %group_tiles = arith.muli %tiles_n, %c8 : index
-    %group = arith.divui %t, %group_tiles : index
-    %first_m = arith.muli %group, %c8 : index
-    %rest_m = arith.subi %tiles_m, %first_m : index
-    %group_m = arith.minui %rest_m, %c8 : index
-    %in_group = arith.remui %t, %group_tiles : index
-    %tm_off = arith.remui %in_group, %group_m : index
-    %tm = arith.addi %first_m, %tm_off : index
-    %tn = arith.divui %in_group, %group_m : index
-    return %tm, %tn : index, index
-  }
-
   //===--------------------------------------------------------------------===//
   // Epilogues
   //===--------------------------------------------------------------------===//

@@ -23,7 +23,7 @@
 // epilogue rounds them to bf16 once, into C. On NVIDIA, a Hopper main loop
 // (TMA + wgmma, gemm_hopper.mlir) replaces this kernel.
 gpu.module @gemm {
-  func.func private @symm_gemm_tile_grouped(index, index, index) -> (index, index)
+  func.func private @symm_gemm_tile_order(index, index, index) -> (index, index)
   func.func private @symm_gemm_tile_bf16(memref<?xbf16>, index, index, memref<?xbf16>, index, index, index, index,
                                          memref<256x40xf16, #gpu.address_space<workgroup>>,
                                          memref<64x136xf16, #gpu.address_space<workgroup>>)
@@ -55,7 +55,7 @@ gpu.module @gemm {
     %tiles_n = arith.divui %n, %c128 : index
     %tiles = arith.muli %tiles_m, %tiles_n : index
     scf.for %t = %bid to %tiles step %grid {
-      %tm, %tn = func.call @symm_gemm_tile_grouped(%t, %tiles_m, %tiles_n) : (index, index, index) -> (index, index)
+      %tm, %tn = func.call @symm_gemm_tile_order(%t, %tiles_m, %tiles_n) : (index, index, index) -> (index, index)
       %m0 = arith.muli %tm, %c128 : index
       %n0 = arith.muli %tn, %c128 : index
       %acc:8 = func.call @symm_gemm_tile_bf16(%a, %k, %m0, %b, %n, %n0, %k, %lanes, %sa, %sb)
