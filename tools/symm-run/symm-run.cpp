@@ -149,12 +149,24 @@ std::string compileProgram(const std::string &source,
   std::string bytes((std::istreambuf_iterator<char>(in)),
                     std::istreambuf_iterator<char>());
   std::string compiler = selfDir() + "/symm-compile";
-  // A rebuilt compiler invalidates what the old one produced.
-  struct stat info {};
-  stat(compiler.c_str(), &info);
-  size_t hash = std::hash<std::string>()(
-      bytes + "\n" + target + "\n" + compiler + "\n" +
-      std::to_string(info.st_mtime) + "\n" + std::to_string(info.st_size));
+  // A rebuilt compiler, or a changed file of the device library it links
+  // from beside it, invalidates what the old one produced.
+  auto stamp = [](const std::string &path) {
+    struct stat info {};
+    stat(path.c_str(), &info);
+    return path + "\n" + std::to_string(info.st_mtime) + "\n" +
+           std::to_string(info.st_size) + "\n";
+  };
+  std::string key = bytes + "\n" + target + "\n" + stamp(compiler);
+  std::error_code listed;
+  std::vector<std::string> library;
+  for (const auto &entry : fs::directory_iterator(
+           selfDir() + "/../share/symm/library", listed))
+    library.push_back(entry.path().string());
+  std::sort(library.begin(), library.end());
+  for (const std::string &file : library)
+    key += stamp(file);
+  size_t hash = std::hash<std::string>()(key);
   fs::path cache;
   if (const char *c = env::get("SYMM_CACHE_DIR"))
     cache = c;

@@ -39,8 +39,14 @@ std::string mlir::symm::getBuiltinLibraryDir() {
   if (!dladdr(reinterpret_cast<void *>(&getBuiltinLibraryDir), &info) ||
       !info.dli_fname)
     return "";
+  // dladdr names the main program as it was started (a bare name when found
+  // on PATH); the operating system knows where it is.
+  std::string object = info.dli_fname;
+  if (StringRef(object).find('/') == StringRef::npos)
+    object = llvm::sys::fs::getMainExecutable(
+        nullptr, reinterpret_cast<void *>(&getBuiltinLibraryDir));
   SmallString<256> binary;
-  if (llvm::sys::fs::real_path(info.dli_fname, binary))
+  if (object.empty() || llvm::sys::fs::real_path(object, binary))
     return "";
   // <prefix>/bin/tool or <prefix>/lib/libX.so -> <prefix>/share/symm/library;
   // in the build tree a library may sit a folder deeper (lib/CAPI).
