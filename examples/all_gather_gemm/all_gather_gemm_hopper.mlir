@@ -72,7 +72,6 @@
 
 !heap = memref<?xbf16, #symm.heap>
 !flags = memref<?xi32, #symm.heap>
-!slice = memref<?xbf16, strided<[1], offset: ?>, #symm.heap>
 !tmA = !nvgpu.tensormap.descriptor<tensor = memref<128x64xbf16, 3>, swizzle = swizzle_128b, l2promo = l2promo_256b, oob = zero, interleave = none>
 !tmB = !nvgpu.tensormap.descriptor<tensor = memref<64x64xbf16, 3>, swizzle = swizzle_128b, l2promo = l2promo_256b, oob = zero, interleave = none>
 !barriers = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 8>
@@ -87,6 +86,8 @@ gpu.module @all_gather_gemm_hopper {
   func.func private @symm_gemm_hopper_stage(!acc, index) -> !epi
   func.func private @symm_gemm_hopper_store(!epi, memref<?xbf16>, index, index, index)
   func.func private @symm_gemm_hopper_release()
+  // The device library's all-gather push of row blocks (library/tiles.mlir).
+  func.func private @symm_push_row_blocks(!heap, !heap, !flags, index, index, i32, index, index, index)
 
   // Rank q's A descriptor.
   func.func private @a_descriptor(%q: index, %tmaA0: !tmA, %tmaA1: !tmA, %tmaA2: !tmA, %tmaA3: !tmA, %tmaA4: !tmA, %tmaA5: !tmA, %tmaA6: !tmA, %tmaA7: !tmA) -> !tmA {
@@ -116,43 +117,6 @@ gpu.module @all_gather_gemm_hopper {
       scf.yield %tmaA7 : !tmA
     }
     return %d : !tmA
-  }
-
-  // Producer work item u, as in all_gather_gemm.mlir: this rank's row
-  // block u / (W - 1) for peer me + 1 + u mod (W - 1); the peer, the row
-  // block, drained[peer]'s index and the value it must reach, and the
-  // 128 x k rows in this rank's shard and in the peer's a_full.
-  func.func @push_item(%u: index, %a_shard: !heap, %a_full: !heap,
-                       %m: index, %k: index, %epoch: i32, %consumers: index)
-      -> (i32, index, index, i32, !slice, !slice) {
-    %c1 = arith.constant 1 : index
-    %c128 = arith.constant 128 : index
-    %c1_i32 = arith.constant 1 : i32
-    %me32 = symm.rank : i32
-    %w32 = symm.world_size : i32
-    %me = arith.index_cast %me32 : i32 to index
-    %w = arith.index_cast %w32 : i32 to index
-    %tm = arith.divui %m, %c128 : index
-    %per_rank = arith.divui %tm, %w : index
-    %peers = arith.subi %w, %c1 : index
-    %lb = arith.divui %u, %peers : index
-    %po = arith.remui %u, %peers : index
-    %po1 = arith.addi %po, %c1 : index
-    %pm = arith.addi %me, %po1 : index
-    %p = arith.remui %pm, %w : index
-    %p32 = arith.index_cast %p : index to i32
-    %rb0 = arith.muli %me, %per_rank : index
-    %rb = arith.addi %rb0, %lb : index
-    %drained = arith.addi %tm, %p : index
-    %e1 = arith.subi %epoch, %c1_i32 : i32
-    %cons32 = arith.index_cast %consumers : index to i32
-    %want = arith.muli %e1, %cons32 : i32
-    %rows = arith.muli %c128, %k : index
-    %src_off = arith.muli %lb, %rows : index
-    %dst_off = arith.muli %rb, %rows : index
-    %src = memref.subview %a_shard[%src_off] [%rows] [1] : !heap to !slice
-    %dst = memref.subview %a_full[%dst_off] [%rows] [1] : !heap to !slice
-    return %p32, %rb, %drained, %want, %src, %dst : i32, index, index, i32, !slice, !slice
   }
 
   gpu.func @all_gather_gemm(%a_shard: !heap, %a_full: !heap,
@@ -196,19 +160,10 @@ gpu.module @all_gather_gemm_hopper {
     %grid = gpu.grid_dim x
     %produce = arith.cmpi ult, %bid, %producers : index
     scf.if %produce {
-      // Copying workgroup: work items bid, bid + producers, ... (see
-      // @push_item), as in the portable kernel.
-      %peers = arith.subi %w, %c1 : index
-      %items = arith.muli %perRank, %peers : index
-      scf.for %u = %bid to %items step %producers {
-        %p, %rb, %drained, %want, %src, %dst = func.call @push_item(%u, %a_shard, %a_full, %m, %k, %epoch, %consumers)
-            : (index, !heap, !heap, index, index, i32, index) -> (i32, index, index, i32, !slice, !slice)
-        scf.if %isFirst {
-          %seen = symm.wait %flags[%drained] ge %want scope(system) : !flags -> i32
-        }
-        gpu.barrier
-        symm.put %src to %dst on %p signal(set %epoch, %flags[%rb] : !flags) scope(system) : !slice -> !slice
-      }
+      // Copying workgroup: work items bid, bid + producers, ..., as in the
+      // portable kernel (the library's all-gather push of row blocks).
+      func.call @symm_push_row_blocks(%a_shard, %a_full, %flags, %m, %k, %epoch, %consumers, %bid, %producers)
+          : (!heap, !heap, !flags, index, index, i32, index, index, index) -> ()
     } else {
       %cb0 = arith.subi %bid, %producers : index
       %g = arith.subi %grid, %producers : index
