@@ -47,7 +47,9 @@ SCRATCH = 256 * MB  # a 4G heap / 16
 DIRECT_MIN = 2 * MB
 BYTES_PER_WORKGROUP, MIN_WORKGROUPS, MAX_WORKGROUPS = 8 * KB, 8, 128
 PIECE, MAX_PIECES = 64 * KB, 8
-# A proposed chain broadcast forwards pieces of this size.
+# The chain broadcast's pieces per workgroup (one ready flag each); a
+# proposed tree would forward pieces of CHAIN_PIECE.
+CHAIN_MAX_PIECES, CHAIN_MIN_PIECE = 64, 16 * KB
 CHAIN_PIECE = 512 * KB
 
 
@@ -201,14 +203,21 @@ class Model:
                            + link((n - 1) * c) + hbm(2 * c))
 
     def bcast_chain(self, S):
-        """Proposed: the root streams pieces to rank root+1, each rank
-        forwards every piece to the next as it lands: S / B at the root,
-        then one piece's hop per further rank."""
+        """The chain (SYMM_BROADCAST_ALGO=chain): the root streams pieces to
+        rank root + 1 and each rank forwards every piece to the next as it
+        lands: S / B at the root, then one stage's hop per further rank,
+        where a stage is one piece of every workgroup (at least 16 KiB each,
+        at most 64 per workgroup) and every piece a fence and a flag."""
         n = self.n
         if n < 2:
-            return self.o
-        k = max(1, math.ceil(S / CHAIN_PIECE))
-        return self.o + link(S) + (n - 2) * link(S / k) + (n - 1) * self.step + hbm(S)
+            return self.o + hbm(2 * S)
+
+        def chunk(c):
+            grid = min(MAX_WORKGROUPS, max(MIN_WORKGROUPS, c // BYTES_PER_WORKGROUP))
+            k = min(CHAIN_MAX_PIECES, max(1, c // grid // CHAIN_MIN_PIECE))
+            return (self.o + link(c) + (n - 2) * link(c / k) + (n - 1) * self.step
+                    + k * ALPHA_US + hbm(c))
+        return chunked(S, SCRATCH, chunk)
 
     def bcast_tree(self, S):
         """Proposed: a pipelined binary tree, log2(n) hops, every inner rank
@@ -240,7 +249,7 @@ class Model:
         "all_reduce": {"ll": "ll", "one_shot": "one_shot", "two_shot": "two_shot",
                        "ring": "ring", "ll_two_shot*": "ll_two_shot"},
         "broadcast": {"root": "bcast_root", "scatter_all_gather": "bcast_scatter",
-                      "chain*": "bcast_chain", "tree*": "bcast_tree"},
+                      "chain": "bcast_chain", "tree*": "bcast_tree"},
     }
 
     def predict(self, collective, S, algo=None):
