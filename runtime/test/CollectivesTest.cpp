@@ -997,11 +997,11 @@ int main(int argc, char **argv) {
       testAllToAll(d, count, Place::Heap, false, ++seed);
       int root = (seed / 7) % world;
       testBroadcast(d, count, Place::Heap, false, root, ++seed);
-      // Two roots, so that a chain wraps past rank 0 on 2 ranks and more.
-      for (int r : {root, (root + 1) % world})
-        testBroadcast(d, count, Place::Heap, false, r, ++seed, "chain");
+      // The roots vary with the seed, so that chains wrap past rank 0. (The
+      // root's stores are what CPU ranks choose by size.)
+      testBroadcast(d, count, Place::Heap, false, (root + 1) % world, ++seed,
+                    "chain");
       testBroadcast(d, count, Place::Heap, false, root, ++seed, "scatter");
-      testBroadcast(d, count, Place::Heap, false, root, ++seed, "root");
       testAllToAllv(d, count, Place::Heap, ++seed);
     }
 

@@ -20,6 +20,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -670,6 +671,28 @@ symm_status reduceLowLatency(const char *fn, Call &call, const void *send,
   return p.launch(*call.s, call.m, "reduce_ll", stream, call.grid(count));
 }
 
+/// The position in `names` of the algorithm that environment variable `var`
+/// forces, or -1 where it is unset or empty.
+symm_status forcedAlgorithm(const char *var,
+                            std::initializer_list<const char *> names,
+                            int *index) {
+  const char *forced = getenv(var);
+  *index = -1;
+  if (!forced || !*forced)
+    return SYMM_SUCCESS;
+  std::string all;
+  int i = 0;
+  for (const char *name : names) {
+    if (!strcmp(forced, name)) {
+      *index = i;
+      return SYMM_SUCCESS;
+    }
+    all += (i++ ? ", " : "") + std::string(name);
+  }
+  return fail(SYMM_ERROR_INVALID_ARGUMENT, "%s='%s' is not one of %s", var,
+              forced, all.c_str());
+}
+
 enum class AllReduceAlgo { LowLatency, OneShot, TwoShot, Ring };
 
 /// SYMM_ALL_REDUCE_ALGO, or the choice by size and rank count: one-shot up
@@ -678,25 +701,15 @@ enum class AllReduceAlgo { LowLatency, OneShot, TwoShot, Ring };
 /// configuration is read (`bySize` says whether it may be).
 symm_status allReduceAlgorithm(size_t bytes, int world, AllReduceAlgo *algo,
                                bool *bySize) {
-  const char *forced = getenv("SYMM_ALL_REDUCE_ALGO");
-  *bySize = !forced || !*forced;
+  int forced;
+  if (symm_status st =
+          forcedAlgorithm("SYMM_ALL_REDUCE_ALGO",
+                          {"ll", "one_shot", "two_shot", "ring"}, &forced))
+    return st;
+  *bySize = forced < 0;
   if (!*bySize) {
-    static const struct {
-      const char *name;
-      AllReduceAlgo algo;
-    } kAlgos[] = {{"ll", AllReduceAlgo::LowLatency},
-                  {"one_shot", AllReduceAlgo::OneShot},
-                  {"two_shot", AllReduceAlgo::TwoShot},
-                  {"ring", AllReduceAlgo::Ring}};
-    for (const auto &a : kAlgos)
-      if (!strcmp(forced, a.name)) {
-        *algo = a.algo;
-        return SYMM_SUCCESS;
-      }
-    return fail(SYMM_ERROR_INVALID_ARGUMENT,
-                "SYMM_ALL_REDUCE_ALGO='%s' is not one of ll, one_shot, "
-                "two_shot, ring",
-                forced);
+    *algo = AllReduceAlgo(forced); // in the order of the names
+    return SYMM_SUCCESS;
   }
   // One-shot has one flag round trip less, and NVLink has bandwidth to
   // spare: on 2 H200s it beat two-shot (through the scratch or stored
@@ -729,30 +742,19 @@ symm_status allReduceAlgorithm(size_t bytes, int world, AllReduceAlgo *algo,
   return SYMM_SUCCESS;
 }
 
-enum class BroadcastAlgo { BySize, Root, Scatter, Chain };
+enum class BroadcastAlgo { Root, Scatter, Chain, BySize };
 
 /// SYMM_BROADCAST_ALGO: `root` (the root stores into every rank), `scatter`
 /// (a scatter and an all-gather), `chain` (a pipelined chain), or unset: the
 /// choice by size and rank count (see symm_broadcast).
 symm_status broadcastAlgorithm(BroadcastAlgo *algo) {
-  const char *forced = getenv("SYMM_BROADCAST_ALGO");
-  *algo = BroadcastAlgo::BySize;
-  if (!forced || !*forced)
-    return SYMM_SUCCESS;
-  static const struct {
-    const char *name;
-    BroadcastAlgo algo;
-  } kAlgos[] = {{"root", BroadcastAlgo::Root},
-                {"scatter", BroadcastAlgo::Scatter},
-                {"chain", BroadcastAlgo::Chain}};
-  for (const auto &a : kAlgos)
-    if (!strcmp(forced, a.name)) {
-      *algo = a.algo;
-      return SYMM_SUCCESS;
-    }
-  return fail(SYMM_ERROR_INVALID_ARGUMENT,
-              "SYMM_BROADCAST_ALGO='%s' is not one of root, scatter, chain",
-              forced);
+  int forced;
+  if (symm_status st = forcedAlgorithm("SYMM_BROADCAST_ALGO",
+                                       {"root", "scatter", "chain"}, &forced))
+    return st;
+  // In the order of the names.
+  *algo = forced < 0 ? BroadcastAlgo::BySize : BroadcastAlgo(forced);
+  return SYMM_SUCCESS;
 }
 
 /// The pipelined chain broadcast (`broadcast_chain`, see
