@@ -7,7 +7,7 @@ against every collectives run logged under docs/results/ (python3, stdlib).
     python3 model.py --choose               # the predicted winner per size
 
 A call's time is built from four figures measured on 2 H200s (DESIGN.md's
-reference figures; docs/Collectives.md, "Model", gives the formulas):
+reference figures; docs/Collectives.md, "Analytical model", gives the formulas):
 launches (`o`), dependent flag steps (`alpha`, one fence + flag hop), the
 bytes a GPU stores into its peers over its NVLink (`B` per direction, shared
 by all peers, as every GPU reaches every other through the NVSwitches) and
