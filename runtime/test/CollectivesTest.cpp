@@ -311,6 +311,15 @@ void forceAlgorithm(const char *algo) {
     unsetenv("SYMM_ALL_REDUCE_ALGO");
 }
 
+/// The broadcast algorithm `algo` forces (SYMM_BROADCAST_ALGO), or the
+/// choice by size for null.
+void forceBroadcast(const char *algo) {
+  if (algo)
+    setenv("SYMM_BROADCAST_ALGO", algo, 1);
+  else
+    unsetenv("SYMM_BROADCAST_ALGO");
+}
+
 /// The floating-point tolerance of `algo` in units in the last place: the
 /// ring rounds at each of its world - 1 hops.
 int ulpsOf(const char *algo) {
@@ -408,19 +417,26 @@ void testAllToAll(symm_dtype d, size_t count, Place place, bool inPlace,
 }
 
 void testBroadcast(symm_dtype d, size_t count, Place place, bool inPlace,
-                   int root, int seed) {
+                   int root, int seed, const char *algo = nullptr) {
   size_t es = symm_dtype_size(d);
   Buffer send(place, count * es), recvBuf(place, count * es);
   Buffer &recv = inPlace ? send : recvBuf;
   send.write(rank == root ? fill(d, count, root, seed) : garbage(count * es));
   if (!inPlace)
     recv.write(garbage(count * es));
+  // Null keeps the environment's choice (test/Collectives/algorithm-choice).
+  if (algo)
+    forceBroadcast(algo);
   CHECK_OK(symm_broadcast(send.ptr, recv.ptr, count, d, root, nullptr));
+  if (algo)
+    forceBroadcast(nullptr);
   CHECK_OK(symm_synchronize());
   std::vector<double> want;
   for (size_t i = 0; i < count; ++i)
     want.push_back(input(d, root, i, seed));
-  compare(describe("broadcast", d, -1, count, place, inPlace), d, recv.read(),
+  std::string what = std::string("broadcast") + (algo ? " " : "") +
+                     (algo ? algo : "") + " root " + std::to_string(root);
+  compare(describe(what.c_str(), d, -1, count, place, inPlace), d, recv.read(),
           want);
 }
 
@@ -476,8 +492,9 @@ void testAllToAllv(symm_dtype d, size_t c, Place place, int seed) {
 
 /// Many calls without waiting, on one stream and alternating two: the flags
 /// of one call must never be taken for another's. The all-reduces cycle
-/// through `algos` (null: by size), so that algorithms which use the same
-/// flags differently follow one another.
+/// through `algos` (null: by size; "chain": a chain broadcast from rank
+/// k % world instead), so that algorithms which use the same flags
+/// differently follow one another.
 void testBackToBack(symm_stream *a, symm_stream *b, size_t count,
                     const std::vector<const char *> &algos) {
   const symm_dtype d = SYMM_INT32;
@@ -494,7 +511,15 @@ void testBackToBack(symm_stream *a, symm_stream *b, size_t count,
       CHECK_OK(symm_all_gather(sends[k]->ptr, recvs[k]->ptr, count, d, s));
       continue;
     }
-    forceAlgorithm(algos[k % algos.size()]);
+    const char *algo = algos[k % algos.size()];
+    if (algo && !strcmp(algo, "chain")) { // a broadcast from rank k % world
+      forceBroadcast(algo);
+      CHECK_OK(
+          symm_broadcast(sends[k]->ptr, recvs[k]->ptr, count, d, k % world, s));
+      forceBroadcast(nullptr);
+      continue;
+    }
+    forceAlgorithm(algo);
     CHECK_OK(
         symm_all_reduce(sends[k]->ptr, recvs[k]->ptr, count, d, SYMM_SUM, s));
     forceAlgorithm(nullptr);
@@ -502,10 +527,14 @@ void testBackToBack(symm_stream *a, symm_stream *b, size_t count,
   CHECK_OK(symm_synchronize());
   for (int k = 0; k < calls; ++k) {
     std::vector<double> want;
+    const char *algo = k % 3 == 2 ? "all_gather" : algos[k % algos.size()];
     if (k % 3 == 2) {
       for (int q = 0; q < world; ++q)
         for (size_t i = 0; i < count; ++i)
           want.push_back(input(d, q, i, k));
+    } else if (algo && !strcmp(algo, "chain")) {
+      for (size_t i = 0; i < count; ++i)
+        want.push_back(input(d, k % world, i, k));
     } else {
       for (size_t i = 0; i < count; ++i) {
         std::vector<double> vals;
@@ -516,7 +545,6 @@ void testBackToBack(symm_stream *a, symm_stream *b, size_t count,
     }
     std::vector<char> got = recvs[k]->read();
     got.resize(want.size() * 4);
-    const char *algo = k % 3 == 2 ? "all_gather" : algos[k % algos.size()];
     compare(std::string(a == b ? "one stream" : "two streams") + " call " +
                 std::to_string(k) + " " + (algo ? algo : "by size"),
             d, got, want);
@@ -552,7 +580,8 @@ void testGraph() {
       {ReduceScatter, 100, nullptr},  {ReduceScatter, 20001, nullptr},
       {AllGather, 100, nullptr},      {AllGather, 3001, nullptr},
       {AllToAll, 100, nullptr},       {AllToAll, 3001, nullptr},
-      {Broadcast, 100, nullptr},      {Broadcast, 3001, nullptr}};
+      {Broadcast, 100, nullptr},      {Broadcast, 3001, nullptr},
+      {Broadcast, 3001, "chain"}};
   auto blocks = [](Kind k, bool send) {
     switch (k) {
     case AllReduce:
@@ -590,7 +619,10 @@ void testGraph() {
   CHECK_OK(symm_stream_create(&s));
   auto enqueue = [&] {
     for (Case &c : cases) {
-      forceAlgorithm(c.algo);
+      if (c.kind == Broadcast)
+        forceBroadcast(c.algo);
+      else
+        forceAlgorithm(c.algo);
       switch (c.kind) {
       case AllReduce:
         CHECK_OK(
@@ -611,6 +643,7 @@ void testGraph() {
         break;
       }
       forceAlgorithm(nullptr);
+      forceBroadcast(nullptr);
     }
     CHECK_OK(symm_all_to_allv(vsend.ptr, scounts.data(), sdispls.data(),
                               vrecv.ptr, rcounts.data(), rdispls.data(), d, s));
@@ -867,6 +900,10 @@ void testErrors() {
   expectError(symm_all_to_allv(h, counts, displs, h, counts, displs, SYMM_INT32,
                                nullptr),
               bad, "not in place");
+  forceBroadcast("tree");
+  expectError(symm_broadcast(h, h, 4, SYMM_INT8, 0, nullptr), bad,
+              "SYMM_BROADCAST_ALGO='tree' is not one of root, scatter, chain");
+  forceBroadcast(nullptr);
   forceAlgorithm("three_shot");
   expectError(symm_all_reduce(h, h, 4, SYMM_FLOAT32, SYMM_SUM, nullptr), bad,
               "SYMM_ALL_REDUCE_ALGO='three_shot' is not one of ll, one_shot, "
@@ -960,6 +997,11 @@ int main(int argc, char **argv) {
       testAllToAll(d, count, Place::Heap, false, ++seed);
       int root = (seed / 7) % world;
       testBroadcast(d, count, Place::Heap, false, root, ++seed);
+      // The roots vary with the seed, so that chains wrap past rank 0. (The
+      // root's stores are what CPU ranks choose by size.)
+      testBroadcast(d, count, Place::Heap, false, (root + 1) % world, ++seed,
+                    "chain");
+      testBroadcast(d, count, Place::Heap, false, root, ++seed, "scatter");
       testAllToAllv(d, count, Place::Heap, ++seed);
     }
 
@@ -978,6 +1020,7 @@ int main(int argc, char **argv) {
           testAllGather(d, count, place, inPlace, ++seed);
           testAllToAll(d, count, place, inPlace, ++seed);
           testBroadcast(d, count, place, inPlace, world - 1, ++seed);
+          testBroadcast(d, count, place, inPlace, world - 1, ++seed, "chain");
           if (!inPlace)
             testAllToAllv(d, count, place, ++seed);
         }
@@ -995,7 +1038,8 @@ int main(int argc, char **argv) {
        {std::vector<const char *>{nullptr},
         {"ring"},
         {"ll"},
-        {"ring", "ll", "one_shot", "two_shot"}})
+        {"ring", "ll", "one_shot", "two_shot"},
+        {"chain", "ll", "ring", "one_shot", "two_shot"}})
     for (symm_stream *second : {a, b})
       testBackToBack(a, second, 100, cycle);
   CHECK_OK(symm_stream_destroy(b));

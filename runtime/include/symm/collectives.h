@@ -59,7 +59,9 @@ SYMM_EXPORT symm_status symm_reduce_scatter(const void *send, void *recv,
 SYMM_EXPORT symm_status symm_all_to_all(const void *send, void *recv,
                                         size_t count_per_rank, symm_dtype dtype,
                                         symm_stream *stream);
-/* root's send (count elements) lands in recv on every rank. */
+/* root's send (count elements) lands in recv on every rank. The algorithm
+   (root, scatter, chain) is chosen by size and rank count or forced with
+   SYMM_BROADCAST_ALGO (docs/Collectives.md). */
 SYMM_EXPORT symm_status symm_broadcast(const void *send, void *recv,
                                        size_t count, symm_dtype dtype, int root,
                                        symm_stream *stream);

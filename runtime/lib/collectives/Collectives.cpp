@@ -20,6 +20,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -670,6 +671,28 @@ symm_status reduceLowLatency(const char *fn, Call &call, const void *send,
   return p.launch(*call.s, call.m, "reduce_ll", stream, call.grid(count));
 }
 
+/// The position in `names` of the algorithm that environment variable `var`
+/// forces, or -1 where it is unset or empty.
+symm_status forcedAlgorithm(const char *var,
+                            std::initializer_list<const char *> names,
+                            int *index) {
+  const char *forced = getenv(var);
+  *index = -1;
+  if (!forced || !*forced)
+    return SYMM_SUCCESS;
+  std::string all;
+  int i = 0;
+  for (const char *name : names) {
+    if (!strcmp(forced, name)) {
+      *index = i;
+      return SYMM_SUCCESS;
+    }
+    all += (i++ ? ", " : "") + std::string(name);
+  }
+  return fail(SYMM_ERROR_INVALID_ARGUMENT, "%s='%s' is not one of %s", var,
+              forced, all.c_str());
+}
+
 enum class AllReduceAlgo { LowLatency, OneShot, TwoShot, Ring };
 
 /// SYMM_ALL_REDUCE_ALGO, or the choice by size and rank count: one-shot up
@@ -678,25 +701,15 @@ enum class AllReduceAlgo { LowLatency, OneShot, TwoShot, Ring };
 /// configuration is read (`bySize` says whether it may be).
 symm_status allReduceAlgorithm(size_t bytes, int world, AllReduceAlgo *algo,
                                bool *bySize) {
-  const char *forced = getenv("SYMM_ALL_REDUCE_ALGO");
-  *bySize = !forced || !*forced;
+  int forced;
+  if (symm_status st =
+          forcedAlgorithm("SYMM_ALL_REDUCE_ALGO",
+                          {"ll", "one_shot", "two_shot", "ring"}, &forced))
+    return st;
+  *bySize = forced < 0;
   if (!*bySize) {
-    static const struct {
-      const char *name;
-      AllReduceAlgo algo;
-    } kAlgos[] = {{"ll", AllReduceAlgo::LowLatency},
-                  {"one_shot", AllReduceAlgo::OneShot},
-                  {"two_shot", AllReduceAlgo::TwoShot},
-                  {"ring", AllReduceAlgo::Ring}};
-    for (const auto &a : kAlgos)
-      if (!strcmp(forced, a.name)) {
-        *algo = a.algo;
-        return SYMM_SUCCESS;
-      }
-    return fail(SYMM_ERROR_INVALID_ARGUMENT,
-                "SYMM_ALL_REDUCE_ALGO='%s' is not one of ll, one_shot, "
-                "two_shot, ring",
-                forced);
+    *algo = AllReduceAlgo(forced); // in the order of the names
+    return SYMM_SUCCESS;
   }
   // One-shot has one flag round trip less, and NVLink has bandwidth to
   // spare: on 2 H200s it beat two-shot (through the scratch or stored
@@ -726,6 +739,56 @@ symm_status allReduceAlgorithm(size_t bytes, int world, AllReduceAlgo *algo,
     *algo = AllReduceAlgo::Ring;
   else
     *algo = AllReduceAlgo::TwoShot;
+  return SYMM_SUCCESS;
+}
+
+enum class BroadcastAlgo { Root, Scatter, Chain, BySize };
+
+/// SYMM_BROADCAST_ALGO: `root` (the root stores into every rank), `scatter`
+/// (a scatter and an all-gather), `chain` (a pipelined chain), or unset: the
+/// choice by size and rank count (see symm_broadcast).
+symm_status broadcastAlgorithm(BroadcastAlgo *algo) {
+  int forced;
+  if (symm_status st = forcedAlgorithm("SYMM_BROADCAST_ALGO",
+                                       {"root", "scatter", "chain"}, &forced))
+    return st;
+  // In the order of the names.
+  *algo = forced < 0 ? BroadcastAlgo::BySize : BroadcastAlgo(forced);
+  return SYMM_SUCCESS;
+}
+
+/// The pipelined chain broadcast (`broadcast_chain`, see
+/// symm_tile_chain_broadcast): one launch per scratch-sized chunk, since only
+/// the previous rank in the chain stores into a rank's scratch. Pieces of at
+/// least 16 KiB on GPUs: each costs a fence and a flag, and a stage of the
+/// pipeline is a piece of every workgroup, which each further rank waits for
+/// (bench/collectives/model.py puts the chain ahead of the scatter and
+/// all-gather from 8 MB on 4 GPUs with 16 KiB, from 32 MB with 64 KiB). On
+/// CPU ranks 256 bytes, so that their small calls cut a workgroup's part into
+/// many pieces too.
+symm_status chainBroadcast(const char *fn, Call &call, const void *src,
+                           void *recv, size_t count, int root,
+                           symm_stream *stream) {
+  bool gpu = strcmp(symm_backend_name(), "host") != 0;
+  size_t piece = call.roundUp((gpu ? size_t(16) << 10 : 256) / call.esize);
+  size_t cap = call.roundDown(call.scratchElems());
+  trace(call, fn, count, "broadcast_chain", (count + cap - 1) / cap,
+        call.grid(std::min(cap, count)));
+  for (size_t off = 0; off < count; off += cap) {
+    size_t total = std::min(cap, count - off);
+    Params p;
+    p.memref(src, count);
+    p.memref(recv, count);
+    call.channelParams(p, /*direct=*/false);
+    p.scalar(off);
+    p.scalar(total);
+    p.scalar(piece);
+    p.i32(root);
+    call.epochParams(p);
+    if (symm_status st = p.launch(*call.s, call.m, "broadcast_chain", stream,
+                                  call.grid(total)))
+      return st;
+  }
   return SYMM_SUCCESS;
 }
 
@@ -806,12 +869,17 @@ symm_status symm_broadcast(const void *send, void *recv, size_t count,
           checkBuffers(fn, send, call.rank == root ? bytes : 0, recv, bytes,
                        send == recv, "in place means send == recv"))
     return st;
+  BroadcastAlgo algo;
+  if (symm_status st = broadcastAlgorithm(&algo))
+    return st;
   if (!count)
     return SYMM_SUCCESS;
   std::lock_guard<std::mutex> lock(stateMutex());
   if (symm_status st = prepare(fn, dtype, stream, call))
     return st;
   const void *src = call.rank == root ? send : recv;
+  if (algo == BroadcastAlgo::Chain)
+    return chainBroadcast(fn, call, src, recv, count, root, stream);
   // From 3 ranks on, a large broadcast is a scatter (the root stores block p
   // into rank p) and an all-gather of the blocks: the root's links then
   // carry (n-1)/n of the buffer once and every link shares the rest, where
@@ -819,9 +887,14 @@ symm_status symm_broadcast(const void *send, void *recv, size_t count,
   // links (on 4 H200s: 121 GB/s against NCCL's 356 at 256 MB). The last
   // count mod n elements are broadcast directly. Blocks at least
   // SYMM_COLLECTIVES_DIRECT_MIN, so that both phases store into the receive
-  // buffers directly where they are in the heap.
+  // buffers directly where they are in the heap. Forced, from 2 ranks and
+  // any count of at least one element per rank.
   size_t block = count / call.world;
-  if (call.world >= 3 && block && block * call.esize >= call.s->directMin) {
+  bool scatter = algo == BroadcastAlgo::Scatter
+                     ? call.world >= 2 && block
+                     : algo == BroadcastAlgo::BySize && call.world >= 3 &&
+                           block && block * call.esize >= call.s->directMin;
+  if (scatter) {
     size_t esize = call.esize, own = call.rank * block * esize;
     char *mine = static_cast<char *>(recv) + own;
     if (symm_status st = exchange(fn, call, src, mine, block, block, 0, root,
