@@ -36,6 +36,9 @@ struct CompileOptions {
   std::vector<std::string> libraries;
   /// How kernels reach peers on NVIDIA GPUs: direct, nvshmem or auto.
   std::string remote = "direct";
+  /// Reject host code that reads or writes device memory on the CPU target
+  /// too, as GPU targets always do.
+  bool checkHostAccess = false;
   /// Called on the lowering pass manager before it runs (command-line
   /// instrumentation, IR printing); may fail.
   std::function<LogicalResult(PassManager &)> configurePassManager;
