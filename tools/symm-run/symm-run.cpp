@@ -331,6 +331,27 @@ int culprit(const std::vector<Rank> &all) {
   return crashed >= 0 ? crashed : first;
 }
 
+/// The kind of a compiler target, which decides the backends that run it:
+/// its name up to the first digit (host, sm_, gfx).
+std::string targetKind(const std::string &target) {
+  return target.substr(0, target.find_first_of("0123456789"));
+}
+
+/// Fails with a usage error when `backend` cannot run programs compiled for
+/// `target` but another backend can (symm-compile reports a target no backend
+/// runs).
+void checkBackendRuns(const std::string &backend, const std::string &target) {
+  std::string kind = targetKind(target);
+  const char *own = symm_backend_default_target(backend.c_str());
+  if (kind == targetKind(own))
+    return;
+  for (size_t i = 0; const char *other = symm_backend_at(i); ++i)
+    if (kind == targetKind(symm_backend_default_target(other)))
+      usage("the " + backend + " backend does not run programs compiled for "
+            "--target=" + target + "; use --backend " + other +
+            ", or a --target like " + own);
+}
+
 /// The value of option `flag`, parsed by `parse`; a usage error naming the
 /// value when it is not one.
 template <typename T>
@@ -418,6 +439,7 @@ int main(int argc, char **argv) {
   if (program.size() > 5 && program.substr(program.size() - 5) == ".mlir") {
     if (target.empty())
       target = defaultTarget;
+    checkBackendRuns(backend, target);
     program = compileProgram(program, target, compileFlags);
   }
 
