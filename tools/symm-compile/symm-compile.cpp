@@ -156,6 +156,8 @@ LogicalResult run(MLIRContext &context) {
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(file), SMLoc());
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  if (failed(checkNestingDepth(sourceMgr, &context)))
+    return failure();
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return failure();
