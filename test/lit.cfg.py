@@ -21,7 +21,12 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.symm_tools_dir, config.llvm_tools_dir]
-tools = ["symm-opt", "symm-compile", "symm-run", "symm-launch",
+# Programs the suite runs on CPU ranks must also run on GPUs, where host code
+# cannot touch device memory: every compile checks that, as GPU targets always
+# do (test/Target/check-host-access.mlir compiles without it by its path).
+tools = ["symm-opt",
+         ToolSubst("symm-compile", extra_args=["--check-host-access"]),
+         "symm-run", "symm-launch",
          "symm-context-driver", "symm-capi-test", "symm-capi-compile-test",
          "llvm-readelf", "llvm-objdump"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

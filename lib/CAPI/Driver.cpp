@@ -145,6 +145,8 @@ int symmCompileSource(const char *source, size_t length,
           StringRef(source, length), source_name ? source_name : "<source>"),
       llvm::SMLoc());
   SourceMgrDiagnosticHandler handler(sourceMgr, &context, os);
+  if (failed(checkNestingDepth(sourceMgr, &context)))
+    return fail(result, diagnostics);
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return fail(result, diagnostics);

@@ -166,6 +166,24 @@ LogicalResult checkDeviceCodeLowered(ModuleOp module, StringRef target) {
          << "; lower it to arith/memref/vector/scf before symm-compile";
 }
 
+/// main becomes the executable's C main: the runtime starts it with no
+/// arguments a func.func could read, and its i32 result is the process's exit
+/// status (another type would leave whatever is in the register).
+LogicalResult checkMain(ModuleOp module) {
+  auto main = module.lookupSymbol<func::FuncOp>("main");
+  if (main.isExternal())
+    return main.emitError() << "func.func @main is only declared; a program "
+                               "needs its body";
+  ArrayRef<Type> results = main.getResultTypes();
+  if (main.getNumArguments() == 0 &&
+      (results.empty() || (results.size() == 1 && results[0].isInteger(32))))
+    return success();
+  return main.emitError() << "func.func @main has type "
+                          << main.getFunctionType()
+                          << "; a program's main takes no arguments and "
+                             "returns i32 (the rank's exit status) or nothing";
+}
+
 /// The process's exit status comes from main: a main that returns nothing
 /// succeeds with 0 rather than with whatever is left in a register.
 void makeMainReturnStatus(ModuleOp module) {
@@ -410,6 +428,7 @@ LogicalResult makePlan(ModuleOp module, const CompileOptions &options,
   pipeline.checkRanks = options.checkRanks;
   pipeline.library = options.libraries;
   pipeline.remote = options.remote;
+  pipeline.checkHostAccess = options.checkHostAccess;
   pipeline.format = format;
   if (*kind == TargetKind::NVVM && format == "bin") {
     if (cudaToolkit.empty()) {
@@ -459,8 +478,11 @@ FailureOr<CompileResult> mlir::symm::compile(ModuleOp module,
   Plan plan;
   if (failed(makePlan(module, options, emitError, plan)))
     return failure();
-  if (isProgram(module))
+  if (isProgram(module)) {
+    if (failed(checkMain(module)))
+      return failure();
     makeMainReturnStatus(module);
+  }
 
   // Lower, check that nothing in device code was left behind (so the error
   // names the operation rather than a cast around it), describe the kernels

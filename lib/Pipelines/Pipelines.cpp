@@ -238,6 +238,10 @@ void mlir::symm::buildSymmLoweringPipeline(OpPassManager &pm, TargetKind kind,
                                            const SymmPipelineOptions &o) {
   std::string chip = chipOf(kind, o);
   addLinkPhase(pm, o);
+  // GPUs cannot reach device memory from host code; the CPU target can, so
+  // there the check is what keeps a program portable.
+  if (kind != TargetKind::Host || o.checkHostAccess)
+    pm.addPass(createSymmCheckHostAccess());
   SymmCheckHopperOpsOptions hopper;
   hopper.chip = chip;
   pm.addPass(createSymmCheckHopperOps(hopper));

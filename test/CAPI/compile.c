@@ -141,6 +141,15 @@ static int errors(void) {
   // ERR-LABEL: whole program: rc=1 binary=(nil)
   // ERR-NEXT: symm: error: the input is a whole program (func.func @main); compile it to an executable with symm-compile --emit=exe, and give this entry point only kernels (gpu.module)
   expectError("whole program", "func.func @main() { return }\n", NULL);
+  // ERR-LABEL: deep nesting: rc=1 binary=(nil)
+  // ERR-NEXT: bad.mlir:1:1054: error: '[' opens nesting level 1025; Symm accepts at most 1024 levels of nested regions, brackets and types
+  enum { kLevels = 20000 };
+  static char deep[2 * kLevels + 64];
+  char *end = deep + sprintf(deep, "gpu.module @k attributes {a = ");
+  memset(end, '[', kLevels);
+  memset(end + kLevels, ']', kLevels);
+  strcpy(end + 2 * kLevels, "} {\n}\n");
+  expectError("deep nesting", deep, NULL);
   // ERR-LABEL: bad option: rc=1 binary=(nil)
   // ERR-NEXT: symm: error: --emit=cubin does not apply to --target=host
   SymmCompileOptions options;

@@ -7,6 +7,7 @@
 // RUN: not symm-opt %s --symm-to-host=O=9 2>&1 | FileCheck %s --check-prefix=OPT --implicit-check-not=gpu.module
 // RUN: not symm-opt %s --symm-to-nvvm=format=cubin 2>&1 | FileCheck %s --check-prefix=FORMAT --implicit-check-not=gpu.module
 // RUN: not symm-opt %s --symm-to-host=kernel-context=shared 2>&1 | FileCheck %s --check-prefix=CONTEXT --implicit-check-not=gpu.module
+// RUN: not symm-opt %s --symm-host-attach-target=O=7 2>&1 | FileCheck %s --check-prefix=ATTACH-OPT --implicit-check-not=gpu.module
 // RUN: not symm-compile -O99 %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=COMPILE-OPT
 // RUN: not symm-compile --target=sm_1234 %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=COMPILE-CHIP
 // RUN: not symm-compile --kernel-context=shared %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=COMPILE-CONTEXT
@@ -17,6 +18,7 @@
 // OPT: error: symm-to-host: optimisation level 9 is out of range; use 0, 1, 2 or 3
 // FORMAT: error: symm-to-nvvm: unknown format 'cubin'; use llvm, isa, bin or fatbin
 // CONTEXT: error: symm-to-host: kernel-context must be 'global' or 'argument', got 'shared'
+// ATTACH-OPT: error: #symm.host_target: optimisation level O = 7 is out of range; use 0, 1, 2 or 3
 // COMPILE-OPT: symm-compile: error: optimisation level 99 is out of range; use 0, 1, 2 or 3
 // COMPILE-CHIP: symm-compile: error: unknown chip 'sm_1234' for nvptx64-nvidia-cuda
 // COMPILE-CONTEXT: symm-compile: error: kernel-context must be 'global' or 'argument', got 'shared'

@@ -9,7 +9,7 @@
 // NVVM: gpu.binary @kernels [#gpu.object<#nvvm.target<chip = "sm_90", features = "+ptx80">, {{.*}}red.release.sys.global.add.u32
 // HOST: gpu.binary @kernels [#gpu.object<#symm.host_target, assembly = "{{.*}}_symm_kernel_bump
 // HOST: llvm.call @_symm_program_alloc
-// PRINT: builtin.module(symm-link-library{builtin=true {{.*}}},gpu.module(symm-inline-device-calls),symm-check-hopper-ops{chip=gfx90a},gpu-kernel-outlining{{.*}},symm-translate-to-heap-base{kernel-context=global},{{.*}},convert-symm-to-amdgpu{{.*}},rocdl-attach-target{O=2 {{.*}}chip=gfx90a {{.*}},gpu.module(convert-gpu-to-rocdl{ chipset=gfx90a {{.*}},gpu-module-to-binary{format=bin {{.*}}toolkit={{.*}}}
+// PRINT: builtin.module(symm-link-library{builtin=true {{.*}}},gpu.module(symm-inline-device-calls),symm-check-host-access,symm-check-hopper-ops{chip=gfx90a},gpu-kernel-outlining{{.*}},symm-translate-to-heap-base{kernel-context=global},{{.*}},convert-symm-to-amdgpu{{.*}},rocdl-attach-target{O=2 {{.*}}chip=gfx90a {{.*}},gpu.module(convert-gpu-to-rocdl{ chipset=gfx90a {{.*}},gpu-module-to-binary{format=bin {{.*}}toolkit={{.*}}}
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     gpu.func @bump(%flags: memref<4xi32, #symm.heap>) kernel {

@@ -86,6 +86,12 @@ static cl::opt<std::string> remote(
              "(NVSHMEM only where a peer's heap is not mapped). nvshmem and "
              "auto run on the nvshmem backend (docs/MultiNode.md)"),
     cl::init("direct"), cl::cat(symmCategory));
+static cl::opt<bool> checkHostAccess(
+    "check-host-access",
+    cl::desc("On the CPU target, reject host code that reads or writes "
+             "#symm.heap or gpu.alloc memory, as GPU targets always do (there "
+             "it is device memory)"),
+    cl::init(false), cl::cat(symmCategory));
 static cl::opt<int> optLevel("O", cl::desc("Optimisation level (0 to 3)"),
                              cl::Prefix, cl::init(2), cl::cat(symmCategory));
 static cl::opt<bool> printPipeline("print-pipeline",
@@ -134,6 +140,7 @@ LogicalResult run(MLIRContext &context) {
   options.checkRanks = checkRanks;
   options.libraries.assign(libraries.begin(), libraries.end());
   options.remote = remote;
+  options.checkHostAccess = checkHostAccess;
   options.configurePassManager = [](PassManager &pm) {
     return applyPassManagerCLOptions(pm);
   };
@@ -149,6 +156,8 @@ LogicalResult run(MLIRContext &context) {
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(file), SMLoc());
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  if (failed(checkNestingDepth(sourceMgr, &context)))
+    return failure();
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return failure();

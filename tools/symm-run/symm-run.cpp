@@ -1,7 +1,8 @@
 //===- symm-run.cpp - Start N ranks of a Symm program -----------*- C++ -*-===//
 //
 //   symm-run -n N [--backend B] [--heap-size S] [--timeout T]
-//            [--target T] [--] PROGRAM|FILE.mlir [ARGS...]
+//            [--target T] [--check-host-access] [--] PROGRAM|FILE.mlir
+//            [ARGS...]
 //   symm-run --list-backends
 //
 // Starts N ranks on this node with SYMM_RANK, SYMM_WORLD_SIZE,
@@ -60,8 +61,9 @@ std::string backendChoices(const char *separator) {
 
 std::string usageLine() {
   return "usage: symm-run -n N [--backend " + backendChoices("|") +
-         "] [--heap-size S] [--timeout SECONDS] [--target T] [--] "
-         "PROGRAM|FILE.mlir [ARGS...]\n       symm-run --list-backends\n";
+         "] [--heap-size S] [--timeout SECONDS] [--target T] "
+         "[--check-host-access] [--] PROGRAM|FILE.mlir [ARGS...]\n"
+         "       symm-run --list-backends\n";
 }
 
 [[noreturn]] void usage(const std::string &message) {
@@ -89,6 +91,11 @@ std::string usageLine() {
       "  --target T       the target a FILE.mlir is compiled for (default: "
       "the\n"
       "                   backend's; see --list-backends)\n"
+      "  --check-host-access\n"
+      "                   compile a FILE.mlir with symm-compile's\n"
+      "                   --check-host-access: host code that reads or "
+      "writes\n"
+      "                   GPU memory is an error on the CPU target too\n"
       "  --list-backends  print each backend and its default target, and "
       "exit\n"
       "  -h, --help       print this help and exit\n"
@@ -137,10 +144,10 @@ int runProcess(const std::vector<std::string> &argv) {
   return status;
 }
 
-/// Compiles `source` with symm-compile for `target`, reusing an executable
-/// compiled from the same bytes before.
-std::string compileProgram(const std::string &source,
-                           const std::string &target) {
+/// Compiles `source` with symm-compile for `target` and `flags`, reusing an
+/// executable compiled from the same bytes and arguments before.
+std::string compileProgram(const std::string &source, const std::string &target,
+                           const std::vector<std::string> &flags) {
   std::ifstream in(source, std::ios::binary);
   if (!in) {
     fprintf(stderr, "symm-run: cannot read %s\n", source.c_str());
@@ -166,6 +173,8 @@ std::string compileProgram(const std::string &source,
   std::sort(library.begin(), library.end());
   for (const std::string &file : library)
     key += stamp(file);
+  for (const std::string &flag : flags)
+    key += "\n" + flag;
   size_t hash = std::hash<std::string>()(key);
   fs::path cache;
   if (const char *c = env::get("SYMM_CACHE_DIR"))
@@ -188,8 +197,11 @@ std::string compileProgram(const std::string &source,
     return exe;
   fs::path tmp = exe.string() + ".tmp." + std::to_string(getpid());
   // An absolute path: a file named like an option stays a file.
-  int status = runProcess({compiler, "--target=" + target, "--emit=exe",
-                           fs::absolute(source).string(), "-o", tmp.string()});
+  std::vector<std::string> argv = {compiler, "--target=" + target,
+                                   "--emit=exe"};
+  argv.insert(argv.end(), flags.begin(), flags.end());
+  argv.insert(argv.end(), {fs::absolute(source).string(), "-o", tmp.string()});
+  int status = runProcess(argv);
   if (status < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     fs::remove(tmp, ec);
     fprintf(stderr, "symm-run: compiling %s failed\n", source.c_str());
@@ -330,6 +342,27 @@ int culprit(const std::vector<Rank> &all) {
   return crashed >= 0 ? crashed : first;
 }
 
+/// The kind of a compiler target, which decides the backends that run it:
+/// its name up to the first digit (host, sm_, gfx).
+std::string targetKind(const std::string &target) {
+  return target.substr(0, target.find_first_of("0123456789"));
+}
+
+/// Fails with a usage error when `backend` cannot run programs compiled for
+/// `target` but another backend can (symm-compile reports a target no backend
+/// runs).
+void checkBackendRuns(const std::string &backend, const std::string &target) {
+  std::string kind = targetKind(target);
+  const char *own = symm_backend_default_target(backend.c_str());
+  if (kind == targetKind(own))
+    return;
+  for (size_t i = 0; const char *other = symm_backend_at(i); ++i)
+    if (kind == targetKind(symm_backend_default_target(other)))
+      usage("the " + backend + " backend does not run programs compiled for "
+            "--target=" + target + "; use --backend " + other +
+            ", or a --target like " + own);
+}
+
 /// The value of option `flag`, parsed by `parse`; a usage error naming the
 /// value when it is not one.
 template <typename T>
@@ -345,6 +378,7 @@ T parseOption(const char *flag, const std::string &text,
 int main(int argc, char **argv) {
   int ranks = 1;
   std::string backend, heapSize, timeout, target;
+  std::vector<std::string> compileFlags;
   int i = 1;
   for (; i < argc; ++i) {
     std::string arg = argv[i];
@@ -381,6 +415,8 @@ int main(int argc, char **argv) {
                   env::kSecondsForm);
     } else if (is("--target")) {
       target = value("--target");
+    } else if (arg == "--check-host-access") {
+      compileFlags.push_back(arg);
     } else if (arg == "-h" || arg == "--help") {
       help();
     } else if (arg == "--list-backends") {
@@ -414,7 +450,8 @@ int main(int argc, char **argv) {
   if (program.size() > 5 && program.substr(program.size() - 5) == ".mlir") {
     if (target.empty())
       target = defaultTarget;
-    program = compileProgram(program, target);
+    checkBackendRuns(backend, target);
+    program = compileProgram(program, target, compileFlags);
   }
 
   char dirTemplate[] = "/tmp/symm-run-XXXXXX"; // mkdtemp makes it 0700

@@ -14,6 +14,7 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/SourceMgr.h"
 
 #include <functional>
 #include <string>
@@ -36,6 +37,9 @@ struct CompileOptions {
   std::vector<std::string> libraries;
   /// How kernels reach peers on NVIDIA GPUs: direct, nvshmem or auto.
   std::string remote = "direct";
+  /// Reject host code that reads or writes device memory on the CPU target
+  /// too, as GPU targets always do.
+  bool checkHostAccess = false;
   /// Called on the lowering pass manager before it runs (command-line
   /// instrumentation, IR printing); may fail.
   std::function<LogicalResult(PassManager &)> configurePassManager;
@@ -61,6 +65,16 @@ void registerDriverDialects(DialectRegistry &registry);
 /// Registers the passes the driver's pipelines are made of; idempotent and
 /// safe to call from several threads.
 void registerDriverPasses();
+
+/// The deepest nesting of regions, brackets and types ({, (, [ and <) in the
+/// text that Symm's tools accept: parsing and compiling recurse once per
+/// level.
+constexpr unsigned kMaxNestingDepth = 1024;
+
+/// Fails, with an error at the bracket that opens level kMaxNestingDepth + 1,
+/// when the main buffer of `sourceMgr` nests deeper; call it before parsing.
+LogicalResult checkNestingDepth(const llvm::SourceMgr &sourceMgr,
+                                MLIRContext *context);
 
 /// Whether `module` is a whole program (has a func.func @main).
 bool isProgram(ModuleOp module);

@@ -60,6 +60,12 @@ struct SymmPipelineOptions : public PassPipelineOptions<SymmPipelineOptions> {
                      "'nvshmem' (NVSHMEM's device API for every peer) or "
                      "'auto' (NVSHMEM where a peer's heap is not mapped)"),
       llvm::cl::init("direct")};
+  PassOptions::Option<bool> checkHostAccess{
+      *this, "check-host-access",
+      llvm::cl::desc("Reject host code that reads or writes #symm.heap or "
+                     "gpu.alloc memory on the CPU target too (GPU targets "
+                     "always do)"),
+      llvm::cl::init(false)};
   PassOptions::Option<int> optLevel{*this, "O",
                                     llvm::cl::desc("Device optimisation level"),
                                     llvm::cl::init(2)};

@@ -16,7 +16,12 @@ struct SymmHostAttachTarget
     : public symm::impl::SymmHostAttachTargetBase<SymmHostAttachTarget> {
   using Base::Base;
   void runOnOperation() override {
-    auto target = HostTargetAttr::get(&getContext(), optLevel);
+    // The error names the option, not the module it was given for.
+    auto target = HostTargetAttr::getChecked(
+        [&] { return emitError(getOperation().getLoc()); }, &getContext(),
+        int(optLevel));
+    if (!target)
+      return signalPassFailure();
     getOperation().walk([&](gpu::GPUModuleOp module) {
       SmallVector<Attribute> targets;
       if (ArrayAttr existing = module.getTargetsAttr())

@@ -550,3 +550,10 @@ func.func @plain_on_host(%m: memref<4xf32, #symm.heap>, %i: index, %x: f32, %p: 
   }
   return %v : f32
 }
+
+// -----
+
+// The optimisation levels symm-compile's -O accepts.
+// expected-error @+1 {{#symm.host_target: optimisation level O = 7 is out of range; use 0, 1, 2 or 3}}
+gpu.module @kernels [#symm.host_target<O = 7>] {
+}

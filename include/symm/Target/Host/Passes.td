@@ -17,6 +17,9 @@ def SymmHostAttachTarget : Pass<"symm-host-attach-target", "::mlir::ModuleOp"> {
     Option<"optLevel", "O", "int", /*default=*/"2",
            "LLVM optimisation level of the host kernels">,
   ];
+  // #symm.host_target is the symm dialect's: a module without symm ops has
+  // not loaded it.
+  let dependentDialects = ["::mlir::symm::SymmDialect"];
 }
 
 #endif // SYMM_TARGET_HOST_PASSES_TD

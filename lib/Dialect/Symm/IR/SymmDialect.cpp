@@ -45,3 +45,12 @@ bool mlir::symm::isHeapMemRef(Type type) {
   auto memref = dyn_cast<BaseMemRefType>(type);
   return memref && isa_and_nonnull<HeapAttr>(memref.getMemorySpace());
 }
+
+LogicalResult
+HostTargetAttr::verify(function_ref<InFlightDiagnostic()> emitError, int O) {
+  // The range symm-compile's -O and the pipelines' O= accept.
+  if (O < 0 || O > 3)
+    return emitError() << "#symm.host_target: optimisation level O = " << O
+                       << " is out of range; use 0, 1, 2 or 3";
+  return success();
+}

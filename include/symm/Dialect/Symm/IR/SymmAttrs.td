@@ -41,7 +41,7 @@ def Symm_HostTargetAttr : AttrDef<Symm_Dialect, "HostTarget"> {
     On a `gpu.module`, makes `gpu-module-to-binary` compile the module (lowered
     to LLVM by `symm-convert-gpu-to-host`) into a shared object for this
     machine, which the Symm runtime's host backend loads and runs with one OS
-    thread per GPU thread. `O` is the LLVM optimisation level.
+    thread per GPU thread. `O` is the LLVM optimisation level, 0 to 3.
 
     ```mlir
     gpu.module @kernels [#symm.host_target<O = 2>] { ... }
@@ -49,6 +49,7 @@ def Symm_HostTargetAttr : AttrDef<Symm_Dialect, "HostTarget"> {
   }];
   let parameters = (ins DefaultValuedParameter<"int", "2">:$O);
   let assemblyFormat = "(`<` struct($O)^ `>`)?";
+  let genVerifyDecl = 1;
 }
 
 //===----------------------------------------------------------------------===//

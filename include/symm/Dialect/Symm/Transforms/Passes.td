@@ -59,6 +59,38 @@ def SymmInlineDeviceCalls : Pass<"symm-inline-device-calls", "gpu::GPUModuleOp">
   let dependentDialects = ["::mlir::cf::ControlFlowDialect"];
 }
 
+def SymmCheckHostAccess : Pass<"symm-check-host-access", "ModuleOp"> {
+  let summary = "Reject host code that reads or writes GPU memory";
+  let description = [{
+    On GPUs, `#symm.heap` memory and `gpu.alloc` memory without `host_shared`
+    are device memory, which host code (everything outside `gpu.module` and
+    `gpu.launch` bodies) cannot load or store: such a program runs on CPU
+    ranks but is killed by SIGSEGV on a GPU. The first host operation that
+    reads or writes such memory (`memref.load`, `memref.store`,
+    `memref.copy`, `vector.transfer_read`, a `symm` access, any operation
+    whose memory effects name it), or passes it to a function with no body in
+    the module (`printMemrefF32`), is an error naming the fix: copy the data
+    with `gpu.memcpy` to or from a `gpu.alloc host_shared` buffer.
+
+    Device memory is followed through views and casts (`memref.subview`,
+    `memref.cast`, `memref.memory_space_cast`, ...), branches, region
+    arguments and results (`scf.for` iteration arguments) and calls of
+    functions in the module, into their arguments and out of their results.
+    GPU operations (`gpu.memcpy`, `gpu.memset`, `gpu.launch_func`) are
+    carried out by the runtime and may take device memory.
+
+    The GPU pipelines run this check first; the CPU target's runs it with
+    `check-host-access` (`symm-compile --check-host-access`).
+
+    ```mlir
+    %buf = symm.alloc() : memref<64xi32, #symm.heap>
+    // error: 'memref.load' op reads #symm.heap memory in host code, ...
+    %v = memref.load %buf[%i] : memref<64xi32, #symm.heap>
+    ```
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 def SymmTranslateToHeapBase : Pass<"symm-translate-to-heap-base", "ModuleOp"> {
   let summary = "Make heap-base translation explicit and lower composite symm ops";
   let description = [{
