@@ -43,11 +43,13 @@ export LD_LIBRARY_PATH="$HERE${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 LOG="$RESULTS/litmus-gpu.log"
 nvidia-smi -L > "$LOG" 2>&1
 WEAK=mp_relaxed@device,mp_relaxed@system,sb_relaxed@device,sb_relaxed@system
-timeout 300 ./symm-run -n 1 --backend cuda --timeout 120 ./litmus \
+# Device scope first: a run cut short by the timeout keeps what it printed.
+timeout "${SYMM_LITMUS_TIMEOUT:-300}" ./symm-run -n 1 --backend cuda \
+  --timeout 120 ./litmus --scope=device,system,workgroup \
   --iterations="${SYMM_LITMUS_ITERATIONS:-1048576}" --expect-weak="$WEAK" \
   >> "$LOG" 2>&1
 status=$?
-grep -E "^\[rank 0\] litmus (mp|sb)_relaxed" "$LOG"
+grep -E "^\[rank 0\] litmus " "$LOG" | cut -c10-130
 sed -n '/variant  *scope/,$p' "$LOG" | sed 's/^\[rank 0\] //'
 echo "litmus exit status $status (log: $LOG)"
 exit $status

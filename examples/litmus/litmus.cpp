@@ -129,20 +129,26 @@ Expect expectation(const Variant &v, const std::string &scope) {
   return v.expect;
 }
 
-/// One launch's assignment of roles and locations.
+/// One launch's assignment of roles and placement of locations.
 struct Plan {
   std::vector<int32_t> words; // per thread: (instance << 3) | role, -1, -2
-  std::vector<int32_t> locs;  // per instance: 4 indices into mem
+  /// What litmus.mlir.in's loc reads: location k of instance i is
+  /// (a (4 i + k) + b) mod size, or with tiles = 1, dfblock's tile and flag.
+  std::vector<int32_t> locs; // a, b, size, tiles
   int64_t instances = 0;
+  /// Location k of instance i (threads-level tests).
+  int64_t loc(int64_t i, int k) const {
+    return (int64_t(locs[0]) * (4 * i + k) + locs[1]) % locs[2];
+  }
 };
 
 constexpr int32_t kStress = -1, kIdle = -2;
 
 /// Draws the roles of a launch of `grid` workgroups of `block` threads whose
-/// last `stress` workgroups stress memory, and the instances' locations in a
-/// mem of `memSlots` elements.
+/// last `stress` workgroups stress memory, and the placement of the
+/// instances' locations in a mem of `memSlots` elements.
 Plan draw(const Test &test, const std::string &scope, int64_t grid,
-          int64_t block, int64_t stress, size_t memSlots, Rng &rng) {
+          int64_t block, int64_t stress, int64_t memSlots, Rng &rng) {
   Plan p;
   int64_t testBlocks = grid - stress;
   p.words.assign(size_t(grid * block), kIdle);
@@ -153,32 +159,29 @@ Plan draw(const Test &test, const std::string &scope, int64_t grid,
       std::swap(v[i - 1], v[size_t(rng.below(i))]);
   };
   if (test.roles == 0) {
-    // Whole workgroups: a producer and a consumer per instance, each with a
-    // tile of `block` elements and a flag after all the tiles.
+    // Whole workgroups: a producer and a consumer per instance.
     std::vector<int64_t> blocks(static_cast<size_t>(testBlocks));
     std::iota(blocks.begin(), blocks.end(), 0);
     shuffle(blocks);
     p.instances = testBlocks / 2;
-    for (int64_t i = 0; i < p.instances; ++i) {
+    for (int64_t i = 0; i < p.instances; ++i)
       for (int role = 0; role < 2; ++role) {
         int64_t b = blocks[size_t(2 * i + role)];
         for (int64_t t = 0; t < block; ++t)
           p.words[size_t(b * block + t)] = int32_t(i << 3 | role);
       }
-      p.locs.insert(p.locs.end(), {int32_t(i * block),
-                                   int32_t(p.instances * block + i), 0, 0});
-    }
+    p.locs = {0, 0, int32_t(memSlots), 1};
     return p;
   }
   // Threads: within one workgroup at workgroup scope, else across them.
   std::vector<std::vector<int64_t>> groups;
   if (scope == "workgroup") {
     for (int64_t b = 0; b < testBlocks; ++b) {
-      groups.emplace_back(size_t(block));
+      groups.emplace_back(static_cast<size_t>(block));
       std::iota(groups.back().begin(), groups.back().end(), b * block);
     }
   } else {
-    groups.emplace_back(size_t(testBlocks * block));
+    groups.emplace_back(static_cast<size_t>(testBlocks * block));
     std::iota(groups.back().begin(), groups.back().end(), 0);
   }
   for (std::vector<int64_t> &g : groups) {
@@ -189,17 +192,12 @@ Plan draw(const Test &test, const std::string &scope, int64_t grid,
         p.words[size_t(g[at + size_t(role)])] =
             int32_t(p.instances << 3 | role);
   }
-  // Distinct locations scattered over mem.
-  std::vector<int64_t> slots(memSlots);
-  std::iota(slots.begin(), slots.end(), 0);
-  size_t used = size_t(p.instances * test.locations);
-  for (size_t i = 0; i < used; ++i)
-    std::swap(slots[i], slots[i + size_t(rng.below(memSlots - i))]);
-  p.locs.assign(size_t(p.instances * 4), 0);
-  for (int64_t i = 0; i < p.instances; ++i)
-    for (int k = 0; k < test.locations; ++k)
-      p.locs[size_t(i * 4 + k)] =
-          int32_t(slots[size_t(i * test.locations + k)]);
+  int64_t a;
+  do
+    a = 1 + int64_t(rng.below(uint64_t(memSlots - 1)));
+  while (std::gcd(a, memSlots) != 1);
+  p.locs = {int32_t(a), int32_t(rng.below(uint64_t(memSlots))),
+            int32_t(memSlots), 0};
   return p;
 }
 
@@ -296,13 +294,13 @@ int main(int argc, char **argv) {
   // scattered locations rarely share a cache line; dfblock needs a tile per
   // workgroup and a flag per pair.
   int64_t threads = grid * block;
-  size_t memSlots = size_t(std::max(8 * threads, threads + grid));
-  int32_t *mem = heapAlloc<int32_t>(memSlots);
-  int32_t *scratch = heapAlloc<int32_t>(size_t(64 * 1024));
+  int64_t memSlots = 8 * threads;
+  constexpr size_t kScratch = 64 * 1024;
+  int32_t *mem = heapAlloc<int32_t>(size_t(memSlots));
+  int32_t *scratch = heapAlloc<int32_t>(kScratch);
   int32_t *plan = deviceAlloc<int32_t>(size_t(threads));
-  int32_t *locs = deviceAlloc<int32_t>(size_t(threads) * 4);
+  int32_t *locs = deviceAlloc<int32_t>(4);
   int32_t *out = deviceAlloc<int32_t>(size_t(threads) * 4);
-  std::vector<int32_t> zeros(memSlots, 0);
   Rng rng(uint64_t(args.integer("seed")));
 
   std::vector<Result> results;
@@ -314,33 +312,35 @@ int main(int argc, char **argv) {
       r.scope = scope;
       r.expect = expectation(*v, scope);
       std::string kernel = std::string(v->kernel) + "_" + scope;
+      std::string clear = "clear_" + scope;
+      auto start = std::chrono::steady_clock::now();
       while (r.runs < iterations) {
-        size_t slots =
-            test.roles == 0 ? size_t(threads + grid) : size_t(8 * threads);
-        Plan p = draw(test, scope, grid, block, stress, slots, rng);
+        Plan p = draw(test, scope, grid, block, stress, memSlots, rng);
         upload(plan, p.words);
         upload(locs, p.locs);
-        upload(mem, zeros);
-        WORKLOAD_CHECK(symm_memcpy(out, zeros.data(),
-                                   size_t(p.instances) * 4 * sizeof(int32_t)));
         Params()
-            .memref(mem, memSlots)
-            .memref(plan, size_t(threads))
-            .memref(locs, size_t(threads) * 4)
+            .memref(mem, size_t(memSlots))
             .memref(out, size_t(threads) * 4)
-            .memref(scratch, 64 * 1024)
+            .launch(module, clear.c_str(), unsigned(grid), unsigned(block),
+                    nullptr);
+        Params()
+            .memref(mem, size_t(memSlots))
+            .memref(plan, size_t(threads))
+            .memref(locs, 4)
+            .memref(out, size_t(threads) * 4)
+            .memref(scratch, kScratch)
             .launch(module, kernel.c_str(), unsigned(grid), unsigned(block),
                     nullptr);
         WORKLOAD_CHECK(symm_synchronize());
         std::vector<int32_t> res = download(out, size_t(p.instances) * 4);
         std::vector<int32_t> final;
         if (std::string(test.name) == "w22")
-          final = download(mem, memSlots);
+          final = download(mem, size_t(memSlots));
         for (int64_t i = 0; i < p.instances; ++i) {
           int32_t xy[2] = {0, 0};
           if (!final.empty()) {
-            xy[0] = final[size_t(p.locs[size_t(4 * i)])];
-            xy[1] = final[size_t(p.locs[size_t(4 * i + 1)])];
+            xy[0] = final[size_t(p.loc(i, 0))];
+            xy[1] = final[size_t(p.loc(i, 1))];
           }
           std::string o = test.outcome(&res[size_t(4 * i)], xy);
           ++r.outcomes[o];
@@ -348,12 +348,15 @@ int main(int argc, char **argv) {
         }
         r.runs += p.instances;
       }
+      double seconds = std::chrono::duration<double>(
+                           std::chrono::steady_clock::now() - start)
+                           .count();
       const char *verdict = r.expect == Expect::Allowed  ? "allowed"
                             : r.expect == Expect::Canary ? "forbidden (canary)"
                                                          : "forbidden";
-      std::printf("litmus %s %s (%s): %lld runs, weak %lld (%s):", v->kernel,
-                  scope.c_str(), v->why, (long long)r.runs, (long long)r.weak,
-                  verdict);
+      std::printf("litmus %s %s (%s): %lld runs in %.1f s, weak %lld (%s):",
+                  v->kernel, scope.c_str(), v->why, (long long)r.runs, seconds,
+                  (long long)r.weak, verdict);
       for (auto &[o, n] : r.outcomes)
         std::printf(" %s=%lld", o.c_str(), (long long)n);
       std::printf("\n");
