@@ -410,6 +410,7 @@ LogicalResult makePlan(ModuleOp module, const CompileOptions &options,
   pipeline.checkRanks = options.checkRanks;
   pipeline.library = options.libraries;
   pipeline.remote = options.remote;
+  pipeline.checkRaces = options.checkRaces;
   pipeline.format = format;
   if (*kind == TargetKind::NVVM && format == "bin") {
     if (cudaToolkit.empty()) {

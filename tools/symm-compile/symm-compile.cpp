@@ -86,6 +86,13 @@ static cl::opt<std::string> remote(
              "(NVSHMEM only where a peer's heap is not mapped). nvshmem and "
              "auto run on the nvshmem backend (docs/MultiNode.md)"),
     cl::init("direct"), cl::cat(symmCategory));
+static cl::opt<bool> checkRaces(
+    "check-races",
+    cl::desc("CPU target: kernels report every access of heap and workgroup "
+             "memory to the runtime's race detector, which runs with "
+             "SYMM_HOST_CHECK_RACES=1 (symm-run --check-races); a checked "
+             "module runs only with it"),
+    cl::init(false), cl::cat(symmCategory));
 static cl::opt<int> optLevel("O", cl::desc("Optimisation level (0 to 3)"),
                              cl::Prefix, cl::init(2), cl::cat(symmCategory));
 static cl::opt<bool> printPipeline("print-pipeline",
@@ -134,6 +141,7 @@ LogicalResult run(MLIRContext &context) {
   options.checkRanks = checkRanks;
   options.libraries.assign(libraries.begin(), libraries.end());
   options.remote = remote;
+  options.checkRaces = checkRaces;
   options.configurePassManager = [](PassManager &pm) {
     return applyPassManagerCLOptions(pm);
   };

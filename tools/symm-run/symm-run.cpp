@@ -1,7 +1,7 @@
 //===- symm-run.cpp - Start N ranks of a Symm program -----------*- C++ -*-===//
 //
 //   symm-run -n N [--backend B] [--heap-size S] [--timeout T]
-//            [--target T] [--] PROGRAM|FILE.mlir [ARGS...]
+//            [--target T] [--check-races] [--] PROGRAM|FILE.mlir [ARGS...]
 //   symm-run --list-backends
 //
 // Starts N ranks on this node with SYMM_RANK, SYMM_WORLD_SIZE,
@@ -60,8 +60,9 @@ std::string backendChoices(const char *separator) {
 
 std::string usageLine() {
   return "usage: symm-run -n N [--backend " + backendChoices("|") +
-         "] [--heap-size S] [--timeout SECONDS] [--target T] [--] "
-         "PROGRAM|FILE.mlir [ARGS...]\n       symm-run --list-backends\n";
+         "] [--heap-size S] [--timeout SECONDS] [--target T] "
+         "[--check-races] [--] PROGRAM|FILE.mlir [ARGS...]\n       symm-run "
+         "--list-backends\n";
 }
 
 [[noreturn]] void usage(const std::string &message) {
@@ -89,6 +90,9 @@ std::string usageLine() {
       "  --target T       the target a FILE.mlir is compiled for (default: "
       "the\n"
       "                   backend's; see --list-backends)\n"
+      "  --check-races    check the kernels for data races on CPU ranks\n"
+      "                   (SYMM_HOST_CHECK_RACES=1; a FILE.mlir is compiled\n"
+      "                   with symm-compile --check-races)\n"
       "  --list-backends  print each backend and its default target, and "
       "exit\n"
       "  -h, --help       print this help and exit\n"
@@ -137,10 +141,11 @@ int runProcess(const std::vector<std::string> &argv) {
   return status;
 }
 
-/// Compiles `source` with symm-compile for `target`, reusing an executable
-/// compiled from the same bytes before.
-std::string compileProgram(const std::string &source,
-                           const std::string &target) {
+/// Compiles `source` with symm-compile for `target` (with race checks when
+/// `checkRaces`), reusing an executable compiled the same way from the same
+/// bytes before.
+std::string compileProgram(const std::string &source, const std::string &target,
+                           bool checkRaces) {
   std::ifstream in(source, std::ios::binary);
   if (!in) {
     fprintf(stderr, "symm-run: cannot read %s\n", source.c_str());
@@ -154,7 +159,8 @@ std::string compileProgram(const std::string &source,
   stat(compiler.c_str(), &info);
   size_t hash = std::hash<std::string>()(
       bytes + "\n" + target + "\n" + compiler + "\n" +
-      std::to_string(info.st_mtime) + "\n" + std::to_string(info.st_size));
+      std::to_string(info.st_mtime) + "\n" + std::to_string(info.st_size) +
+      (checkRaces ? "\nraces" : ""));
   fs::path cache;
   if (const char *c = env::get("SYMM_CACHE_DIR"))
     cache = c;
@@ -176,8 +182,13 @@ std::string compileProgram(const std::string &source,
     return exe;
   fs::path tmp = exe.string() + ".tmp." + std::to_string(getpid());
   // An absolute path: a file named like an option stays a file.
-  int status = runProcess({compiler, "--target=" + target, "--emit=exe",
-                           fs::absolute(source).string(), "-o", tmp.string()});
+  std::vector<std::string> command = {compiler, "--target=" + target,
+                                      "--emit=exe"};
+  if (checkRaces)
+    command.push_back("--check-races");
+  command.insert(command.end(),
+                 {fs::absolute(source).string(), "-o", tmp.string()});
+  int status = runProcess(command);
   if (status < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     fs::remove(tmp, ec);
     fprintf(stderr, "symm-run: compiling %s failed\n", source.c_str());
@@ -333,6 +344,7 @@ T parseOption(const char *flag, const std::string &text,
 int main(int argc, char **argv) {
   int ranks = 1;
   std::string backend, heapSize, timeout, target;
+  bool checkRaces = false;
   int i = 1;
   for (; i < argc; ++i) {
     std::string arg = argv[i];
@@ -369,6 +381,8 @@ int main(int argc, char **argv) {
                   env::kSecondsForm);
     } else if (is("--target")) {
       target = value("--target");
+    } else if (arg == "--check-races") {
+      checkRaces = true;
     } else if (arg == "-h" || arg == "--help") {
       help();
     } else if (arg == "--list-backends") {
@@ -398,11 +412,17 @@ int main(int argc, char **argv) {
       timeout.empty() && t && !env::parseSeconds(t))
     usage(env::describeSeconds(env::kTimeout, t));
 
+  if (const char *races = env::get(env::kCheckRaces)) {
+    if (strcmp(races, "0") && strcmp(races, "1"))
+      usage(std::string(env::kCheckRaces) + "='" + races +
+            "' is neither 0 nor 1");
+    checkRaces |= !strcmp(races, "1");
+  }
   std::string program = argv[i];
   if (program.size() > 5 && program.substr(program.size() - 5) == ".mlir") {
     if (target.empty())
       target = defaultTarget;
-    program = compileProgram(program, target);
+    program = compileProgram(program, target, checkRaces);
   }
 
   char dirTemplate[] = "/tmp/symm-run-XXXXXX"; // mkdtemp makes it 0700
@@ -446,6 +466,8 @@ int main(int argc, char **argv) {
         setenv(env::kHeapSize, heapSize.c_str(), 1);
       if (!timeout.empty())
         setenv(env::kTimeout, timeout.c_str(), 1);
+      if (checkRaces)
+        setenv(env::kCheckRaces, "1", 1);
       execvp(program.c_str(), argv + i);
       fprintf(stderr, "symm-run: cannot run %s: %s\n", program.c_str(),
               strerror(errno));

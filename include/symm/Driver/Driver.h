@@ -36,6 +36,9 @@ struct CompileOptions {
   std::vector<std::string> libraries;
   /// How kernels reach peers on NVIDIA GPUs: direct, nvshmem or auto.
   std::string remote = "direct";
+  /// CPU target: kernels report their accesses to the runtime's race
+  /// detector (SYMM_HOST_CHECK_RACES=1).
+  bool checkRaces = false;
   /// Called on the lowering pass manager before it runs (command-line
   /// instrumentation, IR printing); may fail.
   std::function<LogicalResult(PassManager &)> configurePassManager;

@@ -60,6 +60,11 @@ struct SymmPipelineOptions : public PassPipelineOptions<SymmPipelineOptions> {
                      "'nvshmem' (NVSHMEM's device API for every peer) or "
                      "'auto' (NVSHMEM where a peer's heap is not mapped)"),
       llvm::cl::init("direct")};
+  PassOptions::Option<bool> checkRaces{
+      *this, "check-races",
+      llvm::cl::desc("CPU target: report every access of the kernels to the "
+                     "runtime's race detector (SYMM_HOST_CHECK_RACES=1)"),
+      llvm::cl::init(false)};
   PassOptions::Option<int> optLevel{*this, "O",
                                     llvm::cl::desc("Device optimisation level"),
                                     llvm::cl::init(2)};
