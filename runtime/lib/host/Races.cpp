@@ -19,338 +19,30 @@
 // race can be missed (a relaxed store after a release does not end what the
 // release published) but never invented.
 //
-// Memory shared between ranks (one memfd per rank, mapped by all): each rank's
-// heap shadow and block table, and on rank 0 the locks, the sync objects, the
-// interned strings and the barrier marks. It is allocated once, sparse, and
-// bounded; a program that needs more fails its launch with a message saying
-// which bound.
+// Knowledge is RaceKnowledge.h; the shadow memory, sync objects and strings
+// every rank shares are RaceMemory.h.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Races.h"
 #include "../core/Environment.h"
 #include "../core/RuntimeState.h"
+#include "RaceMemory.h"
 #include "symm/abi.h"
 
 #include <algorithm>
 #include <atomic>
-#include <cerrno>
 #include <cinttypes>
 #include <cstring>
 #include <dlfcn.h>
 #include <mutex>
-#include <sched.h>
 #include <set>
-#include <sys/mman.h>
-#include <unistd.h>
 #include <unordered_map>
 
 using namespace symm;
 using namespace symm::races;
 
 namespace {
-
-//===----------------------------------------------------------------------===//
-// Identities and clocks
-//===----------------------------------------------------------------------===//
-
-/// A block is rank << kLocalBits | a number of its rank's, from 1; 0 is none.
-constexpr unsigned kLocalBits = 22;
-constexpr uint32_t kBlocksPerRank = 1u << kLocalBits;
-static_assert(SYMM_MAX_RANKS <= (1 << (32 - kLocalBits)),
-              "block ids must hold every rank");
-uint32_t rankOf(uint32_t block) { return block >> kLocalBits; }
-
-/// A thread's clock: the barrier phase it is in, then the releases it made
-/// in that phase.
-constexpr unsigned kPhaseShift = 16;
-constexpr uint32_t kMaxSub = (1u << kPhaseShift) - 1;
-uint32_t phaseOf(uint32_t clock) { return clock >> kPhaseShift; }
-
-enum Scope : uint32_t { Workgroup = 0, Device = 1, System = 2 };
-
-/// Whether scope `scope` includes threads of blocks `a` and `b`.
-bool inScope(uint32_t scope, uint32_t a, uint32_t b) {
-  if (scope >= System)
-    return true;
-  if (scope == Device)
-    return rankOf(a) == rankOf(b);
-  return a == b;
-}
-
-//===----------------------------------------------------------------------===//
-// Knowledge
-//===----------------------------------------------------------------------===//
-
-/// What a thread knows happened before it: every access of the blocks in
-/// `complete`, a block's accesses before barrier phase `phases[b]`, and a
-/// thread's up to clock `threads[b << 16 | t]`.
-class Knowledge {
-public:
-  using Range = std::pair<uint32_t, uint32_t>; // [first, last)
-  std::vector<Range> complete;
-  std::vector<std::pair<uint32_t, uint32_t>> phases;
-  std::vector<std::pair<uint64_t, uint32_t>> threads;
-
-  static uint64_t key(uint32_t block, uint16_t thread) {
-    return uint64_t(block) << 16 | thread;
-  }
-
-  bool completes(uint32_t block) const {
-    auto it = std::upper_bound(
-        complete.begin(), complete.end(), block,
-        [](uint32_t b, const Range &r) { return b < r.first; });
-    return it != complete.begin() && block < std::prev(it)->second;
-  }
-  uint32_t phase(uint32_t block) const {
-    auto it = std::lower_bound(phases.begin(), phases.end(), block,
-                               [](const std::pair<uint32_t, uint32_t> &p,
-                                  uint32_t b) { return p.first < b; });
-    return it != phases.end() && it->first == block ? it->second : 0;
-  }
-  /// 0 when the thread has no entry (clocks of entries are at least 1).
-  uint32_t clock(uint64_t k) const {
-    auto it = std::lower_bound(threads.begin(), threads.end(), k,
-                               [](const std::pair<uint64_t, uint32_t> &p,
-                                  uint64_t v) { return p.first < v; });
-    return it != threads.end() && it->first == k ? it->second : 0;
-  }
-
-  bool knows(uint32_t block, uint16_t thread, uint32_t clock) const {
-    if (phaseOf(clock) < phase(block) || completes(block))
-      return true;
-    uint32_t c = this->clock(key(block, thread));
-    return c && clock < c;
-  }
-
-  void addComplete(uint32_t first, uint32_t last) {
-    if (first >= last)
-      return;
-    complete.push_back({first, last});
-    std::sort(complete.begin(), complete.end());
-    coalesce();
-  }
-  void addPhase(uint32_t block, uint32_t phase) {
-    auto it = std::lower_bound(phases.begin(), phases.end(),
-                               std::make_pair(block, 0u));
-    if (it != phases.end() && it->first == block)
-      it->second = std::max(it->second, phase);
-    else
-      phases.insert(it, {block, phase});
-  }
-  /// Knows the thread's accesses before clock `clock`.
-  void addThread(uint32_t block, uint16_t thread, uint32_t clock) {
-    uint64_t k = key(block, thread);
-    auto it =
-        std::lower_bound(threads.begin(), threads.end(), std::make_pair(k, 0u));
-    if (it != threads.end() && it->first == k)
-      it->second = std::max(it->second, clock);
-    else
-      threads.insert(it, {k, clock});
-  }
-
-  /// Whether this knows everything `other` does.
-  bool covers(const Knowledge &other) const {
-    for (const Range &r : other.complete) {
-      auto it = std::upper_bound(
-          complete.begin(), complete.end(), r.first,
-          [](uint32_t b, const Range &x) { return b < x.first; });
-      if (it == complete.begin() || std::prev(it)->second < r.second)
-        return false;
-    }
-    for (auto [b, p] : other.phases)
-      if (phase(b) < p && !completes(b))
-        return false;
-    for (auto [k, c] : other.threads) {
-      uint32_t b = uint32_t(k >> 16);
-      if (clock(k) < c && !completes(b) && phase(b) <= phaseOf(c - 1))
-        return false;
-    }
-    return true;
-  }
-
-  void join(const Knowledge &other) {
-    if (!other.complete.empty()) {
-      std::vector<Range> merged;
-      merged.reserve(complete.size() + other.complete.size());
-      std::merge(complete.begin(), complete.end(), other.complete.begin(),
-                 other.complete.end(), std::back_inserter(merged));
-      complete.swap(merged);
-      coalesce();
-    }
-    mergeMax(phases, other.phases);
-    mergeMax(threads, other.threads);
-    prune();
-  }
-
-  /// Drops what a range or a phase already says.
-  void prune() {
-    phases.erase(
-        std::remove_if(phases.begin(), phases.end(),
-                       [&](const auto &p) { return completes(p.first); }),
-        phases.end());
-    threads.erase(std::remove_if(threads.begin(), threads.end(),
-                                 [&](const auto &t) {
-                                   uint32_t b = uint32_t(t.first >> 16);
-                                   return completes(b) ||
-                                          phaseOf(t.second - 1) < phase(b);
-                                 }),
-                  threads.end());
-  }
-
-  bool empty() const {
-    return complete.empty() && phases.empty() && threads.empty();
-  }
-
-private:
-  void coalesce() {
-    std::vector<Range> out;
-    for (const Range &r : complete) {
-      if (!out.empty() && r.first <= out.back().second)
-        out.back().second = std::max(out.back().second, r.second);
-      else
-        out.push_back(r);
-    }
-    complete.swap(out);
-  }
-  template <typename K>
-  static void mergeMax(std::vector<std::pair<K, uint32_t>> &mine,
-                       const std::vector<std::pair<K, uint32_t>> &theirs) {
-    if (theirs.empty())
-      return;
-    std::vector<std::pair<K, uint32_t>> out;
-    out.reserve(mine.size() + theirs.size());
-    size_t i = 0, j = 0;
-    while (i < mine.size() || j < theirs.size()) {
-      if (j == theirs.size() ||
-          (i < mine.size() && mine[i].first < theirs[j].first)) {
-        out.push_back(mine[i++]);
-      } else if (i == mine.size() || theirs[j].first < mine[i].first) {
-        out.push_back(theirs[j++]);
-      } else {
-        out.push_back(
-            {mine[i].first, std::max(mine[i].second, theirs[j].second)});
-        ++i, ++j;
-      }
-    }
-    mine.swap(out);
-  }
-};
-
-using KnowledgeRef = std::shared_ptr<const Knowledge>;
-
-KnowledgeRef joined(const KnowledgeRef &a, const Knowledge &b) {
-  if (a && a->covers(b))
-    return a;
-  auto k = std::make_shared<Knowledge>(a ? *a : Knowledge());
-  k->join(b);
-  return k;
-}
-
-/// What one release published: the releasing block and scope, and what the
-/// releaser knew.
-struct Tagged {
-  uint32_t block, scope;
-  Knowledge known;
-};
-
-//===----------------------------------------------------------------------===//
-// Shared memory
-//===----------------------------------------------------------------------===//
-
-/// One access in shadow memory: 16 bytes.
-struct Cell {
-  uint32_t block; // 0: empty
-  uint32_t clock;
-  uint32_t site; // an interned string
-  uint16_t thread;
-  uint8_t mask; // the bytes of the 8-byte granule
-  uint8_t flags;
-};
-constexpr uint8_t kWrite = 1, kAtomic = 2;
-constexpr int kCells = 4;
-
-/// What a report says of a block of another rank.
-struct BlockInfo {
-  uint32_t kernel; // an interned string
-  uint32_t bid[3];
-  uint16_t dims[3];
-  uint16_t pad;
-  uint64_t pad2;
-};
-
-struct SyncSlot {
-  std::atomic<uint64_t> key;
-  /// The sync object: an arena offset + 1, 0 for none. Guarded by the lock of
-  /// `key`.
-  uint64_t object;
-};
-
-constexpr size_t kLocks = 1 << 16;
-constexpr size_t kSyncSlots = 1 << 20;
-constexpr size_t kStringSlots = 1 << 18;
-constexpr size_t kStringBytes = 16 << 20;
-constexpr int kSizeClasses = 40;
-
-struct Control {
-  std::atomic<uint32_t> locks[kLocks];
-  std::atomic<uint32_t> arenaLock;
-  uint64_t arenaTop;
-  uint64_t freeLists[kSizeClasses];
-  std::atomic<uint32_t> stringLock;
-  uint32_t stringTop;
-  /// Per barrier parity, each rank's next block number when it entered.
-  uint32_t marks[2][SYMM_MAX_RANKS];
-};
-
-size_t pageAlign(size_t n) {
-  size_t page = size_t(sysconf(_SC_PAGESIZE));
-  return (n + page - 1) / page * page;
-}
-
-/// Offsets in each rank's region; the tables are used in rank 0's.
-struct Layout {
-  size_t control, sync, stringIndex, strings, arena, blocks, shadow, total;
-  size_t arenaBytes;
-  void compute(size_t heapBytes, size_t arena) {
-    arenaBytes = arena;
-    control = 0;
-    sync = pageAlign(sizeof(Control));
-    stringIndex = sync + pageAlign(kSyncSlots * sizeof(SyncSlot));
-    strings = stringIndex + pageAlign(kStringSlots * sizeof(uint32_t));
-    this->arena = strings + pageAlign(kStringBytes);
-    blocks = this->arena + pageAlign(arenaBytes);
-    shadow = blocks + pageAlign(kBlocksPerRank * sizeof(BlockInfo));
-    total = shadow + pageAlign((heapBytes + 7) / 8 * kCells * sizeof(Cell));
-  }
-};
-
-class SpinLock {
-public:
-  explicit SpinLock(std::atomic<uint32_t> *word) : word(word) {
-    if (!word)
-      return;
-    for (unsigned spins = 0; word->exchange(1, std::memory_order_acquire);) {
-      while (word->load(std::memory_order_relaxed))
-        if (++spins % 64 == 0)
-          sched_yield();
-    }
-  }
-  ~SpinLock() {
-    if (word)
-      word->store(0, std::memory_order_release);
-  }
-
-private:
-  std::atomic<uint32_t> *word;
-};
-
-uint64_t mix(uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdull;
-  x ^= x >> 33;
-  return x;
-}
 
 //===----------------------------------------------------------------------===//
 // The process's detector
@@ -361,14 +53,9 @@ struct Detector {
   int rank = 0, size = 1;
   size_t heapBytes = 0;
   std::vector<char *> heaps;
-  std::vector<char *> regions;
-  Layout layout{};
-  Control *control = nullptr;
+  SharedMemory memory;
 
   std::atomic<uint32_t> nextBlock{1};
-  /// Why checks stopped (a bound the program exceeded); the first one.
-  std::mutex overflowMutex;
-  std::string overflow;
 
   std::mutex hostMutex;
   KnowledgeRef host = std::make_shared<Knowledge>();
@@ -382,77 +69,11 @@ struct Detector {
 
   std::mutex siteMutex;
   std::unordered_map<const char *, uint32_t> sites;
-
-  char *region(int r) const { return regions[size_t(r)]; }
-  SyncSlot *syncTable() const {
-    return reinterpret_cast<SyncSlot *>(region(0) + layout.sync);
-  }
-  uint32_t *stringIndex() const {
-    return reinterpret_cast<uint32_t *>(region(0) + layout.stringIndex);
-  }
-  char *strings() const { return region(0) + layout.strings; }
-  char *arena() const { return region(0) + layout.arena; }
-  BlockInfo *blocks(int r) const {
-    return reinterpret_cast<BlockInfo *>(region(r) + layout.blocks);
-  }
-  Cell *shadow(int r) const {
-    return reinterpret_cast<Cell *>(region(r) + layout.shadow);
-  }
-  std::atomic<uint32_t> *lockFor(uint64_t key) const {
-    return &control->locks[mix(key >> 3) % kLocks];
-  }
-
-  void exceeded(const std::string &what) {
-    std::lock_guard<std::mutex> lock(overflowMutex);
-    if (overflow.empty())
-      overflow = what;
-  }
-  std::string overflowed() {
-    std::lock_guard<std::mutex> lock(overflowMutex);
-    return overflow;
-  }
 };
 
 Detector &detector() {
   static Detector *d = new Detector;
   return *d;
-}
-
-//===----------------------------------------------------------------------===//
-// Interned strings (sites and kernel names), shared by every rank
-//===----------------------------------------------------------------------===//
-
-/// The id of `text` in the shared table (an offset + 1), 0 when it is full.
-uint32_t intern(Detector &d, const char *text) {
-  size_t length = strlen(text);
-  uint64_t hash = 1469598103934665603ull;
-  for (size_t i = 0; i < length; ++i)
-    hash = (hash ^ uint8_t(text[i])) * 1099511628211ull;
-  SpinLock lock(&d.control->stringLock);
-  uint32_t *index = d.stringIndex();
-  for (size_t probe = 0; probe < kStringSlots; ++probe) {
-    uint32_t &slot = index[(hash + probe) % kStringSlots];
-    if (slot) {
-      const char *s = d.strings() + slot - 1;
-      if (!strcmp(s, text))
-        return slot;
-      continue;
-    }
-    if (d.control->stringTop + length + 1 > kStringBytes)
-      break;
-    uint32_t at = d.control->stringTop;
-    memcpy(d.strings() + at, text, length + 1);
-    d.control->stringTop += uint32_t(length + 1);
-    slot = at + 1;
-    return slot;
-  }
-  d.exceeded("its table of source locations (" +
-             std::to_string(kStringBytes >> 20) + " MiB) is full");
-  return 0;
-}
-
-const char *text(Detector &d, uint32_t id) {
-  return id ? d.strings() + id - 1 : "(unknown)";
 }
 
 uint32_t siteId(Detector &d, const char *site) {
@@ -468,209 +89,21 @@ uint32_t siteId(Detector &d, const char *site) {
   std::lock_guard<std::mutex> lock(d.siteMutex);
   auto [it, fresh] = d.sites.try_emplace(site, 0);
   if (fresh)
-    it->second = intern(d, site);
+    it->second = d.memory.intern(site);
   e = {site, it->second};
   return it->second;
-}
-
-//===----------------------------------------------------------------------===//
-// Sync objects: what releases to an address published
-//===----------------------------------------------------------------------===//
-
-struct SyncHeader {
-  uint32_t capacity, bytes;
-  uint64_t version;
-};
-
-void put32(std::vector<uint8_t> &out, uint32_t v) {
-  out.insert(out.end(), reinterpret_cast<uint8_t *>(&v),
-             reinterpret_cast<uint8_t *>(&v) + 4);
-}
-void put64(std::vector<uint8_t> &out, uint64_t v) {
-  out.insert(out.end(), reinterpret_cast<uint8_t *>(&v),
-             reinterpret_cast<uint8_t *>(&v) + 8);
-}
-uint32_t get32(const uint8_t *&p) {
-  uint32_t v;
-  memcpy(&v, p, 4);
-  p += 4;
-  return v;
-}
-uint64_t get64(const uint8_t *&p) {
-  uint64_t v;
-  memcpy(&v, p, 8);
-  p += 8;
-  return v;
-}
-
-std::vector<uint8_t> serialize(const std::vector<Tagged> &entries) {
-  std::vector<uint8_t> out;
-  for (const Tagged &t : entries) {
-    put32(out, t.block);
-    put32(out, t.scope);
-    put32(out, uint32_t(t.known.complete.size()));
-    put32(out, uint32_t(t.known.phases.size()));
-    put32(out, uint32_t(t.known.threads.size()));
-    for (auto [a, b] : t.known.complete)
-      put32(out, a), put32(out, b);
-    for (auto [a, b] : t.known.phases)
-      put32(out, a), put32(out, b);
-    for (auto [a, b] : t.known.threads)
-      put64(out, a), put32(out, b);
-  }
-  return out;
-}
-
-std::vector<Tagged> deserialize(const uint8_t *p, size_t bytes) {
-  std::vector<Tagged> entries;
-  const uint8_t *end = p + bytes;
-  while (p < end) {
-    Tagged t;
-    t.block = get32(p);
-    t.scope = get32(p);
-    uint32_t nc = get32(p), np = get32(p), nt = get32(p);
-    for (uint32_t i = 0; i < nc; ++i) {
-      uint32_t a = get32(p);
-      t.known.complete.push_back({a, get32(p)});
-    }
-    for (uint32_t i = 0; i < np; ++i) {
-      uint32_t a = get32(p);
-      t.known.phases.push_back({a, get32(p)});
-    }
-    for (uint32_t i = 0; i < nt; ++i) {
-      uint64_t a = get64(p);
-      t.known.threads.push_back({a, get32(p)});
-    }
-    entries.push_back(std::move(t));
-  }
-  return entries;
-}
-
-int sizeClass(size_t bytes) {
-  int c = 6;
-  while ((size_t(1) << c) < bytes)
-    ++c;
-  return c;
-}
-
-/// An arena block of 2^c bytes (an offset + 1), 0 when the arena is full.
-uint64_t allocate(Detector &d, int c) {
-  SpinLock lock(&d.control->arenaLock);
-  uint64_t &head = d.control->freeLists[c];
-  if (head) {
-    uint64_t at = head;
-    memcpy(&head, d.arena() + at - 1, 8);
-    return at;
-  }
-  size_t bytes = size_t(1) << c;
-  if (d.control->arenaTop + bytes > d.layout.arenaBytes)
-    return 0;
-  uint64_t at = d.control->arenaTop + 1;
-  d.control->arenaTop += bytes;
-  return at;
-}
-
-void release(Detector &d, uint64_t at, int c) {
-  SpinLock lock(&d.control->arenaLock);
-  memcpy(d.arena() + at - 1, &d.control->freeLists[c], 8);
-  d.control->freeLists[c] = at;
-}
-
-/// The slot of `key`, claimed when `create`; null when absent (or full).
-SyncSlot *findSync(Detector &d, uint64_t key, bool create) {
-  SyncSlot *table = d.syncTable();
-  for (size_t probe = 0; probe < 64; ++probe) {
-    SyncSlot &s = table[(mix(key) + probe) % kSyncSlots];
-    uint64_t k = s.key.load(std::memory_order_acquire);
-    if (k == key)
-      return &s;
-    if (k)
-      continue;
-    if (!create)
-      return nullptr;
-    uint64_t empty = 0;
-    if (s.key.compare_exchange_strong(empty, key) || empty == key)
-      return &s;
-  }
-  if (create)
-    d.exceeded("its table of synchronising addresses (" +
-               std::to_string(kSyncSlots) + " entries) is full");
-  return nullptr;
 }
 
 /// Adds `known`, released by a thread of `block` at `scope`, to what the
 /// address `key` published.
 void publish(Detector &d, uint64_t key, uint32_t block, uint32_t scope,
              const Knowledge &known) {
-  KnowledgeRef old;
+  KnowledgeRef everyone;
   {
     std::lock_guard<std::mutex> lock(d.hostMutex);
-    old = d.barrierKnown;
+    everyone = d.barrierKnown;
   }
-  SpinLock lock(d.lockFor(key));
-  SyncSlot *slot = findSync(d, key, true);
-  if (!slot)
-    return;
-  std::vector<Tagged> entries;
-  SyncHeader header{0, 0, 0};
-  if (slot->object) {
-    memcpy(&header, d.arena() + slot->object - 1, sizeof(header));
-    entries = deserialize(reinterpret_cast<const uint8_t *>(d.arena()) +
-                              slot->object - 1 + sizeof(header),
-                          header.bytes);
-  }
-  // What every thread knows since the last symm_barrier need not be kept.
-  entries.erase(
-      std::remove_if(entries.begin(), entries.end(),
-                     [&](const Tagged &t) { return old->completes(t.block); }),
-      entries.end());
-  auto it = std::find_if(entries.begin(), entries.end(), [&](const Tagged &t) {
-    return t.block == block && t.scope == scope;
-  });
-  if (it == entries.end())
-    entries.push_back({block, scope, known});
-  else
-    it->known.join(known);
-  std::vector<uint8_t> bytes = serialize(entries);
-  size_t need = sizeof(SyncHeader) + bytes.size();
-  if (!slot->object || header.capacity < need) {
-    int c = sizeClass(need);
-    uint64_t fresh = allocate(d, c);
-    if (!fresh) {
-      d.exceeded("its memory for what releases published (" +
-                 std::to_string(d.layout.arenaBytes >> 20) +
-                 " MiB, SYMM_HOST_RACE_MEMORY) is full");
-      return;
-    }
-    if (slot->object)
-      release(d, slot->object, sizeClass(header.capacity));
-    slot->object = fresh;
-    header.capacity = uint32_t(size_t(1) << c);
-  }
-  header.bytes = uint32_t(bytes.size());
-  ++header.version;
-  char *at = d.arena() + slot->object - 1;
-  memcpy(at, &header, sizeof(header));
-  memcpy(at + sizeof(header), bytes.data(), bytes.size());
-}
-
-/// What the address `key` published, unless its version is `seen` (then
-/// false, and nothing changed).
-bool published(Detector &d, uint64_t key, uint64_t &seen,
-               std::vector<Tagged> &entries) {
-  SpinLock lock(d.lockFor(key));
-  SyncSlot *slot = findSync(d, key, false);
-  if (!slot || !slot->object)
-    return false;
-  SyncHeader header;
-  memcpy(&header, d.arena() + slot->object - 1, sizeof(header));
-  if (header.version == seen)
-    return false;
-  seen = header.version;
-  entries = deserialize(reinterpret_cast<const uint8_t *>(d.arena()) +
-                            slot->object - 1 + sizeof(header),
-                        header.bytes);
-  return true;
+  d.memory.publish(key, block, scope, known, *everyone);
 }
 
 } // namespace
@@ -730,9 +163,9 @@ namespace {
 /// a message) when it made too many releases in one barrier phase.
 void tick(Detector &d, Thread &t) {
   if ((t.clock & kMaxSub) == kMaxSub) {
-    d.exceeded("a thread of kernel '" + t.block->launch->kernel +
-               "' made more than " + std::to_string(kMaxSub) +
-               " releases between two barriers");
+    d.memory.exceeded("a thread of kernel '" + t.block->launch->kernel +
+                      "' made more than " + std::to_string(kMaxSub) +
+                      " releases between two barriers");
     return;
   }
   ++t.clock;
@@ -778,14 +211,14 @@ std::string describeThread(Detector &d, uint32_t block, uint16_t thread) {
   int r = int(rankOf(block));
   if (r >= d.size)
     return "an unknown thread";
-  const BlockInfo &info = d.blocks(r)[block & (kBlocksPerRank - 1)];
+  const BlockInfo &info = d.memory.blocks(r)[block & (kBlocksPerRank - 1)];
   unsigned dx = std::max<unsigned>(1, info.dims[0]);
   unsigned dy = std::max<unsigned>(1, info.dims[1]);
   char buffer[256];
   snprintf(buffer, sizeof(buffer),
            "rank %d, block (%u, %u, %u), thread (%u, %u, %u) of kernel '%s'", r,
            info.bid[0], info.bid[1], info.bid[2], thread % dx,
-           (thread / dx) % dy, thread / (dx * dy), text(d, info.kernel));
+           (thread / dx) % dy, thread / (dx * dy), d.memory.text(info.kernel));
   return buffer;
 }
 
@@ -842,10 +275,11 @@ void report(Detector &d, Thread &t, const Cell &mine, const Cell &other,
       "symm: rank " + std::to_string(d.rank) + ": data race on " +
       describePlace(d, t, owner, offset, bytes) + ":\n  " +
       describeAccess(mine.flags, bytes) + " by " +
-      describeThread(d, mine.block, mine.thread) + ": " + text(d, mine.site) +
-      "\n  " + describeAccess(other.flags, popcount8(other.mask)) + " by " +
+      describeThread(d, mine.block, mine.thread) + ": " +
+      d.memory.text(mine.site) + "\n  " +
+      describeAccess(other.flags, popcount8(other.mask)) + " by " +
       describeThread(d, other.block, other.thread) + ": " +
-      text(d, other.site) +
+      d.memory.text(other.site) +
       "\n  and neither happens before the other (no barrier, stream order, "
       "symm_barrier or release -> acquire of a scope that includes both "
       "threads orders them)\n";
@@ -906,7 +340,7 @@ void access(Detector &d, Thread &t, uintptr_t a, size_t bytes, uint8_t flags,
   if (owner < 0) {
     cells = b.cells.data();
   } else {
-    cells = d.shadow(owner);
+    cells = d.memory.shadow(owner);
     bytes = std::min(bytes, d.heapBytes - offset);
   }
   uint32_t id = siteId(d, site);
@@ -919,7 +353,7 @@ void access(Detector &d, Thread &t, uintptr_t a, size_t bytes, uint8_t flags,
     Cell other{};
     bool race;
     {
-      SpinLock lock(owner >= 0 ? d.lockFor(syncKey(d, owner, g * 8, 0))
+      SpinLock lock(owner >= 0 ? d.memory.lockFor(syncKey(d, owner, g * 8, 0))
                                : nullptr);
       race =
           checkCells(t, cells + g * kCells, mine, other, owner < 0 ? b.id : 0);
@@ -938,7 +372,7 @@ void absorb(Detector &d, Thread &t, uint64_t key, uint32_t scope,
   std::vector<Tagged> entries;
   // A relaxed read leaves the version unjoined, for a later acquire read.
   uint64_t &seen = t.seen[key], unjoined = seen;
-  if (!published(d, key, acquire ? seen : unjoined, entries))
+  if (!d.memory.published(key, acquire ? seen : unjoined, entries))
     return;
   for (Tagged &e : entries)
     e.scope = std::min(e.scope, scope);
@@ -998,42 +432,10 @@ symm_status symm::races::attach(Bootstrap &bootstrap,
                   env::kCheckRaces, all[0], all[size_t(r)], r);
   if (!mine)
     return SYMM_SUCCESS;
-  d.layout.compute(heapBytes, arenaMiB << 20);
-  int fd = memfd_create("symm-races", MFD_CLOEXEC);
-  if (fd < 0)
-    return fail(SYMM_ERROR_BACKEND, "race checks: memfd_create: %s",
-                strerror(errno));
-  if (ftruncate(fd, off_t(d.layout.total)) != 0) {
-    close(fd);
-    return fail(SYMM_ERROR_BACKEND,
-                "race checks: cannot size their shared memory to %zu bytes: "
-                "%s",
-                d.layout.total, strerror(errno));
-  }
-  std::vector<int> fds;
-  symm_status status = bootstrap.allgatherFds(fd, fds);
-  close(fd);
-  if (status != SYMM_SUCCESS)
-    return status;
-  d.regions.assign(fds.size(), nullptr);
-  for (size_t r = 0; r < fds.size(); ++r) {
-    void *p = mmap(nullptr, d.layout.total, PROT_READ | PROT_WRITE,
-                   MAP_SHARED | MAP_NORESERVE, fds[r], 0);
-    close(fds[r]);
-    if (p == MAP_FAILED)
-      status = fail(SYMM_ERROR_BACKEND,
-                    "race checks: cannot map rank %zu's shared memory: %s", r,
-                    strerror(errno));
-    else
-      d.regions[r] = static_cast<char *>(p);
-  }
-  if (status != SYMM_SUCCESS) {
-    detach();
-    return status;
-  }
+  if (symm_status st = d.memory.map(bootstrap, heapBytes, arenaMiB << 20))
+    return st;
   d.heaps = heaps;
   d.heapBytes = heapBytes;
-  d.control = reinterpret_cast<Control *>(d.region(0) + d.layout.control);
   d.on = true;
   return SYMM_SUCCESS;
 }
@@ -1041,11 +443,7 @@ symm_status symm::races::attach(Bootstrap &bootstrap,
 void symm::races::detach() {
   Detector &d = detector();
   d.on = false;
-  for (char *r : d.regions)
-    if (r)
-      munmap(r, d.layout.total);
-  d.regions.clear();
-  d.control = nullptr;
+  d.memory.unmap();
 }
 
 symm_status symm::races::checkModule(void *library) {
@@ -1069,14 +467,14 @@ LaunchPtr symm::races::startLaunch(void *stream, const char *kernel,
     return nullptr;
   LaunchPtr l(new Launch);
   l->kernel = kernel;
-  l->kernelName = intern(d, kernel);
+  l->kernelName = d.memory.intern(kernel);
   l->count = blocks;
   uint32_t first = d.nextBlock.fetch_add(blocks);
   if (uint64_t(first) + blocks <= kBlocksPerRank)
     l->first = uint32_t(d.rank) << kLocalBits | first;
   else
-    d.exceeded("rank " + std::to_string(d.rank) + " ran more than " +
-               std::to_string(kBlocksPerRank - 1) + " blocks");
+    d.memory.exceeded("rank " + std::to_string(d.rank) + " ran more than " +
+                      std::to_string(kBlocksPerRank - 1) + " blocks");
   std::lock_guard<std::mutex> lock(d.hostMutex);
   KnowledgeRef &s = d.streams[stream];
   l->initial = s ? joined(d.host, *s) : d.host;
@@ -1093,7 +491,7 @@ symm_status symm::races::endLaunch(Launch &l, void *stream) {
     std::lock_guard<std::mutex> lock(d.hostMutex);
     d.streams[stream] = std::make_shared<Knowledge>(std::move(l.final));
   }
-  if (std::string why = d.overflowed(); !why.empty())
+  if (std::string why = d.memory.overflowed(); !why.empty())
     return fail(SYMM_ERROR_INVALID_ARGUMENT,
                 "kernel '%s': the race detector stopped: %s", l.kernel.c_str(),
                 why.c_str());
@@ -1158,14 +556,14 @@ void symm::races::barrier(bool passed) {
   unsigned parity = d.barriers % 2;
   if (!passed) {
     // This rank's device work is done: every block it numbered so far.
-    d.control->marks[parity][d.rank] = d.nextBlock.load();
+    d.memory.marks(parity)[d.rank] = d.nextBlock.load();
     return;
   }
   ++d.barriers;
   auto k = std::make_shared<Knowledge>();
   for (int r = 0; r < d.size; ++r)
     k->addComplete(uint32_t(r) << kLocalBits,
-                   uint32_t(r) << kLocalBits | d.control->marks[parity][r]);
+                   uint32_t(r) << kLocalBits | d.memory.marks(parity)[r]);
   std::lock_guard<std::mutex> lock(d.hostMutex);
   d.barrierKnown = k;
   d.host = joined(d.host, *k);
@@ -1185,7 +583,7 @@ Block *symm::races::startBlock(Launch &l, Block *reuse, unsigned index,
     b->bid[i] = bid[i];
     b->dims[i] = dims[i];
   }
-  BlockInfo &info = d.blocks(d.rank)[b->id & (kBlocksPerRank - 1)];
+  BlockInfo &info = d.memory.blocks(d.rank)[b->id & (kBlocksPerRank - 1)];
   info.kernel = l.kernelName;
   for (int i = 0; i < 3; ++i) {
     info.bid[i] = bid[i];
@@ -1251,9 +649,9 @@ void symm::races::leaveBarrier(Thread &t) {
   }
   t.known = b.afterBarrier;
   if (b.phase > kMaxSub)
-    detector().exceeded("a block of kernel '" + b.launch->kernel +
-                        "' passed more than " + std::to_string(kMaxSub) +
-                        " barriers");
+    detector().memory.exceeded("a block of kernel '" + b.launch->kernel +
+                               "' passed more than " + std::to_string(kMaxSub) +
+                               " barriers");
   t.clock = b.phase << kPhaseShift;
 }
 
