@@ -358,7 +358,8 @@ inline bool onGpu() { return std::strcmp(symm_backend_name(), "host") != 0; }
 
 /// Where a workload's compiled kernels are by default: `<name>.so` (host),
 /// `.ptx` (cuda) or `.hsaco` (hip) next to the executable, where CMake and
-/// the GPU bundles put them.
+/// the GPU bundles put them; on CPU ranks that check races
+/// (SYMM_HOST_CHECK_RACES=1), `races/<name>.so`, compiled with the checks.
 inline std::string kernelsPath(const std::string &name) {
   std::string exe(4096, '\0');
   ssize_t n = readlink("/proc/self/exe", exe.data(), exe.size() - 1);
@@ -368,6 +369,9 @@ inline std::string kernelsPath(const std::string &name) {
   const char *ext = backend == "cuda"  ? "ptx"
                     : backend == "hip" ? "hsaco"
                                        : "so";
+  const char *races = std::getenv("SYMM_HOST_CHECK_RACES");
+  if (backend == "host" && races && std::string(races) == "1")
+    dir += "races/";
   return dir + name + "." + ext;
 }
 

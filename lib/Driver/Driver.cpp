@@ -429,6 +429,7 @@ LogicalResult makePlan(ModuleOp module, const CompileOptions &options,
   pipeline.library = options.libraries;
   pipeline.remote = options.remote;
   pipeline.checkHostAccess = options.checkHostAccess;
+  pipeline.checkRaces = options.checkRaces;
   pipeline.format = format;
   if (*kind == TargetKind::NVVM && format == "bin") {
     if (cudaToolkit.empty()) {

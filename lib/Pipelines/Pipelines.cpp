@@ -97,6 +97,9 @@ void addLinkPhase(OpPassManager &pm, const SymmPipelineOptions &o) {
 /// Kernel outlining and the target-independent symm lowering.
 void addHeapBasePhase(OpPassManager &pm, const SymmPipelineOptions &o) {
   pm.addPass(createGpuKernelOutliningPass());
+  // Race reports name the source operation of each access.
+  if (o.checkRaces)
+    pm.addPass(createSymmNameMemoryOps());
   SymmTranslateToHeapBaseOptions heapBase;
   heapBase.kernelContext = o.kernelContext;
   pm.addPass(createSymmTranslateToHeapBase(heapBase));
@@ -135,8 +138,10 @@ void addSymmToTargetPhase(OpPassManager &pm, TargetKind kind,
     addBf16OnCPU(pm.nest<func::FuncOp>());
     break;
   }
-  case TargetKind::Host:
-    pm.addPass(createConvertSymmToHost());
+  case TargetKind::Host: {
+    ConvertSymmToHostOptions host;
+    host.checkRaces = o.checkRaces;
+    pm.addPass(createConvertSymmToHost(host));
     pm.addNestedPass<gpu::GPUModuleOp>(createSymmConvertSubgroupMmaToHost());
     // Kernels' Hopper operations, then the host's nvgpu.tma.create.descriptor
     // (upstream's call of mgpuTensorMapEncodeTiledMemref).
@@ -144,6 +149,7 @@ void addSymmToTargetPhase(OpPassManager &pm, TargetKind kind,
     pm.addPass(createConvertNVGPUToNVVMPass());
     addBf16OnCPU(pm);
     break;
+  }
   }
 }
 
@@ -199,7 +205,8 @@ void addToLLVMPhase(OpPassManager &pm, TargetKind kind,
 }
 
 /// Device code to the target's LLVM dialect (NVVM, ROCDL or plain LLVM).
-void addDevicePhase(OpPassManager &pm, TargetKind kind, StringRef chip) {
+void addDevicePhase(OpPassManager &pm, TargetKind kind, StringRef chip,
+                    const SymmPipelineOptions &o) {
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
   switch (kind) {
   case TargetKind::NVVM:
@@ -213,6 +220,8 @@ void addDevicePhase(OpPassManager &pm, TargetKind kind, StringRef chip) {
   }
   case TargetKind::Host:
     device.addPass(createSymmConvertGpuToHost());
+    if (o.checkRaces)
+      device.addPass(createSymmInstrumentRaces());
     break;
   }
   device.addPass(createCanonicalizerPass());
@@ -248,7 +257,7 @@ void mlir::symm::buildSymmLoweringPipeline(OpPassManager &pm, TargetKind kind,
   addHeapBasePhase(pm, o);
   addSymmToTargetPhase(pm, kind, o);
   addToLLVMPhase(pm, kind, o, chip);
-  addDevicePhase(pm, kind, chip);
+  addDevicePhase(pm, kind, chip, o);
   addLaunchPhase(pm);
 }
 
@@ -344,6 +353,11 @@ LogicalResult mlir::symm::validateSymmPipelineOptions(
   if (!llvm::is_contained({"llvm", "isa", "bin", "fatbin"}, o.format)) {
     emitError("unknown format '" + o.format +
               "'; use llvm, isa, bin or fatbin");
+    return failure();
+  }
+  if (o.checkRaces && kind != TargetKind::Host) {
+    emitError("check-races applies to the CPU target (--target=host), not '" +
+              chip + "'");
     return failure();
   }
   if (o.kernelContext != "global" && o.kernelContext != "argument") {

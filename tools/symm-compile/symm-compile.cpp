@@ -92,6 +92,13 @@ static cl::opt<bool> checkHostAccess(
              "#symm.heap or gpu.alloc memory, as GPU targets always do (there "
              "it is device memory)"),
     cl::init(false), cl::cat(symmCategory));
+static cl::opt<bool> checkRaces(
+    "check-races",
+    cl::desc("CPU target: kernels report every access of heap and workgroup "
+             "memory to the runtime's race detector, which runs with "
+             "SYMM_HOST_CHECK_RACES=1 (symm-run --check-races); a checked "
+             "module runs only with it"),
+    cl::init(false), cl::cat(symmCategory));
 static cl::opt<int> optLevel("O", cl::desc("Optimisation level (0 to 3)"),
                              cl::Prefix, cl::init(2), cl::cat(symmCategory));
 static cl::opt<bool> printPipeline("print-pipeline",
@@ -141,6 +148,7 @@ LogicalResult run(MLIRContext &context) {
   options.libraries.assign(libraries.begin(), libraries.end());
   options.remote = remote;
   options.checkHostAccess = checkHostAccess;
+  options.checkRaces = checkRaces;
   options.configurePassManager = [](PassManager &pm) {
     return applyPassManagerCLOptions(pm);
   };

@@ -1,8 +1,8 @@
 //===- symm-run.cpp - Start N ranks of a Symm program -----------*- C++ -*-===//
 //
 //   symm-run -n N [--backend B] [--heap-size S] [--timeout T]
-//            [--target T] [--check-host-access] [--] PROGRAM|FILE.mlir
-//            [ARGS...]
+//            [--target T] [--check-host-access] [--check-races] [--]
+//            PROGRAM|FILE.mlir [ARGS...]
 //   symm-run --list-backends
 //
 // Starts N ranks on this node with SYMM_RANK, SYMM_WORLD_SIZE,
@@ -62,7 +62,8 @@ std::string backendChoices(const char *separator) {
 std::string usageLine() {
   return "usage: symm-run -n N [--backend " + backendChoices("|") +
          "] [--heap-size S] [--timeout SECONDS] [--target T] "
-         "[--check-host-access] [--] PROGRAM|FILE.mlir [ARGS...]\n"
+         "[--check-host-access] [--check-races] [--] PROGRAM|FILE.mlir "
+         "[ARGS...]\n"
          "       symm-run --list-backends\n";
 }
 
@@ -96,6 +97,9 @@ std::string usageLine() {
       "                   --check-host-access: host code that reads or "
       "writes\n"
       "                   GPU memory is an error on the CPU target too\n"
+      "  --check-races    check the kernels for data races on CPU ranks\n"
+      "                   (SYMM_HOST_CHECK_RACES=1; a FILE.mlir is compiled\n"
+      "                   with symm-compile --check-races)\n"
       "  --list-backends  print each backend and its default target, and "
       "exit\n"
       "  -h, --help       print this help and exit\n"
@@ -379,6 +383,7 @@ int main(int argc, char **argv) {
   int ranks = 1;
   std::string backend, heapSize, timeout, target;
   std::vector<std::string> compileFlags;
+  bool checkRaces = false;
   int i = 1;
   for (; i < argc; ++i) {
     std::string arg = argv[i];
@@ -417,6 +422,8 @@ int main(int argc, char **argv) {
       target = value("--target");
     } else if (arg == "--check-host-access") {
       compileFlags.push_back(arg);
+    } else if (arg == "--check-races") {
+      checkRaces = true;
     } else if (arg == "-h" || arg == "--help") {
       help();
     } else if (arg == "--list-backends") {
@@ -446,6 +453,14 @@ int main(int argc, char **argv) {
       timeout.empty() && t && !env::parseSeconds(t))
     usage(env::describeSeconds(env::kTimeout, t));
 
+  if (const char *races = env::get(env::kCheckRaces)) {
+    if (strcmp(races, "0") && strcmp(races, "1"))
+      usage(std::string(env::kCheckRaces) + "='" + races +
+            "' is neither 0 nor 1");
+    checkRaces |= !strcmp(races, "1");
+  }
+  if (checkRaces)
+    compileFlags.push_back("--check-races");
   std::string program = argv[i];
   if (program.size() > 5 && program.substr(program.size() - 5) == ".mlir") {
     if (target.empty())
@@ -495,6 +510,8 @@ int main(int argc, char **argv) {
         setenv(env::kHeapSize, heapSize.c_str(), 1);
       if (!timeout.empty())
         setenv(env::kTimeout, timeout.c_str(), 1);
+      if (checkRaces)
+        setenv(env::kCheckRaces, "1", 1);
       execvp(program.c_str(), argv + i);
       fprintf(stderr, "symm-run: cannot run %s: %s\n", program.c_str(),
               strerror(errno));

@@ -127,10 +127,40 @@ def ConvertSymmToHost : Pass<"convert-symm-to-host", "::mlir::ModuleOp"> {
     Every translation checks its peer: one outside [0, world size) calls the
     runtime's `_symm_peer_out_of_range`, which prints the rank, the operation
     with its location and the valid range, and ends the process with status 1.
+
+    With `check-races`, atomics carry their symm scope in their syncscope
+    (`symm-workgroup`, `symm-device`, system) for `symm-instrument-races`.
   }];
+  let options = [
+    Option<"checkRaces", "check-races", "bool", /*default=*/"false",
+           "Keep each atomic's scope in its syncscope for "
+           "symm-instrument-races">,
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::LLVM::LLVMDialect",
                            "::mlir::scf::SCFDialect"];
+}
+
+def SymmInstrumentRaces
+    : Pass<"symm-instrument-races", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Report a CPU-target kernel's memory accesses to the race "
+                "detector";
+  let description = [{
+    Runs on a gpu.module lowered for the CPU target (after
+    `symm-convert-gpu-to-host`, with `convert-symm-to-host{check-races}`).
+    Every load and store whose address does not come from an `llvm.alloca`
+    or a global, every `llvm.intr.memcpy`/`memmove`/`memset` and masked load
+    or store calls `_symm_race_access` (or `_symm_race_masked`) first; every
+    atomic calls `_symm_race_atomic_before` (stores, read-modify-writes and
+    compare-and-swaps) and `_symm_race_atomic_after` with its ordering, its
+    scope (read from the syncscope, which is then set back to system) and
+    whether it wrote; every fence calls `_symm_race_fence`. Each call names
+    the access: its operation (from a `NameLoc`, see
+    `symm-name-memory-ops`) and source location. The module then defines
+    `_symm_races_checked`, by which the runtime refuses to run kernels that
+    are not checked when `SYMM_HOST_CHECK_RACES=1` (symm/abi.h).
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 def ConvertSymmToLLVM : Pass<"convert-symm-to-llvm", "::mlir::ModuleOp"> {

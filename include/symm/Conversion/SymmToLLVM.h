@@ -95,6 +95,16 @@ Value createCASLoop(OpBuilder &b, Location loc, Value ptr, Type intType,
 Value combineAtomic(OpBuilder &b, Location loc, AtomicKind kind, Value old,
                     Value value);
 
+/// The address of a NUL-terminated copy of `text`: one constant global per
+/// distinct text in `symbols`.
+Value getStringConstant(OpBuilder &b, Location loc, Operation *symbols,
+                        StringRef text);
+
+/// "<name> at <file>:<line>:<column>" for messages about the operation at
+/// `loc`: the name from a NameLoc in it (`fallback` without one), the place
+/// from its first file location (none without one).
+std::string describeLocation(Location loc, StringRef fallback);
+
 /// The declaration of runtime (or libc) function `name` in `symbolTable`,
 /// created on first use.
 LLVM::LLVMFuncOp getRuntimeFunction(OpBuilder &b, Operation *symbolTable,

@@ -68,8 +68,15 @@ SymmTargetInfo getNVVMTargetInfo(const GPUTargetOptions &options);
 /// s_sleep.
 SymmTargetInfo getAMDGPUTargetInfo(const GPUTargetOptions &options);
 /// The CPU target: one address space, system scope, a runtime call in spin
-/// loops, and every peer checked.
-SymmTargetInfo getHostTargetInfo();
+/// loops, and every peer checked. With `raceScopes`, atomics keep their symm
+/// scope in their syncscope (kHostRaceSyncScopes) for
+/// `symm-instrument-races`, which reads it and sets it back to system.
+SymmTargetInfo getHostTargetInfo(bool raceScopes = false);
+
+/// The syncscopes of the workgroup, device and system scopes on the CPU target
+/// when races are checked.
+inline constexpr std::array<StringRef, 3> kHostRaceSyncScopes = {
+    "symm-workgroup", "symm-device", ""};
 
 } // namespace mlir::symm
 

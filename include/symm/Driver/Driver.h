@@ -40,6 +40,9 @@ struct CompileOptions {
   /// Reject host code that reads or writes device memory on the CPU target
   /// too, as GPU targets always do.
   bool checkHostAccess = false;
+  /// CPU target: kernels report their accesses to the runtime's race
+  /// detector (SYMM_HOST_CHECK_RACES=1).
+  bool checkRaces = false;
   /// Called on the lowering pass manager before it runs (command-line
   /// instrumentation, IR printing); may fail.
   std::function<LogicalResult(PassManager &)> configurePassManager;

@@ -66,6 +66,11 @@ struct SymmPipelineOptions : public PassPipelineOptions<SymmPipelineOptions> {
                      "gpu.alloc memory on the CPU target too (GPU targets "
                      "always do)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> checkRaces{
+      *this, "check-races",
+      llvm::cl::desc("CPU target: report every access of the kernels to the "
+                     "runtime's race detector (SYMM_HOST_CHECK_RACES=1)"),
+      llvm::cl::init(false)};
   PassOptions::Option<int> optLevel{*this, "O",
                                     llvm::cl::desc("Device optimisation level"),
                                     llvm::cl::init(2)};

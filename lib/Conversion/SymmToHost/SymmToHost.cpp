@@ -11,9 +11,6 @@
 #include "symm/Conversion/SymmToLLVM.h"
 #include "symm/abi.h"
 
-#include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/xxhash.h"
-
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -27,26 +24,6 @@ using namespace mlir::symm;
 
 namespace {
 
-/// The address of a NUL-terminated copy of `text` in `symbols`, one global
-/// per distinct text.
-Value stringConstant(OpBuilder &b, Location loc, Operation *symbols,
-                     StringRef text) {
-  std::string name =
-      llvm::formatv("__symm_text_{0:x}", llvm::xxh3_64bits(text)).str();
-  auto global = dyn_cast_or_null<LLVM::GlobalOp>(
-      SymbolTable::lookupSymbolIn(symbols, name));
-  if (!global) {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&symbols->getRegion(0).front());
-    std::string bytes = (text + Twine('\0')).str();
-    global = LLVM::GlobalOp::create(
-        b, loc, LLVM::LLVMArrayType::get(b.getI8Type(), bytes.size()),
-        /*isConstant=*/true, LLVM::Linkage::Internal, name,
-        b.getStringAttr(bytes));
-  }
-  return LLVM::AddressOfOp::create(b, loc, global);
-}
-
 /// CPUs have no bf16 arithmetic, and LLVM's expansion of a bf16 atomicrmw
 /// rounds through __truncsfbf2, which libgcc before GCC 13 lacks. A bf16
 /// fadd, fmax or fmin is therefore a compare-and-swap loop on the 16 bits
@@ -54,7 +31,8 @@ Value stringConstant(OpBuilder &b, Location loc, Operation *symbols,
 /// integer operations (to nearest even, as GPUs do). Other atomics are plain
 /// LLVM atomicrmw.
 FailureOr<Value> lowerAtomicRMW(ConversionPatternRewriter &rewriter,
-                                AtomicRMWOp op, Value ptr, Value value) {
+                                AtomicRMWOp op, Value ptr, Value value,
+                                StringRef syncScope) {
   AtomicKind kind = op.getKind();
   if (!value.getType().isBF16() ||
       (kind != AtomicKind::fadd && kind != AtomicKind::fmax &&
@@ -67,7 +45,7 @@ FailureOr<Value> lowerAtomicRMW(ConversionPatternRewriter &rewriter,
   Value old = createCASLoop(
       rewriter, loc, ptr, i16, /*alignment=*/2,
       toLLVMOrdering(op.getOrdering()), failureOrdering(op.getOrdering()),
-      /*syncScope=*/StringRef(), [&](OpBuilder &b, Value current) -> Value {
+      syncScope, [&](OpBuilder &b, Value current) -> Value {
         Value asBF16 = LLVM::BitcastOp::create(b, loc, bf16, current);
         Value old = arith::ExtFOp::create(b, loc, f32, asBF16);
         Value result;
@@ -85,13 +63,20 @@ FailureOr<Value> lowerAtomicRMW(ConversionPatternRewriter &rewriter,
 
 } // namespace
 
-SymmTargetInfo mlir::symm::getHostTargetInfo() {
+SymmTargetInfo mlir::symm::getHostTargetInfo(bool raceScopes) {
   SymmTargetInfo target;
   target.heapAddressSpace = 0;
   target.contextAddressSpace = 0;
   target.gpuAddressSpaces = {0, 0, 0};
   target.syncScopes = {"", "", ""};
-  target.lowerAtomicRMW = lowerAtomicRMW;
+  if (raceScopes)
+    target.syncScopes = kHostRaceSyncScopes;
+  std::array<StringRef, 3> scopes = target.syncScopes;
+  target.lowerAtomicRMW = [scopes](ConversionPatternRewriter &rewriter,
+                                   AtomicRMWOp op, Value ptr, Value value) {
+    return lowerAtomicRMW(rewriter, op, ptr, value,
+                          scopes[static_cast<unsigned>(op.getScope())]);
+  };
   target.emitBackoff = [](OpBuilder &b, Location loc, std::optional<int64_t>) {
     Operation *symbols = SymbolTable::getNearestSymbolTable(
         b.getInsertionBlock()->getParentOp());
@@ -111,7 +96,7 @@ SymmTargetInfo mlir::symm::getHostTargetInfo() {
         getRuntimeFunction(b, symbols, SYMM_HOST_PEER_OUT_OF_RANGE_FN,
                            {ptr, b.getI32Type()},
                            LLVM::LLVMVoidType::get(b.getContext())),
-        ValueRange{stringConstant(b, loc, symbols, what), peer});
+        ValueRange{getStringConstant(b, loc, symbols, what), peer});
   };
   return target;
 }
@@ -120,8 +105,9 @@ namespace {
 
 struct ConvertSymmToHost
     : public symm::impl::ConvertSymmToHostBase<ConvertSymmToHost> {
+  using Base::Base;
   void runOnOperation() override {
-    if (failed(lowerSymmProgram(getOperation(), getHostTargetInfo())))
+    if (failed(lowerSymmProgram(getOperation(), getHostTargetInfo(checkRaces))))
       signalPassFailure();
   }
 };

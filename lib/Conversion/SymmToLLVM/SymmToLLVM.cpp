@@ -7,13 +7,14 @@
 #include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
 #include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
-#include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/AttrTypeSubElements.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/xxhash.h"
 
 using namespace mlir;
 using namespace mlir::symm;
@@ -109,6 +110,35 @@ Value mlir::symm::combineAtomic(OpBuilder &b, Location loc, AtomicKind kind,
   llvm_unreachable("unknown atomic kind");
 }
 
+Value mlir::symm::getStringConstant(OpBuilder &b, Location loc,
+                                    Operation *symbols, StringRef text) {
+  std::string name =
+      llvm::formatv("__symm_text_{0:x}", llvm::xxh3_64bits(text)).str();
+  auto global = dyn_cast_or_null<LLVM::GlobalOp>(
+      SymbolTable::lookupSymbolIn(symbols, name));
+  if (!global) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&symbols->getRegion(0).front());
+    std::string bytes = (text + Twine('\0')).str();
+    global = LLVM::GlobalOp::create(
+        b, loc, LLVM::LLVMArrayType::get(b.getI8Type(), bytes.size()),
+        /*isConstant=*/true, LLVM::Linkage::Internal, name,
+        b.getStringAttr(bytes));
+  }
+  return LLVM::AddressOfOp::create(b, loc, global);
+}
+
+std::string mlir::symm::describeLocation(Location loc, StringRef fallback) {
+  std::string text = fallback.str();
+  if (auto name = loc->findInstanceOf<NameLoc>())
+    text = name.getName().str();
+  if (auto file = loc->findInstanceOf<FileLineColLoc>())
+    text += llvm::formatv(" at {0}:{1}:{2}", file.getFilename().getValue(),
+                          file.getLine(), file.getColumn())
+                .str();
+  return text;
+}
+
 LLVM::LLVMFuncOp mlir::symm::getRuntimeFunction(OpBuilder &b,
                                                 Operation *symbolTable,
                                                 StringRef name,
@@ -162,8 +192,8 @@ void mlir::symm::sizeDynamicSharedMemory(
     OpBuilder b(op);
     b.setInsertionPointAfter(op);
     Location loc = op.getLoc();
-    Value size = arith::IndexCastUIOp::create(b, loc, b.getIndexType(),
-                                              bytes(b, loc));
+    Value size =
+        arith::IndexCastUIOp::create(b, loc, b.getIndexType(), bytes(b, loc));
     auto sized = memref::ReinterpretCastOp::create(
         b, loc, op.getType(), op.getResult(),
         /*offset=*/OpFoldResult(b.getIndexAttr(0)),
@@ -209,19 +239,6 @@ struct ContextFieldLowering : public SymmPattern<OpT> {
   }
 };
 
-/// The operation a translation was made for (translate-to-heap-base names it)
-/// and where it is, for messages.
-static std::string describeTranslation(Location loc) {
-  std::string text = TranslateOp::getOperationName().str();
-  if (auto name = loc->findInstanceOf<NameLoc>())
-    text = name.getName().str();
-  if (auto file = loc->findInstanceOf<FileLineColLoc>())
-    text += llvm::formatv(" at {0}:{1}:{2}", file.getFilename().getValue(),
-                          file.getLine(), file.getColumn())
-                .str();
-  return text;
-}
-
 /// remote(p, peer) = heap_bases[peer] + (p - heap_bases[rank]), applied to the
 /// allocated and aligned pointers of the descriptor; sizes, strides and offset
 /// are untouched.
@@ -244,8 +261,10 @@ struct TranslateLowering : public SymmPattern<TranslateOp> {
                                       /*withElseRegion=*/false);
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(branch.thenBlock());
-      target.reportPeerOutOfRange(rewriter, loc, describeTranslation(loc), rank,
-                                  adaptor.getPeer(), size);
+      // translate-to-heap-base names the operation a translation is for.
+      target.reportPeerOutOfRange(
+          rewriter, loc, describeLocation(loc, TranslateOp::getOperationName()),
+          rank, adaptor.getPeer(), size);
     }
     Value mine =
         loadContext(rewriter, op, {SYMM_CONTEXT_FIELD_HEAP_BASES, rank}, i64);

@@ -79,6 +79,35 @@ typedef enum symm_host_shuffle_mode {
 /* Static workgroup memory a CPU-target kernel may use, like NVIDIA's 48 KiB. */
 #define SYMM_HOST_STATIC_SHARED_BYTES (48 * 1024)
 
+/* ---- Race checks on the CPU target (symm-compile --check-races) -------- */
+
+/* A kernel compiled with race checks calls these around its memory accesses
+ * (runtime/lib/host/Races.h); `site` names the access's operation and source
+ * location. `flags` holds SYMM_RACE_ACQUIRE and SYMM_RACE_RELEASE and the
+ * scope (0 workgroup, 1 device, 2 system) shifted by SYMM_RACE_SCOPE_SHIFT.
+ * void SYMM_RACE_ACCESS_FN(void *address, int64_t bytes, int32_t write,
+ *   const char *site): a plain load or store (memcpy, memset: both ranges).
+ * void SYMM_RACE_MASKED_FN(void *address, int64_t element_bytes,
+ *   int64_t mask, int32_t write, const char *site): the elements of a masked
+ *   vector load or store whose bit of `mask` is set.
+ * void SYMM_RACE_ATOMIC_BEFORE_FN(void *address, int32_t flags): before an
+ *   atomic store, read-modify-write or compare-and-swap (its release).
+ * void SYMM_RACE_ATOMIC_AFTER_FN(void *address, int64_t bytes, int32_t flags,
+ *   int32_t wrote, const char *site): after every atomic (the access, whether
+ *   it wrote, and its acquire).
+ * void SYMM_RACE_FENCE_FN(int32_t flags).
+ * Such a module defines `int32_t SYMM_RACE_MARKER_SYMBOL`, by which the
+ * runtime tells it from one compiled without checks. */
+#define SYMM_RACE_ACCESS_FN "_symm_race_access"
+#define SYMM_RACE_MASKED_FN "_symm_race_masked"
+#define SYMM_RACE_ATOMIC_BEFORE_FN "_symm_race_atomic_before"
+#define SYMM_RACE_ATOMIC_AFTER_FN "_symm_race_atomic_after"
+#define SYMM_RACE_FENCE_FN "_symm_race_fence"
+#define SYMM_RACE_MARKER_SYMBOL "_symm_races_checked"
+#define SYMM_RACE_ACQUIRE 1
+#define SYMM_RACE_RELEASE 2
+#define SYMM_RACE_SCOPE_SHIFT 2
+
 /* ---- Hopper operations on the CPU target -------------------------------- */
 
 /* An nvgpu mbarrier is one 64-bit word of workgroup memory, as on GPUs, that

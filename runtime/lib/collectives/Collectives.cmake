@@ -22,10 +22,13 @@ if(NOT SYMM_BUILD_COMPILER)
   return()
 endif()
 
-# backend:target:object[:remote] for every runtime backend: the host shared
-# object, PTX for sm_90 (the driver finishes it, so no ptxas is needed here) and HSACO
-# for gfx942. The runtime picks the module by its backend's name.
-set(SYMM_COLL_TARGETS host:host:so cuda:sm_90:ptx hip:gfx942:hsaco)
+# backend:target:object[:remote[:flag]] for every runtime backend: the host
+# shared object, PTX for sm_90 (the driver finishes it, so no ptxas is needed
+# here) and HSACO for gfx942, and the host object with race checks, which the
+# host backend runs with SYMM_HOST_CHECK_RACES=1. The runtime picks the module
+# by its backend's name.
+set(SYMM_COLL_TARGETS host:host:so cuda:sm_90:ptx hip:gfx942:hsaco
+    host-races:host:so:direct:--check-races)
 # The nvshmem backend's, reaching peers as symm-compile --remote says:
 # through NVSHMEM where a peer is not mapped, or always
 # (SYMM_COLLECTIVES_REMOTE=nvshmem).
@@ -51,15 +54,19 @@ foreach(S ${SYMM_COLL_DTYPES})
     list(GET _te 1 _target)
     list(GET _te 2 _emit)
     set(_remote direct)
+    set(_flags)
     set(_blob ${_out}/kernels-${S}.${_target}.${_emit})
     list(LENGTH _te _fields)
-    if(_fields GREATER 3)
+    if(_fields GREATER 4)
+      list(GET _te 4 _flags)
+      set(_blob ${_out}/kernels-${S}.${_backend}.${_emit})
+    elseif(_fields GREATER 3)
       list(GET _te 3 _remote)
       set(_blob ${_out}/kernels-${S}.${_target}-${_remote}.${_emit})
     endif()
     add_custom_command(OUTPUT ${_blob}
       COMMAND symm-compile --target=${_target} --emit=${_emit}
-              --remote=${_remote}
+              --remote=${_remote} ${_flags}
               ${_out}/kernels-${S}.mlir -o ${_blob}
       DEPENDS symm-compile ${_out}/kernels-${S}.mlir ${SYMM_LIBRARY_FILES}
       COMMENT "Compiling the ${S} collectives for ${_target}"

@@ -13,6 +13,7 @@
 
 #include "../core/Environment.h"
 #include "../core/Runtime.h"
+#include "../host/Races.h"
 #include "Embedded.h"
 
 #include <algorithm>
@@ -237,8 +238,11 @@ symm_status module(State &s, symm_dtype dtype, symm_module **out) {
     return fail(SYMM_ERROR_UNAVAILABLE,
                 "the collectives are unavailable: this runtime was built "
                 "without the compiler (SYMM_BUILD_COMPILER=OFF)");
+  // The host backend checking races runs kernels compiled with the checks.
+  std::string wanted =
+      s.backend == "host" && races::enabled() ? "host-races" : s.backend;
   for (const collectives::EmbeddedModule &m : all)
-    if (s.backend == m.backend && !strcmp(m.dtype, kDtypeNames[dtype])) {
+    if (wanted == m.backend && !strcmp(m.dtype, kDtypeNames[dtype])) {
       // The build instantiated the kernels from its own table of types.
       if (m.elementBytes != kDtypeSizes[dtype])
         return fail(SYMM_ERROR_UNAVAILABLE,

@@ -26,6 +26,10 @@ constexpr const char *kHeapSize = "SYMM_HEAP_SIZE";
 constexpr const char *kTimeout = "SYMM_TIMEOUT";
 /// The nvshmem backend's NVSHMEM: a folder with lib/libnvshmem_host.so.3.
 constexpr const char *kNvshmemHome = "SYMM_NVSHMEM_HOME";
+/// Race checks on the CPU target (runtime/lib/host/Races.h): 1 or 0, and
+/// the MiB of shared memory for what releases publish.
+constexpr const char *kCheckRaces = "SYMM_HOST_CHECK_RACES";
+constexpr const char *kRaceMemory = "SYMM_HOST_RACE_MEMORY";
 
 /// The value of `name`, or null when it is unset or empty.
 const char *get(const char *name);

@@ -279,7 +279,11 @@ symm_status symm_barrier(void) {
     return st;
   if (symm_status st = state().backend->synchronize())
     return st;
-  return collective(Collective::Barrier, "symm_barrier", 0);
+  state().backend->barrier(false);
+  if (symm_status st = collective(Collective::Barrier, "symm_barrier", 0))
+    return st;
+  state().backend->barrier(true);
+  return SYMM_SUCCESS;
 }
 
 symm_status symm_get_kernel_context(symm_kernel_context *context) {

@@ -129,6 +129,9 @@ public:
                              void *stream) = 0;
   virtual symm_status memset(void *dst, uint32_t value, size_t elementBytes,
                              size_t count, void *stream) = 0;
+  /// symm_barrier calls this once this rank's device work is done, before
+  /// the ranks meet (`passed` false), and after they met.
+  virtual void barrier(bool passed) {}
   /// Makes `bytes` of host memory at `ptr` accessible to kernels
   /// (gpu.host_register). Kernels of the CPU target already reach it.
   virtual symm_status hostRegister(void *ptr, size_t bytes) {

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "HostDevice.h"
+#include "Races.h"
 
 #include <algorithm>
 #include <chrono>
@@ -189,6 +190,8 @@ SYMM_EXPORT void _symm_host_mbarrier_init(uint64_t *mbarrier, int32_t count) {
 SYMM_EXPORT int64_t _symm_host_mbarrier_arrive(uint64_t *mbarrier,
                                                int32_t arrivals,
                                                int32_t txBytes) {
+  if (races::Thread *t = races::current())
+    races::releaseAt(*t, mbarrier);
   std::string error;
   MBarrier old = modify(mbarrier, [&](MBarrier &m) {
     error.clear();
@@ -217,7 +220,10 @@ SYMM_EXPORT int64_t _symm_host_mbarrier_arrive(uint64_t *mbarrier,
 
 SYMM_EXPORT int32_t _symm_host_mbarrier_test_wait(uint64_t *mbarrier,
                                                   int64_t token) {
-  return MBarrier::decode(load(mbarrier)).phase != uint64_t(token & 1);
+  bool done = MBarrier::decode(load(mbarrier)).phase != uint64_t(token & 1);
+  if (races::Thread *t = races::current(); t && done)
+    races::acquireAt(*t, mbarrier);
+  return done;
 }
 
 /// The phase of parity `parity` has completed once the current phase has
@@ -236,6 +242,8 @@ SYMM_EXPORT void _symm_host_mbarrier_wait(uint64_t *mbarrier, int32_t parity) {
                "progress (" + describe(MBarrier::decode(load(mbarrier))) +
                "; SYMM_HOST_DEADLOCK_SECONDS sets the limit)";
       });
+  if (races::Thread *t = races::current())
+    races::acquireAt(*t, mbarrier);
 }
 
 SYMM_EXPORT void _symm_host_tma_load(const symm_host_tensor_map *map, void *dst,
@@ -288,10 +296,15 @@ SYMM_EXPORT void _symm_host_warpgroup_sync(int64_t *state) {
   int64_t size = std::min<int64_t>(SYMM_HOST_WARPGROUP_SIZE,
                                    threads - group * SYMM_HOST_WARPGROUP_SIZE);
   int64_t *arrived = state + 2 * group, *generation = arrived + 1;
+  races::Thread *race = races::current();
+  if (race)
+    races::releaseAt(*race, generation);
   int64_t mine = __atomic_load_n(generation, __ATOMIC_ACQUIRE);
   if (__atomic_add_fetch(arrived, 1, __ATOMIC_ACQ_REL) == size) {
     __atomic_store_n(arrived, 0, __ATOMIC_RELAXED);
     __atomic_store_n(generation, mine + 1, __ATOMIC_RELEASE);
+    if (race)
+      races::acquireAt(*race, generation);
     return;
   }
   waitFor([&] { return __atomic_load_n(generation, __ATOMIC_ACQUIRE) != mine; },
@@ -306,6 +319,8 @@ SYMM_EXPORT void _symm_host_warpgroup_sync(int64_t *state) {
                    " of " + std::to_string(size) +
                    " arrived; every thread of a warpgroup must execute it)";
           });
+  if (race)
+    races::acquireAt(*race, generation);
 }
 
 } // extern "C"

@@ -12,6 +12,7 @@
 
 #include "../core/Runtime.h"
 #include "HostDevice.h"
+#include "Races.h"
 
 #include <cerrno>
 #include <condition_variable>
@@ -209,6 +210,7 @@ public:
         counters.push_back(
             reinterpret_cast<std::atomic<uint64_t> *>(base + bytes));
       device->setProgressCounters(std::move(counters), bootstrap.rank());
+      status = races::attach(bootstrap, bases, bytes, races::enabled());
     }
     return status;
   }
@@ -217,6 +219,7 @@ public:
     // A backend whose init failed has no device.
     if (device)
       device->setProgressCounters({}, -1);
+    races::detach();
     for (char *base : mapped)
       if (base)
         munmap(base, heapBytes);
@@ -242,6 +245,12 @@ public:
                   "cannot load the module as a host shared object (was it "
                   "compiled with --target=host?): %s",
                   why.c_str());
+    }
+    if (symm_status st = races::checkModule(m->library)) {
+      dlclose(m->library);
+      close(m->fd);
+      delete m;
+      return st;
     }
     HostDevice::addCode(m->library);
     *module = m;
@@ -312,12 +321,19 @@ public:
     }
     shape.dynamicShared = sharedBytes;
     HostDevice *device = this->device;
-    toStream(stream)->enqueue([device, fn, shape,
-                               values = std::move(values)]() {
+    HostStream *s = toStream(stream);
+    s->enqueue([device, fn, shape, s, values = std::move(values)]() {
       std::vector<void *> pointers;
       for (auto &v : values)
         pointers.push_back(const_cast<char *>(v.data()));
-      return device->run(fn->name.c_str(), fn->entry, shape, pointers.data());
+      races::LaunchPtr race = races::startLaunch(
+          s, fn->name.c_str(), shape.grid[0] * shape.grid[1] * shape.grid[2]);
+      symm_status status = device->run(fn->name.c_str(), fn->entry, shape,
+                                       pointers.data(), race.get());
+      if (race)
+        if (symm_status checked = races::endLaunch(*race, s); !status)
+          status = checked;
+      return status;
     });
     return SYMM_SUCCESS;
   }
@@ -342,7 +358,9 @@ public:
   }
   symm_status streamSynchronize(void *stream) override {
     HostDevice::Waiting waiting(*device);
-    return toStream(stream)->synchronize();
+    symm_status status = toStream(stream)->synchronize();
+    races::hostWaited(toStream(stream));
+    return status;
   }
   symm_status synchronize() override {
     HostDevice::Waiting waiting(*device);
@@ -356,6 +374,7 @@ public:
     for (HostStream *s : all)
       if (symm_status st = s->synchronize(); st && !result)
         result = st;
+    races::hostWaitedAll();
     return result;
   }
 
@@ -397,7 +416,9 @@ public:
       std::lock_guard<std::mutex> lock(e->mutex);
       generation = ++e->recorded;
     }
-    toStream(stream)->enqueue([e, generation] {
+    HostStream *s = toStream(stream);
+    s->enqueue([e, s, generation] {
+      races::eventReached(e, s);
       std::lock_guard<std::mutex> lock(e->mutex);
       e->reached = std::max(e->reached, generation);
       e->done.notify_all();
@@ -411,6 +432,7 @@ public:
     std::unique_lock<std::mutex> lock(e->mutex);
     uint64_t target = e->recorded;
     e->done.wait(lock, [&] { return e->reached >= target; });
+    races::hostWaitedEvent(e);
     return SYMM_SUCCESS;
   }
   symm_status streamWaitEvent(void *stream, void *event) override {
@@ -422,13 +444,17 @@ public:
       std::lock_guard<std::mutex> lock(e->mutex);
       target = e->recorded;
     }
-    toStream(stream)->enqueue([e, target] {
+    HostStream *s = toStream(stream);
+    s->enqueue([e, s, target] {
       std::unique_lock<std::mutex> lock(e->mutex);
       e->done.wait(lock, [&] { return e->reached >= target; });
+      races::streamWaitedEvent(s, e);
       return SYMM_SUCCESS;
     });
     return SYMM_SUCCESS;
   }
+
+  void barrier(bool passed) override { races::barrier(passed); }
 
   symm_status memAlloc(size_t bytes, bool, void **ptr) override {
     *ptr =

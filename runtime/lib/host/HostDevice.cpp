@@ -20,6 +20,7 @@
 
 #include "HostDevice.h"
 #include "../core/Runtime.h"
+#include "Races.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -207,6 +208,8 @@ struct Fiber {
   Block *block;
   /// Where this fiber last backed off: a new place is progress.
   const void *backoffSite;
+  /// The race detector's state of the thread; null when not checked.
+  races::Thread *race;
 };
 
 struct Launch {
@@ -224,6 +227,7 @@ struct Launch {
   std::condition_variable finished;
   /// Read by workers without the lock.
   std::atomic<bool> abandoned{false};
+  races::Launch *race;
 };
 
 struct Subgroup {
@@ -244,6 +248,10 @@ struct Block {
   std::vector<int64_t> slots;
   std::vector<Subgroup> subgroups;
   int live, atBarrier;
+  /// The race detector's state, kept for the worker's next block; `checked`
+  /// while it belongs to this one.
+  races::Block *race = nullptr;
+  bool checked = false;
 };
 
 struct Worker {
@@ -415,6 +423,8 @@ void releaseShuffle(Block &block, int subgroup) {
 /// A thread that returned no longer counts at barriers and shuffles.
 [[noreturn]] void finish(Fiber &fiber) {
   Block &block = *fiber.block;
+  if (fiber.race)
+    races::finishThread(*fiber.race);
   fiber.state = FiberState::Done;
   bump(thisWorker->progress);
   --block.live;
@@ -451,7 +461,7 @@ struct HostDevice::Impl {
   explicit Impl(const HostConfig &config);
   ~Impl();
   symm_status run(const char *name, void (*entry)(void **),
-                  const LaunchShape &shape, void **params);
+                  const LaunchShape &shape, void **params, races::Launch *race);
 
   void work(Worker &worker);
   bool claim(Worker &worker, Launch *&launch, unsigned &index);
@@ -518,8 +528,10 @@ HostDevice::Impl::~Impl() {
   monitor.join();
   for (auto &w : workers) {
     w->thread.join();
-    for (Block *b : w->spare)
+    for (Block *b : w->spare) {
+      races::destroyBlock(b->race);
       delete b;
+    }
   }
   sigaction(kPreemptSignal, &previousAction, nullptr);
   sigaction(SIGSEGV, &previousSegvAction, nullptr);
@@ -589,6 +601,18 @@ Block *HostDevice::Impl::start(Worker &worker, Launch &launch, unsigned index) {
                                 0, 0});
   block->live = static_cast<int>(threads);
   block->atBarrier = 0;
+  block->checked = false;
+  if (launch.race) {
+    if (races::Block *race = races::startBlock(
+            *launch.race, block->race, index, block->bid, shape.block, threads,
+            block->shared.data(), block->shared.size())) {
+      block->race = race;
+      block->checked = true;
+    }
+  }
+  for (unsigned t = 0; t < threads; ++t)
+    block->fibers[t].race =
+        block->checked ? races::thread(*block->race, t) : nullptr;
   bump(worker.progress);
   return block;
 }
@@ -610,6 +634,8 @@ void HostDevice::Impl::runBlock(Worker &worker, Block &block) {
 
 void HostDevice::Impl::retire(Worker &worker, Block *block) {
   Launch &launch = *block->launch;
+  if (block->checked)
+    races::finishBlock(*block->race);
   stacks.give(block->stacks);
   worker.spare.push_back(block);
   std::lock_guard<std::mutex> lock(mutex);
@@ -695,8 +721,10 @@ void HostDevice::Impl::abandon(Launch &launch, std::string error) {
 }
 
 symm_status HostDevice::Impl::run(const char *name, void (*entry)(void **),
-                                  const LaunchShape &shape, void **params) {
+                                  const LaunchShape &shape, void **params,
+                                  races::Launch *race) {
   Launch launch;
+  launch.race = race;
   launch.name = name;
   launch.entry = entry;
   launch.shape = shape;
@@ -819,8 +847,14 @@ HostDevice::HostDevice(const HostConfig &config)
 HostDevice::~HostDevice() = default;
 
 symm_status HostDevice::run(const char *name, void (*entry)(void **),
-                            const LaunchShape &shape, void **params) {
-  return impl->run(name, entry, shape, params);
+                            const LaunchShape &shape, void **params,
+                            races::Launch *race) {
+  return impl->run(name, entry, shape, params, race);
+}
+
+races::Thread *races::current() {
+  Worker *worker = thisWorker;
+  return worker && worker->current ? worker->current->race : nullptr;
 }
 
 void HostDevice::addCode(void *library) {
@@ -990,12 +1024,16 @@ SYMM_EXPORT void _symm_host_barrier() {
   Fiber &f = self();
   Block &block = *f.block;
   bump(thisWorker->progress);
+  if (f.race)
+    races::arriveAtBarrier(*f.race);
   if (++block.atBarrier == block.live) {
     releaseBarrier(block);
-    return;
+  } else {
+    f.state = FiberState::AtBarrier;
+    suspend(f);
   }
-  f.state = FiberState::AtBarrier;
-  suspend(f);
+  if (f.race)
+    races::leaveBarrier(*f.race);
 }
 
 /// The block's workgroup memory: `staticBytes` of static attributions, then

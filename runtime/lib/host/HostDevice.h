@@ -20,6 +20,10 @@
 
 namespace symm {
 
+namespace races {
+struct Launch;
+} // namespace races
+
 struct LaunchShape {
   unsigned grid[3], block[3];
   unsigned dynamicShared;
@@ -48,9 +52,11 @@ public:
   ~HostDevice();
 
   /// Runs every block of a launch to completion (or until it is reported as
-  /// deadlocked); called on a stream's worker thread.
+  /// deadlocked); called on a stream's worker thread. With `race`, its
+  /// threads' accesses are checked (Races.h).
   symm_status run(const char *name, void (*entry)(void **),
-                  const LaunchShape &shape, void **params);
+                  const LaunchShape &shape, void **params,
+                  races::Launch *race = nullptr);
 
   /// Marks the host thread as blocked on device work while alive: a rank
   /// whose host thread runs its own code may still release a waiting kernel.

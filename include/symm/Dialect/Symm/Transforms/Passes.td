@@ -195,4 +195,16 @@ def SymmKernelContextArgument
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def SymmNameMemoryOps : Pass<"symm-name-memory-ops", "ModuleOp"> {
+  let summary = "Name device operations that touch memory in their locations";
+  let description = [{
+    Wraps the location of every operation in a `gpu.module` that reads or
+    writes memory (by its memory effects) in a `NameLoc` with the operation's
+    name, unless it has one: the LLVM operations it is lowered to keep it, so
+    that what reports on them after lowering (the race detector, see
+    `symm-instrument-races`) names the source operation, such as `symm.put`,
+    with its file, line and column.
+  }];
+}
+
 #endif // SYMM_DIALECT_SYMM_TRANSFORMS_PASSES_TD

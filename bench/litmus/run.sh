@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The litmus suite (examples/litmus) on one GPU.
+#
+# Here (after scripts/setup.sh):
+#   bench/litmus/run.sh bundle [DIR]    # default .device-litmus
+# builds the driver, compiles its kernels to sm_90 PTX, and copies them with
+# symm-run, the runtime and this script into DIR.
+#
+# There (a GPU, CUDA; no LLVM), from DIR:
+#   ./run.sh gpu
+# runs every variant 2^20 times at each scope, requires the weak outcome of
+# MP and SB with relaxed accesses at device and system scope (and none where
+# the orderings forbid it), and prints the table last. The log goes to $OUT
+# (the device machine's output folder) or DIR/results.
+set -uo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+MODE="${1:-gpu}"
+
+if [[ $MODE == bundle ]]; then
+  set -e
+  ROOT="$(cd "$HERE/../.." && pwd)"
+  BUILD="${SYMM_BUILD_DIR:-$ROOT/build}"
+  DIR="$(realpath -m "${2:-$ROOT/.device-litmus}")"
+  ninja -C "$BUILD" symm_runtime symm-run symm-compile litmus
+  mkdir -p "$DIR"
+  "$BUILD/bin/symm-compile" --target=sm_90 --emit=ptx \
+    "$BUILD/examples/litmus/litmus.mlir" -o "$DIR/litmus.ptx"
+  cp "$BUILD/lib/libsymm_runtime.so" "$BUILD/bin/symm-run" \
+    "$BUILD/bin/litmus" "$HERE/run.sh" "$DIR/"
+  echo "bundle in $DIR ($(du -sh "$DIR" | cut -f1))"
+  exit 0
+fi
+if [[ $MODE != gpu ]]; then
+  echo "usage: $0 bundle [DIR] | gpu" >&2
+  exit 2
+fi
+
+RESULTS="${OUT:-$HERE/results}"
+mkdir -p "$RESULTS"
+cd "$HERE" || exit 1
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+export LD_LIBRARY_PATH="$HERE${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+LOG="$RESULTS/litmus-gpu.log"
+nvidia-smi -L > "$LOG" 2>&1
+WEAK=mp_relaxed@device,mp_relaxed@system,sb_relaxed@device,sb_relaxed@system
+# Device scope first: a run cut short by the timeout keeps what it printed.
+timeout "${SYMM_LITMUS_TIMEOUT:-300}" ./symm-run -n 1 --backend cuda \
+  --timeout 120 ./litmus --scope=device,system,workgroup \
+  --iterations="${SYMM_LITMUS_ITERATIONS:-1048576}" --expect-weak="$WEAK" \
+  >> "$LOG" 2>&1
+status=$?
+grep -E "^\[rank 0\] litmus " "$LOG" | cut -c10-130
+sed -n '/variant  *scope/,$p' "$LOG" | sed 's/^\[rank 0\] //'
+echo "litmus exit status $status (log: $LOG)"
+exit $status
