@@ -35,15 +35,44 @@ struct AllocLowering : public ConvertOpToLLVMPattern<AllocOp> {
                   ConversionPatternRewriter &rewriter) const override {
     MemRefType type = op.getType();
     SmallVector<Value> sizes, strides;
-    Value bytes;
+    Value unchecked;
     getMemRefDescriptorSizes(op.getLoc(), type, adaptor.getDynamicSizes(),
-                             rewriter, sizes, strides, bytes);
+                             rewriter, sizes, strides, unchecked);
+    Value bytes = checkedBytes(op.getLoc(), type, sizes, rewriter);
     Value ptr =
         callRuntime(rewriter, op, SYMM_PROGRAM_ALLOC_FN, getPtrType(), {bytes});
     Value desc = createMemRefDescriptor(op.getLoc(), type, ptr, ptr, sizes,
                                         strides, rewriter);
     rewriter.replaceOp(op, desc);
     return success();
+  }
+
+  /// The element size times every dimension, or -1 when a dynamic size is
+  /// negative or the product does not fit in 63 bits: the runtime reports
+  /// that, where a wrapped product would allocate a small block.
+  Value checkedBytes(Location loc, MemRefType type, ArrayRef<Value> sizes,
+                     ConversionPatternRewriter &rewriter) const {
+    Type i64 = getIndexType();
+    Type i1 = rewriter.getI1Type();
+    auto product = LLVM::LLVMStructType::getLiteral(getContext(), {i64, i1});
+    Value zero = LLVM::ConstantOp::create(rewriter, loc, i64, 0);
+    Value bytes = getSizeInBytes(loc, type.getElementType(), rewriter);
+    Value bad = LLVM::ConstantOp::create(rewriter, loc, i1, 0);
+    for (Value size : sizes) {
+      Value negative = LLVM::ICmpOp::create(
+          rewriter, loc, LLVM::ICmpPredicate::slt, size, zero);
+      Value mul =
+          LLVM::UMulWithOverflowOp::create(rewriter, loc, product, bytes, size);
+      bytes = LLVM::ExtractValueOp::create(rewriter, loc, mul, 0);
+      Value overflow = LLVM::ExtractValueOp::create(rewriter, loc, mul, 1);
+      bad = LLVM::OrOp::create(rewriter, loc, bad, negative);
+      bad = LLVM::OrOp::create(rewriter, loc, bad, overflow);
+    }
+    Value beyond = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::slt,
+                                        bytes, zero);
+    bad = LLVM::OrOp::create(rewriter, loc, bad, beyond);
+    Value invalid = LLVM::ConstantOp::create(rewriter, loc, i64, -1);
+    return LLVM::SelectOp::create(rewriter, loc, bad, invalid, bytes);
   }
 };
 

@@ -226,9 +226,18 @@ SYMM_ENTRY void *mgpuTensorMapEncodeTiledMemref(
   return map;
 }
 
+/// `bytes` is -1 when the memref's size does not fit in 63 bits or a
+/// dynamic size is negative (the lowering checks the product).
 SYMM_ENTRY void *_symm_program_alloc(int64_t bytes) {
   void *ptr = nullptr;
   program();
+  if (bytes < 0)
+    check(fail(SYMM_ERROR_OUT_OF_HEAP,
+               "the memref's size in bytes does not fit in 63 bits, or one "
+               "of its dynamic sizes is negative; the symmetric heap holds "
+               "%zu bytes",
+               symm_heap_size()),
+          "symm.alloc");
   check(symm_malloc(static_cast<size_t>(bytes), &ptr), "symm.alloc");
   return ptr;
 }

@@ -13,6 +13,15 @@ using namespace symm;
 
 namespace {
 constexpr size_t kAllocationAlignment = 256;
+
+size_t largestFreeBlock(const State &s) {
+  size_t largest = 0, offset = 0;
+  for (const Allocation &a : s.allocations) {
+    largest = std::max(largest, a.offset - offset);
+    offset = a.offset + a.bytes;
+  }
+  return std::max(largest, s.heapBytes - offset);
+}
 } // namespace
 
 extern "C" {
@@ -38,27 +47,27 @@ symm_status symm_malloc(size_t bytes, void **ptr) {
   if (symm_status st =
           collective(Collective::Malloc, "symm_malloc size", bytes))
     return st;
-  size_t rounded = std::max<size_t>((bytes + kAllocationAlignment - 1) &
-                                        ~(kAllocationAlignment - 1),
-                                    kAllocationAlignment);
   // First fit over the gaps between live allocations: every rank computes
-  // the same offset from the same history.
-  size_t offset = 0, largest = 0;
+  // the same offset from the same history. A size beyond the heap is
+  // refused before it is rounded up, which would wrap it around to a small
+  // one.
+  size_t rounded = 0, offset = 0;
+  if (bytes <= s.heapBytes)
+    rounded = std::max<size_t>((bytes + kAllocationAlignment - 1) &
+                                   ~(kAllocationAlignment - 1),
+                               kAllocationAlignment);
   auto it = s.allocations.begin();
-  for (; it != s.allocations.end(); ++it) {
+  for (; rounded && it != s.allocations.end(); ++it) {
     if (it->offset - offset >= rounded)
       break;
-    largest = std::max(largest, it->offset - offset);
     offset = it->offset + it->bytes;
   }
-  if (it == s.allocations.end() && s.heapBytes - offset < rounded) {
-    largest = std::max(largest, s.heapBytes - offset);
+  if (!rounded || (it == s.allocations.end() && s.heapBytes - offset < rounded))
     return fail(SYMM_ERROR_OUT_OF_HEAP,
                 "symm_malloc of %zu bytes does not fit in the symmetric heap: "
                 "%zu of %zu bytes are free, the largest free block is %zu "
                 "bytes; raise SYMM_HEAP_SIZE",
-                bytes, symm_heap_free(), s.heapBytes, largest);
-  }
+                bytes, symm_heap_free(), s.heapBytes, largestFreeBlock(s));
   s.allocations.insert(it, Allocation{offset, rounded});
   *ptr = s.bases[s.rank] + offset;
   return SYMM_SUCCESS;

@@ -391,6 +391,22 @@ func.func @alloc_layout() {
 
 // -----
 
+func.func @alloc_too_large() {
+  // expected-error @+1 {{'symm.alloc' op allocates more than 2^63 - 1 bytes ('memref<4294967296x4294967296xf32, #symm.heap>'); the symmetric heap is at most 2^62 bytes}}
+  %b = symm.alloc() : memref<4294967296x4294967296xf32, #symm.heap>
+  return
+}
+
+// -----
+
+func.func @alloc_static_part_too_large(%n: index) {
+  // expected-error @+1 {{'symm.alloc' op allocates more than 2^63 - 1 bytes}}
+  %b = symm.alloc(%n) : memref<?x2147483648x2147483648xi16, #symm.heap>
+  return
+}
+
+// -----
+
 func.func @dealloc_not_heap(%b: memref<4xf32>) {
   // expected-error @+1 {{operand must be a memref in #symm.heap}}
   symm.dealloc %b : memref<4xf32>

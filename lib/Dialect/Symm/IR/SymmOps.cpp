@@ -9,6 +9,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::symm;
@@ -441,6 +442,17 @@ LogicalResult AllocOp::verify() {
     return emitOpError() << "allocates contiguous buffers; the result layout "
                             "must be the identity, got "
                          << type;
+  // The runtime takes the size in bytes as a signed 64-bit integer; a static
+  // shape beyond it would wrap around to a small allocation.
+  Type element = type.getElementType();
+  if (!element.isIntOrIndexOrFloat())
+    return success();
+  unsigned bits = element.isIndex() ? 64 : element.getIntOrFloatBitWidth();
+  int64_t bytes = (bits + 7) / 8;
+  for (int64_t size : type.getShape())
+    if (!ShapedType::isDynamic(size) && llvm::MulOverflow(bytes, size, bytes))
+      return emitOpError() << "allocates more than 2^63 - 1 bytes (" << type
+                           << "); the symmetric heap is at most 2^62 bytes";
   return success();
 }
 
