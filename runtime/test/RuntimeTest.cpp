@@ -204,6 +204,112 @@ TEST(Runtime, FullHeapSaysWhatIsFree) {
     EXPECT_TRUE(exitedWith(r, 0));
 }
 
+TEST(Runtime, SizesBeyondTheHeapAreOutOfHeapNotAliases) {
+  auto results = runRanks(2, [](int) {
+    RANK_EXPECT(symm_init() == SYMM_SUCCESS);
+    void *a, *b, *c;
+    RANK_EXPECT(symm_malloc(1000, &a) == SYMM_SUCCESS);
+    // Rounded up, these sizes wrapped around to a small block at the next
+    // free offset, which the next allocation then shared.
+    for (size_t bytes : {SIZE_MAX, SIZE_MAX - 100, size_t(16 << 20) + 1}) {
+      RANK_EXPECT(symm_malloc(bytes, &b) == SYMM_ERROR_OUT_OF_HEAP);
+      std::string message = symm_last_error();
+      RANK_EXPECT(message.find("symm_malloc of " + std::to_string(bytes) +
+                               " bytes does not fit") != std::string::npos);
+      RANK_EXPECT(message.find("the largest free block is 16776192 bytes") !=
+                  std::string::npos);
+    }
+    RANK_EXPECT(symm_malloc(1000, &c) == SYMM_SUCCESS);
+    RANK_EXPECT(static_cast<char *>(c) - static_cast<char *>(a) == 1024);
+    RANK_EXPECT(symm_heap_free() == (16u << 20) - 2048);
+    RANK_EXPECT(symm_finalize() == SYMM_SUCCESS);
+    return 0;
+  });
+  for (auto &r : results)
+    EXPECT_TRUE(exitedWith(r, 0));
+}
+
+TEST(Runtime, MisusedHandlesAreErrorsNotCrashes) {
+  std::string image = testKernels();
+  if (image.empty())
+    GTEST_SKIP() << "no compiled test kernels";
+  auto results = runRanks(1, [&](int) {
+    RANK_EXPECT(symm_init() == SYMM_SUCCESS);
+    auto failsWith = [](symm_status status, const char *message) {
+      bool ok = status == SYMM_ERROR_INVALID_ARGUMENT &&
+                strstr(symm_last_error(), message);
+      if (!ok)
+        fprintf(stderr, "unexpected: %s\n", symm_last_error());
+      return ok;
+    };
+    symm_module *module;
+    RANK_EXPECT(symm_module_load_data(image.data(), image.size(), &module) ==
+                SYMM_SUCCESS);
+    unsigned one[3] = {1, 1, 1};
+    // A params array that is null (fine without parameters), or holds a
+    // null entry; null dimensions.
+    RANK_EXPECT(symm_launch(module, "k0", one, one, 0, nullptr, nullptr, 0) ==
+                SYMM_SUCCESS);
+    RANK_EXPECT(failsWith(
+        symm_launch(module, "scale_add", one, one, 0, nullptr, nullptr, 7),
+        "kernel 'scale_add': 7 parameters but a null params array"));
+    RANK_EXPECT(failsWith(
+        symm_launch(module, "scale_add", nullptr, one, 0, nullptr, nullptr, 7),
+        "kernel 'scale_add': null grid or block"));
+    uint64_t slots[7] = {};
+    void *withNull[7];
+    for (int i = 0; i < 7; ++i)
+      withNull[i] = &slots[i];
+    withNull[5] = nullptr;
+    RANK_EXPECT(failsWith(
+        symm_launch(module, "scale_add", one, one, 0, nullptr, withNull, 7),
+        "kernel 'scale_add': params[5] is null"));
+    // Dynamic shared memory beyond what a launch can take, from C: 1 TiB
+    // (which a 32-bit size wrapped to 0), and 1 MiB (beyond the CPU
+    // target's 227 KiB, as on an H100).
+    RANK_EXPECT(failsWith(symm_launch(module, "k0", one, one, size_t(1) << 40,
+                                      nullptr, nullptr, 0),
+                          "kernel 'k0': 1099511627776 bytes of dynamic "
+                          "shared memory; a launch takes at most 4294967295"));
+    RANK_EXPECT(failsWith(symm_launch(module, "k0", one, one, size_t(1) << 20,
+                                      nullptr, nullptr, 0),
+                          "kernel 'k0': 1048576 bytes of dynamic shared memory "
+                          "exceed the CPU target's limit of 232448 bytes"));
+    // A stream destroyed twice, or used once destroyed.
+    symm_stream *stream;
+    RANK_EXPECT(symm_stream_create(&stream) == SYMM_SUCCESS);
+    RANK_EXPECT(symm_stream_destroy(stream) == SYMM_SUCCESS);
+    RANK_EXPECT(failsWith(symm_stream_destroy(stream),
+                          "is not a live stream (destroyed already)"));
+    RANK_EXPECT(failsWith(symm_stream_synchronize(stream),
+                          "symm_stream_synchronize: stream ") &&
+                strstr(symm_last_error(), "was destroyed"));
+    RANK_EXPECT(failsWith(symm_stream_begin_capture(stream), "was destroyed"));
+    RANK_EXPECT(
+        failsWith(symm_launch(module, "k0", one, one, 0, stream, nullptr, 0),
+                  "was destroyed"));
+    // A module unloaded twice, and launched after its unload.
+    RANK_EXPECT(symm_module_unload(module) == SYMM_SUCCESS);
+    RANK_EXPECT(failsWith(symm_module_unload(module), "symm_module_unload: ") &&
+                strstr(symm_last_error(), "is not a loaded module (unloaded "
+                                          "already"));
+    RANK_EXPECT(
+        failsWith(symm_launch(module, "k0", one, one, 0, nullptr, nullptr, 0),
+                  "symm_launch: ") &&
+        strstr(symm_last_error(), "is not a loaded module"));
+    RANK_EXPECT(failsWith(symm_stream_destroy(nullptr),
+                          "the default (null) stream cannot be destroyed"));
+    int local;
+    RANK_EXPECT(
+        failsWith(symm_stream_destroy(reinterpret_cast<symm_stream *>(&local)),
+                  "not made by symm_stream_create"));
+    RANK_EXPECT(failsWith(symm_stream_create(nullptr), "null result pointer"));
+    RANK_EXPECT(symm_finalize() == SYMM_SUCCESS);
+    return 0;
+  });
+  EXPECT_TRUE(exitedWith(results[0], 0));
+}
+
 TEST(Runtime, RendezvousTimesOutNamingTheMissingRank) {
   auto results = runRanks(
       3,

@@ -97,18 +97,24 @@ SYMM_EXPORT symm_status symm_module_load_file(const char *path,
                                               symm_module **module);
 SYMM_EXPORT symm_status symm_module_load_data(const void *data, size_t size,
                                               symm_module **module);
+/* Waits for this rank's device work (launches still queued may use the
+   module), then unloads it. A module unloaded already is an error. */
 SYMM_EXPORT symm_status symm_module_unload(symm_module *module);
 
 /* Launches `kernel`; params[i] points at the i-th parameter (memref arguments
    expand into allocated pointer, aligned pointer, offset, sizes, strides). A
    null stream is the default stream. Several host threads may launch from
-   one module at once. */
+   one module at once. A null params array (with parameters), a null entry
+   in it, more dynamic shared memory than the backend gives a block, an
+   unloaded module or a destroyed stream is SYMM_ERROR_INVALID_ARGUMENT. */
 SYMM_EXPORT symm_status symm_launch(symm_module *module, const char *kernel,
                                     const unsigned grid[3],
                                     const unsigned block[3],
                                     size_t shared_bytes, symm_stream *stream,
                                     void **params, size_t num_params);
 SYMM_EXPORT symm_status symm_stream_create(symm_stream **stream);
+/* Destroys a stream from symm_stream_create, once its work is done; the
+   null stream, or a stream destroyed already, is an error. */
 SYMM_EXPORT symm_status symm_stream_destroy(symm_stream *stream);
 SYMM_EXPORT symm_status symm_stream_synchronize(symm_stream *stream);
 SYMM_EXPORT symm_status symm_synchronize(void);

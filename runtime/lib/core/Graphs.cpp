@@ -170,6 +170,8 @@ symm_status symm_stream_begin_capture(symm_stream *stream) {
     return fail(SYMM_ERROR_INVALID_ARGUMENT,
                 "symm_stream_begin_capture: the default (null) stream cannot "
                 "be captured; capture a stream from symm_stream_create");
+  if (symm_status st = requireLiveStream(stream, "symm_stream_begin_capture"))
+    return st;
   Graphs &g = graphs();
   std::lock_guard<std::mutex> lock(g.mutex);
   bool capturing;
@@ -232,6 +234,8 @@ symm_status symm_graph_launch(symm_graph *graph, symm_stream *stream) {
   Graphs &g = graphs();
   std::lock_guard<std::mutex> lock(g.mutex);
   if (symm_status st = requireLive(graph, "symm_graph_launch"))
+    return st;
+  if (symm_status st = requireLiveStream(stream, "symm_graph_launch"))
     return st;
   if (symm_status st = state().backend->graphLaunch(graph->handle, stream))
     return st;

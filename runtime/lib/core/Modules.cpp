@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <set>
 
 using namespace symm;
 
@@ -37,6 +38,34 @@ struct ModuleRecord {
   std::map<std::string, Kernel> kernels;
 };
 
+/// The modules loaded and not yet unloaded, so that a module handle that is
+/// not one (unloaded already, or never loaded) is an error, not a crash.
+struct LiveModules {
+  std::mutex mutex;
+  std::set<ModuleRecord *> records;
+};
+LiveModules &liveModules() {
+  static LiveModules *live = new LiveModules;
+  return *live;
+}
+
+/// `module` as a record, or an error naming `call` when it is not a loaded
+/// module.
+symm_status liveModule(symm_module *module, const char *call,
+                       ModuleRecord *&record) {
+  if (!module)
+    return fail(SYMM_ERROR_INVALID_ARGUMENT, "%s: null module", call);
+  LiveModules &live = liveModules();
+  std::lock_guard<std::mutex> lock(live.mutex);
+  record = reinterpret_cast<ModuleRecord *>(module);
+  if (!live.records.count(record))
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "%s: %p is not a loaded module (unloaded already, or not "
+                "returned by symm_module_load_*)",
+                call, static_cast<void *>(module));
+  return SYMM_SUCCESS;
+}
+
 symm_status loadModule(const void *data, size_t size,
                        const std::string &manifestPath, symm_module **module) {
   if (symm_status st = requireInit())
@@ -57,6 +86,11 @@ symm_status loadModule(const void *data, size_t size,
       b.unloadModule(record->handle);
       return st;
     }
+  {
+    LiveModules &live = liveModules();
+    std::lock_guard<std::mutex> lock(live.mutex);
+    live.records.insert(record.get());
+  }
   *module = reinterpret_cast<symm_module *>(record.release());
   return SYMM_SUCCESS;
 }
@@ -115,11 +149,33 @@ symm_status symm::launchKernel(Kernel *kernel, const unsigned grid[3],
   ModuleRecord &record = *kernel->module;
   if (symm_status st = checkManifest(record, name, numParams))
     return st;
+  if (symm_status st = requireLiveStream(stream, "symm_launch"))
+    return st;
+  if (!grid || !block)
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "kernel '%s': null grid or block dimensions", name);
   for (int d = 0; d < 3; ++d)
     if (grid[d] == 0 || block[d] == 0)
       return fail(SYMM_ERROR_INVALID_ARGUMENT,
                   "kernel '%s': grid and block dimensions must be positive",
                   name);
+  if (numParams && !params)
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "kernel '%s': %zu parameters but a null params array", name,
+                numParams);
+  for (size_t i = 0; i < numParams; ++i)
+    if (!params[i])
+      return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                  "kernel '%s': params[%zu] is null; each entry points at "
+                  "the value of one parameter",
+                  name, i);
+  // Backends take the size as 32 bits (as the GPU drivers do); each checks
+  // its own, far lower, limit.
+  if (sharedBytes > UINT32_MAX)
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "kernel '%s': %zu bytes of dynamic shared memory; a launch "
+                "takes at most 4294967295 (and a device far fewer)",
+                name, sharedBytes);
   Backend &b = *state().backend;
   void *function;
   {
@@ -163,14 +219,22 @@ symm_status symm_module_load_file(const char *path, symm_module **module) {
 symm_status symm_module_unload(symm_module *module) {
   if (symm_status st = requireInit())
     return st;
-  if (!module)
-    return fail(SYMM_ERROR_INVALID_ARGUMENT, "symm_module_unload: null module");
+  ModuleRecord *record;
+  if (symm_status st = liveModule(module, "symm_module_unload", record))
+    return st;
   if (symm_status st = requireNoCapture("symm_module_unload"))
     return st;
-  // A graph's launches would call into the unloaded code.
+  // A graph's launches would call into the unloaded code, and so would
+  // launches still queued.
   if (symm_status st = requireNoGraphUses(module))
     return st;
-  auto *record = reinterpret_cast<ModuleRecord *>(module);
+  if (symm_status st = state().backend->synchronize())
+    return st;
+  {
+    LiveModules &live = liveModules();
+    std::lock_guard<std::mutex> lock(live.mutex);
+    live.records.erase(record);
+  }
   symm_status st = state().backend->unloadModule(record->handle);
   delete record;
   return st;
@@ -182,10 +246,11 @@ symm_status symm_launch(symm_module *module, const char *kernel,
                         size_t numParams) {
   if (symm_status st = requireInit())
     return st;
-  if (!module || !kernel)
-    return fail(SYMM_ERROR_INVALID_ARGUMENT,
-                "symm_launch: null module or name");
-  auto *record = reinterpret_cast<ModuleRecord *>(module);
+  ModuleRecord *record;
+  if (symm_status st = liveModule(module, "symm_launch", record))
+    return st;
+  if (!kernel)
+    return fail(SYMM_ERROR_INVALID_ARGUMENT, "symm_launch: null kernel name");
   if (symm_status st = checkManifest(*record, kernel, numParams))
     return st;
   // Only kernels the module has get an entry: a caller trying names one

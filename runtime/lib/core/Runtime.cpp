@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdio>
 #include <optional>
+#include <set>
 #include <unistd.h>
 
 using namespace symm;
@@ -62,6 +63,19 @@ const char *collectiveName(uint64_t kind) {
     return "symm_finalize";
   }
   return "an unknown collective";
+}
+
+/// The streams symm_stream_create made, and those symm_stream_destroy
+/// destroyed since (until a new stream takes their address), so that using a
+/// destroyed stream is an error, not a crash or a hang. Other streams (a
+/// compiled program's, or on cuda a driver stream made elsewhere) pass.
+struct Streams {
+  std::mutex mutex;
+  std::set<symm_stream *> live, destroyed;
+};
+Streams &streams() {
+  static Streams *s = new Streams;
+  return *s;
 }
 
 std::atomic<void (*)(symm_stream *)> &streamDestroyHook() {
@@ -142,6 +156,17 @@ Backend *symm::initializedBackend() {
   return state().backend.get();
 }
 
+symm_status symm::requireLiveStream(symm_stream *stream, const char *call) {
+  if (!stream)
+    return SYMM_SUCCESS;
+  Streams &s = streams();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (s.destroyed.count(stream))
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "%s: stream %p was destroyed (symm_stream_destroy)", call,
+                static_cast<void *>(stream));
+  return SYMM_SUCCESS;
+}
 extern "C" {
 
 /// Ends what a failed symm_init started, so that nothing is left behind.
@@ -298,11 +323,37 @@ symm_status symm_get_kernel_context(symm_kernel_context *context) {
 symm_status symm_stream_create(symm_stream **stream) {
   if (symm_status st = requireInit())
     return st;
-  return state().backend->streamCreate(reinterpret_cast<void **>(stream));
+  if (!stream)
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "symm_stream_create: null result pointer");
+  if (symm_status st =
+          state().backend->streamCreate(reinterpret_cast<void **>(stream)))
+    return st;
+  Streams &s = streams();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  s.live.insert(*stream);
+  s.destroyed.erase(*stream);
+  return SYMM_SUCCESS;
 }
 symm_status symm_stream_destroy(symm_stream *stream) {
   if (symm_status st = requireInit())
     return st;
+  {
+    Streams &s = streams();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    if (!stream)
+      return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                  "symm_stream_destroy: the default (null) stream cannot be "
+                  "destroyed");
+    if (!s.live.count(stream))
+      return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                  "symm_stream_destroy: %p is not a live stream (%s)",
+                  static_cast<void *>(stream),
+                  s.destroyed.count(stream) ? "destroyed already"
+                                            : "not made by symm_stream_create");
+    s.live.erase(stream);
+    s.destroyed.insert(stream);
+  }
   discardCapture(stream);
   void (*hook)(symm_stream *) = streamDestroyHook();
   if (stream && hook) {
@@ -315,6 +366,8 @@ symm_status symm_stream_destroy(symm_stream *stream) {
 }
 symm_status symm_stream_synchronize(symm_stream *stream) {
   if (symm_status st = requireInit())
+    return st;
+  if (symm_status st = requireLiveStream(stream, "symm_stream_synchronize"))
     return st;
   bool capturing;
   if (symm_status st = streamCapturing(stream, capturing))

@@ -184,6 +184,10 @@ const char *kernelName(const Kernel *kernel); // non-null
 /// cannot be); what a call that cannot be captured asks first.
 symm_status streamCapturing(symm_stream *stream, bool &capturing);
 
+/// An error naming `call` when `stream` is one symm_stream_destroy
+/// destroyed (and no new stream has its address).
+symm_status requireLiveStream(symm_stream *stream, const char *call);
+
 /// What symm_stream_destroy calls first, with the stream, once its work is
 /// done (one hook: the collectives retire the stream's channel, so that a
 /// stream created later at the same address does not find it).

@@ -308,6 +308,13 @@ public:
                   "(SYMM_HOST_MAX_THREADS)",
                   fn->name.c_str(), static_cast<unsigned long long>(threads),
                   config.maxBlockThreads);
+    if (sharedBytes > config.maxDynamicShared)
+      return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                  "kernel '%s': %u bytes of dynamic shared memory exceed the "
+                  "CPU target's limit of %u bytes per block "
+                  "(SYMM_HOST_MAX_SHARED; an H100 or H200 gives a block 227 "
+                  "KiB)",
+                  fn->name.c_str(), sharedBytes, config.maxDynamicShared);
     // The caller may reuse its argument storage once launch returns.
     std::vector<std::vector<char>> values(numParams);
     for (size_t i = 0; i < numParams; ++i) {

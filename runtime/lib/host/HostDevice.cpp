@@ -952,6 +952,9 @@ symm_status HostConfig::readEnvironment() {
     return s;
   if (symm_status s = readUnsigned("SYMM_HOST_WORKERS", 1, 1024, workers))
     return s;
+  if (symm_status s =
+          readUnsigned("SYMM_HOST_MAX_SHARED", 0, 1u << 30, maxDynamicShared))
+    return s;
   if (const char *text = getenv("SYMM_HOST_DEADLOCK_SECONDS")) {
     char *end;
     double parsed = strtod(text, &end);

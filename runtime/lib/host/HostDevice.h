@@ -35,6 +35,9 @@ struct HostConfig {
   unsigned residentBlocks = 132;
   /// Threads one block may have.
   unsigned maxBlockThreads = 1024;
+  /// Dynamic workgroup memory one launch may ask for: what an H100 or H200
+  /// gives a block (227 KiB), so that a launch that runs here fits there.
+  unsigned maxDynamicShared = 227 * 1024;
   /// Worker OS threads; 0 is one per online CPU.
   unsigned workers = 0;
   /// How long every resident block of a launch that still has blocks to
