@@ -63,6 +63,13 @@ protected:
 
   FailureOr<SmallVector<char, 0>>
   moduleToObject(llvm::Module &llvmModule) override {
+    // A GPU thread's stack is a fiber's, with one guard page below it: a
+    // frame larger than a page (a big private array) must touch its pages in
+    // order, so that it faults in the guard page, which the runtime reports,
+    // instead of jumping over it into another thread's stack.
+    for (llvm::Function &function : llvmModule)
+      if (!function.isDeclaration())
+        function.addFnAttr("probe-stack", "inline-asm");
     SmallVector<char, 0> bytes;
     if (format == gpu::CompilationTarget::Offload) {
       llvm::raw_svector_ostream os(bytes);
