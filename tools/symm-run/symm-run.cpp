@@ -289,6 +289,14 @@ struct Rank {
   int reapOrder = -1;
 };
 
+/// Writes `bytes` bytes of a rank's output as one line with its prefix,
+/// every byte as it came (a NUL included).
+void writeLine(int index, const char *bytes, size_t size) {
+  printf("[rank %d] ", index);
+  fwrite(bytes, 1, size, stdout);
+  putchar('\n');
+}
+
 /// Writes every complete line of `rank`'s output with its prefix.
 void drain(Rank &rank, int index, bool flushAll) {
   char buffer[65536];
@@ -297,13 +305,12 @@ void drain(Rank &rank, int index, bool flushAll) {
     rank.pending.append(buffer, n);
   size_t start = 0, newline;
   while ((newline = rank.pending.find('\n', start)) != std::string::npos) {
-    printf("[rank %d] %.*s\n", index, int(newline - start),
-           rank.pending.c_str() + start);
+    writeLine(index, rank.pending.data() + start, newline - start);
     start = newline + 1;
   }
   rank.pending.erase(0, start);
   if ((n <= 0 || flushAll) && !rank.pending.empty()) {
-    printf("[rank %d] %s\n", index, rank.pending.c_str());
+    writeLine(index, rank.pending.data(), rank.pending.size());
     rank.pending.clear();
   }
   fflush(stdout);
@@ -584,7 +591,7 @@ int main(int argc, char **argv) {
   }
   for (int r = 0; r < ranks; ++r)
     if (!all[r].pending.empty())
-      printf("[rank %d] %s\n", r, all[r].pending.c_str());
+      writeLine(r, all[r].pending.data(), all[r].pending.size());
   fflush(stdout);
 
   int result = 0;
