@@ -21,6 +21,18 @@ the runtime raise :class:`SymmError` naming the rank; bad arguments raise
 and the argument). See docs/Python.md.
 """
 
+import sys as _sys
+
+try:
+    import numpy as _numpy  # noqa: F401
+except ImportError as _error:
+    raise ImportError(
+        f"symm needs NumPy, which this Python ({_sys.executable}) cannot "
+        f"import ({_error}). The README's set-up (scripts/setup.sh) installs "
+        "Debian's python3-numpy for /usr/bin/python3; for another Python, "
+        "pip install numpy (pip install ./python installs it with symm)"
+    ) from None
+
 from ._collectives import (all_gather, all_reduce, all_to_all, broadcast,
                            reduce_scatter)
 from ._compiler import compile, default_target
@@ -31,7 +43,7 @@ from ._dtypes import DTYPES
 from ._module import Kernel, Module, load
 from ._runtime import SymmError
 
-#: The dtypes arrays, kernels and collectives take (collectives: all but bool).
+#: The dtypes arrays, kernels and collectives take (reductions: all but bool).
 dtypes = tuple(DTYPES)
 
 __all__ = [

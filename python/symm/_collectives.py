@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import Any, Tuple
 
 from . import _tensors
-from ._core import require_init, state, stream_handle
-from ._dtypes import REDUCE_OPS
+from ._core import require_init, require_live, state, stream_handle
+from ._dtypes import DTYPES, REDUCE_OPS
 from ._runtime import check, lib
 
 
@@ -23,9 +23,11 @@ def _info(x: Any, what: str, name: str) -> _tensors.ArrayInfo:
     if info is None:
         raise TypeError(f"symm.{what}: {name} must be an array or tensor, got "
                         f"{type(x).__name__}")
-    if info.dtype.collective is None:
+    require_live(x, info, f"symm.{what}: {name}")
+    if info.dtype.collective is None and what in _REDUCTIONS:
         raise TypeError(f"symm.{what}: {name} has dtype {info.dtype.name}, "
-                        "which collectives do not take")
+                        "which is not reduced (all_gather, all_to_all and "
+                        "broadcast move it)")
     if not _tensors.is_contiguous(info):
         raise ValueError(f"symm.{what}: {name} must be contiguous, got "
                          f"strides {info.strides}")
@@ -52,6 +54,18 @@ def _prepare(what: str, x: Any, out: Any,
                          f"elements, expected {_tensors.numel(shape)} (shape "
                          f"{shape})")
     return src, out, dst
+
+
+# The collectives that combine values: every other one moves bytes, so it
+# takes bool as int8.
+_REDUCTIONS = ("all_reduce", "reduce_scatter")
+
+
+def _code(info: _tensors.ArrayInfo) -> int:
+    """The symm_dtype a collective is called with."""
+    if info.dtype.collective is None:
+        return DTYPES["int8"].collective
+    return info.dtype.collective
 
 
 def _op(what: str, op: str) -> int:
@@ -85,7 +99,7 @@ def all_reduce(x: Any, op: str = "sum", out: Any = None, *,
     info = _tensors.describe(x)
     src, out, dst = _prepare("all_reduce", x, out, info.shape if info else ())
     check(lib.symm_all_reduce(src.ptr, dst.ptr, _tensors.numel(src.shape),
-                              src.dtype.collective, _op("all_reduce", op),
+                              _code(src), _op("all_reduce", op),
                               stream_handle(stream, "symm.all_reduce")))
     return _finish(out, sync)
 
@@ -102,7 +116,7 @@ def all_gather(x: Any, out: Any = None, *, stream: Any = None,
     gathered = (n * shape[0],) + shape[1:] if shape else (n,)
     src, out, dst = _prepare("all_gather", x, out, gathered)
     check(lib.symm_all_gather(src.ptr, dst.ptr, _tensors.numel(src.shape),
-                              src.dtype.collective,
+                              _code(src),
                               stream_handle(stream, "symm.all_gather")))
     return _finish(out, sync)
 
@@ -118,7 +132,7 @@ def reduce_scatter(x: Any, op: str = "sum", out: Any = None, *,
     block = (shape[0] // n,) + shape[1:]
     src, out, dst = _prepare("reduce_scatter", x, out, block)
     check(lib.symm_reduce_scatter(src.ptr, dst.ptr, _tensors.numel(block),
-                                  src.dtype.collective,
+                                  _code(src),
                                   _op("reduce_scatter", op),
                                   stream_handle(stream,
                                                 "symm.reduce_scatter")))
@@ -134,7 +148,7 @@ def all_to_all(x: Any, out: Any = None, *, stream: Any = None,
     src, out, dst = _prepare("all_to_all", x, out, shape)
     check(lib.symm_all_to_all(src.ptr, dst.ptr,
                               _tensors.numel(shape) // lib.symm_world_size(),
-                              src.dtype.collective,
+                              _code(src),
                               stream_handle(stream, "symm.all_to_all")))
     return _finish(out, sync)
 
@@ -149,6 +163,6 @@ def broadcast(x: Any, root: int = 0, out: Any = None, *, stream: Any = None,
     info = _tensors.describe(x)
     src, out, dst = _prepare("broadcast", x, out, info.shape if info else ())
     check(lib.symm_broadcast(src.ptr, dst.ptr, _tensors.numel(src.shape),
-                             src.dtype.collective, root,
+                             _code(src), root,
                              stream_handle(stream, "symm.broadcast")))
     return _finish(out, sync)

@@ -5,11 +5,12 @@ from __future__ import annotations
 import atexit
 import contextlib
 import ctypes
+import numbers
 from typing import Any, Dict, Iterator, Optional, Sequence, Tuple, Union
 
 from . import _tensors
 from ._dtypes import dtype as to_dtype
-from ._runtime import SymmError, check, lib
+from ._runtime import SUCCESS, SymmError, check, lib
 
 Shape = Union[int, Sequence[int]]
 
@@ -17,8 +18,8 @@ Shape = Union[int, Sequence[int]]
 class _State:
     initialized = False
     backend = ""
-    # Base pointer -> byte size of every live symm.empty/zeros allocation.
-    allocations: Dict[int, int] = {}
+    # Base pointer -> every live symm.empty/zeros allocation.
+    allocations: Dict[int, _tensors.Block] = {}
 
 
 state = _State()
@@ -50,6 +51,9 @@ def finalize() -> None:
     runtime. Arrays of the heap must not be used afterwards."""
     require_init("finalize")
     state.initialized = False
+    # Arrays made before now raise rather than read the unmapped heap.
+    for block in state.allocations.values():
+        block.end("belongs to a symmetric heap that symm.finalize released")
     state.allocations.clear()
     check(lib.symm_finalize())
 
@@ -105,12 +109,20 @@ def heap_free() -> int:
 
 
 def _shape(shape: Shape, what: str) -> Tuple[int, ...]:
-    dims = (shape,) if isinstance(shape, int) else tuple(shape)
+    def dimension(n: Any) -> bool:
+        return isinstance(n, numbers.Integral) and not isinstance(n, bool)
+    if dimension(shape):
+        dims: Tuple[Any, ...] = (shape,)
+    elif isinstance(shape, (str, bytes)) or not hasattr(shape, "__iter__"):
+        raise TypeError(f"symm.{what}: shape {shape!r} must be an integer or "
+                        "a sequence of integers")
+    else:
+        dims = tuple(shape)
     for n in dims:
-        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+        if not dimension(n) or n < 0:
             raise ValueError(f"symm.{what}: shape {shape!r} must be "
                              "non-negative integers")
-    return dims
+    return tuple(int(n) for n in dims)
 
 
 def empty(shape: Shape, dtype: Any = "float32"):
@@ -120,22 +132,39 @@ def empty(shape: Shape, dtype: Any = "float32"):
     Returns a ``numpy.ndarray`` on the host backend and a ``torch.Tensor`` on
     the device on cuda/hip. dtypes: bool, int8, int32, int64, float16,
     bfloat16 (NumPy needs ml_dtypes), float32, float64."""
-    require_init("empty")
-    dims = _shape(shape, "empty")
+    return _allocate(shape, dtype, "empty")
+
+
+def _allocate(shape: Shape, dtype: Any, what: str):
+    require_init(what)
+    dims = _shape(shape, what)
     d = to_dtype(dtype)
     if state.backend == "host":
         from ._dtypes import numpy_dtype
         numpy_dtype(d)  # a clear error before allocating, not after
     nbytes = _tensors.numel(dims) * d.itemsize
+    # The runtime takes a 64-bit size: a larger one is asked as the largest,
+    # which fails (out of heap) on every rank alike, and is named here.
+    largest = ctypes.c_size_t(-1).value
     ptr = ctypes.c_void_p()
-    check(lib.symm_malloc(nbytes, ctypes.byref(ptr)))
-    state.allocations[ptr.value] = nbytes
-    return _tensors.view(state.backend, ptr.value, dims, d)
+    status = lib.symm_malloc(min(nbytes, largest), ctypes.byref(ptr))
+    if status != SUCCESS and nbytes > largest and \
+            lib.symm_status_string(status) == b"out of heap":
+        raise SymmError(f"symm.{what}: shape {dims} of {d.name} is {nbytes} "
+                        "bytes, more than a 64-bit size; the symmetric heap "
+                        f"holds {lib.symm_heap_size()} bytes (SYMM_HEAP_SIZE)",
+                        "out of heap")
+    check(status)
+    block = _tensors.Block(ptr.value, nbytes, f"the {d.name} array of shape "
+                           f"{dims} from symm.{what}")
+    state.allocations[ptr.value] = block
+    return _tensors.view(state.backend, ptr.value, dims, d, block=block,
+                         span=(ptr.value, ptr.value + nbytes))
 
 
 def zeros(shape: Shape, dtype: Any = "float32"):
     """Collective: like :func:`empty`, filled with zeros on this rank."""
-    x = empty(shape, dtype)
+    x = _allocate(shape, dtype, "zeros")
     if state.backend == "host":
         x[...] = 0
     else:
@@ -151,19 +180,48 @@ def _pointer(x: Any, what: str) -> _tensors.ArrayInfo:
     if info is None:
         raise TypeError(f"symm.{what}: expected an array or tensor, got "
                         f"{type(x).__name__}")
+    require_live(x, info, f"symm.{what}: x")
     return info
+
+
+def require_live(x: Any, info: _tensors.ArrayInfo, where: str) -> None:
+    """Raises ValueError naming ``where`` when ``x`` views an allocation that
+    was freed or a heap that was finalized. Host arrays know their
+    allocation; a tensor (cuda, hip) is refused when it lies in this rank's
+    heap outside every live allocation."""
+    block = _tensors.block_of(x)
+    if block is not None:
+        block.check(where)
+        return
+    if state.backend == "host" or not state.initialized or \
+            not _tensors.numel(info.shape) or not in_heap(info.ptr):
+        return
+    if not any(b.ptr <= info.ptr < b.ptr + b.nbytes
+               for b in state.allocations.values()):
+        raise ValueError(f"{where}: the tensor lies in the symmetric heap "
+                         "but in no live allocation: it was freed "
+                         "(symm.free)")
 
 
 def free(x: Any) -> None:
     """Collective: returns the allocation ``x`` (made by :func:`empty` or
-    :func:`zeros`) to the heap. Views of it must not be used afterwards."""
+    :func:`zeros`) to the heap. Views of it raise ValueError afterwards (on
+    the host backend; symm's calls refuse them on every backend)."""
     require_init("free")
-    info = _pointer(x, "free")
-    if info.ptr not in state.allocations:
+    info = _tensors.describe(x)
+    if info is None:
+        raise TypeError(f"symm.free: expected an array or tensor, got "
+                        f"{type(x).__name__}")
+    block = state.allocations.get(info.ptr)
+    if block is None:
+        freed = _tensors.block_of(x)
         raise ValueError("symm.free: the array is not a live symmetric "
-                         "allocation made by symm.empty or symm.zeros")
+                         "allocation made by symm.empty or symm.zeros" +
+                         (f" ({freed.ended})" if freed and freed.ended
+                          else ""))
     check(lib.symm_free(info.ptr))
     del state.allocations[info.ptr]
+    block.end("was freed by symm.free")
 
 
 def peer(x: Any, rank: int):
@@ -176,8 +234,13 @@ def peer(x: Any, rank: int):
                          f"{lib.symm_world_size() - 1}")
     remote = ctypes.c_void_p()
     check(lib.symm_translate(info.ptr, rank, ctypes.byref(remote)))
+    block = _tensors.block_of(x)
+    span = (0, 0)
+    if block is not None:
+        start = remote.value - (info.ptr - block.ptr)
+        span = (start, start + block.nbytes)
     return _tensors.view(state.backend, remote.value, info.shape, info.dtype,
-                         info.strides)
+                         info.strides, block=block, span=span)
 
 
 def in_heap(ptr: int) -> bool:

@@ -2,7 +2,8 @@
 
 Each dtype is known by its NumPy/PyTorch name (``"float32"``), the MLIR element
 type that kernel manifests spell (``"f32"``), its code in ``symm_dtype``
-(``symm/collectives.h``; bool has none: collectives do not take it) and its
+(``symm/collectives.h``; bool has none: the collectives that move
+bytes take it as int8, the reductions refuse it) and its
 DLPack type code.
 """
 

@@ -14,7 +14,7 @@ import struct
 from typing import Any, Dict, List, Optional, Sequence, Union
 
 from . import _tensors
-from ._core import in_heap, require_init, state, stream_handle
+from ._core import in_heap, require_init, require_live, state, stream_handle
 from ._dtypes import BY_ELEMENT
 from ._runtime import SymmError, check, lib
 
@@ -115,6 +115,7 @@ class Kernel:
         if info is None:
             raise TypeError(f"{where}: expected an array or tensor, got "
                             f"{type(value).__name__}")
+        require_live(value, info, where)
         element = arg[_K["arg_element"]]
         if BY_ELEMENT.get(element) is not info.dtype:
             raise TypeError(f"{where}: expected elements of type {element}, "
@@ -186,7 +187,9 @@ class Kernel:
                 raise TypeError(f"{where}: expected a number, got "
                                 f"{type(value).__name__}")
             v = float(value)
-            if math.isfinite(v) and abs(v) > _FLOATS[kind]:
+            if not math.isfinite(v):
+                raise ValueError(f"{where}: {v} is not a finite number")
+            if abs(v) > _FLOATS[kind]:
                 raise ValueError(f"{where}: {v} is out of the range of {kind}")
             if kind == "f64":
                 return ctypes.c_double(v)

@@ -12,6 +12,30 @@ from typing import Any, Dict, NamedTuple, Optional, Sequence, Tuple
 from ._dtypes import DType, dtype as to_dtype, numpy_dtype
 
 
+class Block:
+    """One symm.empty/zeros allocation, as every array over it (views and
+    peers' copies included) sees it: once it is freed or its heap finalized,
+    the arrays raise instead of reading memory that may hold another
+    allocation, or none."""
+
+    __slots__ = ("ptr", "nbytes", "origin", "ended")
+
+    def __init__(self, ptr: int, nbytes: int, origin: str) -> None:
+        self.ptr = ptr
+        self.nbytes = nbytes
+        self.origin = origin      # "the float32 array of shape (4,) from ..."
+        self.ended: Optional[str] = None
+
+    def end(self, why: str) -> None:
+        if self.ended is None:
+            self.ended = f"{self.origin} {why}"
+
+    def check(self, where: str) -> None:
+        """Raises ValueError naming ``where`` once the allocation ended."""
+        if self.ended is not None:
+            raise ValueError(f"{where}: {self.ended}")
+
+
 class ArrayInfo(NamedTuple):
     """What a kernel or a collective needs to know of an array or tensor."""
     ptr: int
@@ -69,19 +93,125 @@ def numel(shape: Sequence[int]) -> int:
 
 # --- NumPy (host backend) -------------------------------------------------
 
+_heap_array: Any = None
+
+
+def _data_address(array: Any) -> int:
+    return array.__array_interface__["data"][0]
+
+
+def heap_array_class() -> Any:
+    """The NumPy arrays over the symmetric heap: a subclass of
+    ``numpy.ndarray`` (named ``ndarray`` too, so messages and ``repr`` read as
+    NumPy's) whose arrays check their allocation (a :class:`Block`) before
+    reading or writing: reading, writing or computing with one whose
+    allocation was freed, or whose heap was finalized, raises ValueError
+    instead of touching memory that may hold another allocation, or none.
+    Views share the check; copies are ordinary arrays."""
+    global _heap_array
+    if _heap_array is not None:
+        return _heap_array
+    import numpy as np
+
+    def plain(a: Any) -> Any:
+        if isinstance(a, ndarray):
+            a._symm_check()
+            return a.view(np.ndarray)
+        return a
+
+    class ndarray(np.ndarray):
+        _symm_block: Optional[Block] = None
+        # The mapping the block is viewed through: [low, high) addresses.
+        _symm_span: Tuple[int, int] = (0, 0)
+
+        def __array_finalize__(self, obj: Any) -> None:
+            block = getattr(obj, "_symm_block", None)
+            if block is None:
+                return
+            low, high = obj._symm_span
+            # A view shares the check; a copy (astype, flatten...) does not.
+            if low <= _data_address(self) < high:
+                self._symm_block = block
+                self._symm_span = obj._symm_span
+
+        def _symm_check(self) -> None:
+            if self._symm_block is not None:
+                self._symm_block.check("symm")
+
+        def __repr__(self) -> str:
+            self._symm_check()
+            return repr(self.view(np.ndarray))
+
+        def __str__(self) -> str:
+            self._symm_check()
+            return str(self.view(np.ndarray))
+
+        def __getitem__(self, key: Any) -> Any:
+            self._symm_check()
+            return super().__getitem__(key)
+
+        def __setitem__(self, key: Any, value: Any) -> None:
+            self._symm_check()
+            super().__setitem__(key, value)
+
+        def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any,
+                            out: Any = None, **kwargs: Any) -> Any:
+            args = tuple(plain(a) for a in inputs)
+            if out is not None:
+                kwargs["out"] = tuple(plain(o) for o in out)
+            result = getattr(ufunc, method)(*args, **kwargs)
+            if out is None or method == "at":
+                return result
+            # In place: the caller's own arrays, not their plain views.
+            return out[0] if len(out) == 1 else out
+
+        def __array_function__(self, func: Any, types: Any, args: Any,
+                               kwargs: Any) -> Any:
+            for a in list(args) + list(kwargs.values()):
+                for item in (a if isinstance(a, (list, tuple)) else (a,)):
+                    if isinstance(item, ndarray):
+                        item._symm_check()
+            return super().__array_function__(func, types, args, kwargs)
+
+    def checked(name: str) -> Any:
+        method = getattr(np.ndarray, name)
+
+        def call(self: Any, *args: Any, **kwargs: Any) -> Any:
+            self._symm_check()
+            return method(self, *args, **kwargs)
+        call.__name__ = name
+        return call
+
+    # The methods that read or write the memory without a ufunc.
+    for name in ("__array__", "__bool__", "__complex__", "__contains__",
+                 "__float__", "__format__", "__index__", "__int__",
+                 "__iter__", "__reduce__", "__reduce_ex__", "astype", "byteswap", "copy", "dump", "dumps",
+                 "fill", "item", "itemset", "put", "setfield", "getfield",
+                 "sort", "partition", "tobytes", "tofile", "tolist",
+                 "tostring"):
+        if hasattr(np.ndarray, name):
+            setattr(ndarray, name, checked(name))
+    ndarray.__module__ = "symm"
+    _heap_array = ndarray
+    return ndarray
+
 
 def _numpy_view(ptr: int, shape: Tuple[int, ...], d: DType,
-                strides: Tuple[int, ...]):
-    import numpy as np
+                strides: Tuple[int, ...], block: Optional[Block],
+                span: Tuple[int, int]):
     npd = numpy_dtype(d)
     # The byte span the view touches, for the buffer it is built over.
     low = sum(s * (n - 1) for n, s in zip(shape, strides) if s < 0 and n)
     high = sum(s * (n - 1) for n, s in zip(shape, strides) if s > 0 and n)
-    span = 0 if numel(shape) == 0 else (high - low + 1) * d.itemsize
-    buffer = (ctypes.c_char * span).from_address(ptr + low * d.itemsize)
-    return np.ndarray(shape, dtype=npd, buffer=buffer,
-                      offset=-low * d.itemsize,
-                      strides=tuple(s * d.itemsize for s in strides))
+    size = 0 if numel(shape) == 0 else (high - low + 1) * d.itemsize
+    buffer = (ctypes.c_char * size).from_address(ptr + low * d.itemsize)
+    array = heap_array_class()(shape, dtype=npd, buffer=buffer,
+                               offset=-low * d.itemsize,
+                               strides=tuple(s * d.itemsize for s in strides))
+    if block is not None:
+        array._symm_block = block
+        array._symm_span = span
+    return array
 
 
 # --- PyTorch through DLPack (cuda and hip backends) -----------------------
@@ -192,13 +322,27 @@ def _torch_view(backend: str, ptr: int, shape: Tuple[int, ...], d: DType,
 
 
 def view(backend: str, ptr: int, shape: Tuple[int, ...], d: DType,
-         strides: Optional[Tuple[int, ...]] = None):
-    """An array (host) or tensor (cuda/hip) over the memory at ``ptr``."""
+         strides: Optional[Tuple[int, ...]] = None,
+         block: Optional[Block] = None, span: Tuple[int, int] = (0, 0)):
+    """An array (host) or tensor (cuda/hip) over the memory at ``ptr``. On the
+    host backend a ``block`` makes the array, and every view of it within
+    ``span`` (the block as mapped there), check the block."""
     if strides is None:
         strides = contiguous_strides(shape)
     if backend == "host":
-        return _numpy_view(ptr, shape, d, strides)
+        return _numpy_view(ptr, shape, d, strides, block, span)
     return _torch_view(backend, ptr, shape, d, strides)
+
+
+def block_of(obj: Any) -> Optional[Block]:
+    """The allocation a host-backend array views (through any chain of
+    views), or None."""
+    while obj is not None:
+        block = getattr(obj, "_symm_block", None)
+        if block is not None:
+            return block
+        obj = getattr(obj, "base", None)
+    return None
 
 
 def empty_like(backend: str, shape: Tuple[int, ...], d: DType):

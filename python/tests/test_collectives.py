@@ -148,3 +148,28 @@ def test_graph_misuse_says_why():
     symm.barrier()
     symm.free(x)
     s.close()
+
+
+def test_bool_moves_as_bytes():
+    # docs/Python.md lists bool among the dtypes; the collectives that move
+    # values take it, the reductions refuse it (test_errors.py).
+    n, me = symm.world_size(), symm.rank()
+
+    def flags(rank, count):
+        return (np.arange(count) + rank) % 3 == 0
+
+    gathered = symm.all_gather(flags(me, 5))
+    assert gathered.dtype == bool
+    np.testing.assert_array_equal(
+        gathered, np.concatenate([flags(r, 5) for r in range(n)]))
+    mine = flags(me, 2 * n)
+    exchanged = symm.all_to_all(mine)
+    np.testing.assert_array_equal(
+        exchanged, np.concatenate([flags(r, 2 * n)[2 * me:2 * me + 2]
+                                   for r in range(n)]))
+    x = symm.zeros(7, dtype="bool")
+    x[...] = flags(me, 7)
+    assert symm.broadcast(x, root=n - 1, out=x) is x
+    np.testing.assert_array_equal(x, flags(n - 1, 7))
+    symm.barrier()
+    symm.free(x)

@@ -121,6 +121,12 @@ def test_unsupported_array_dtype(kernels):
     (6, 1e39, ValueError, r"argument 6 \(bf16\): .* out of the range of bf16"),
     (7, "1", TypeError, r"argument 7 \(f32\): expected a number, got str"),
     (7, 1e39, ValueError, r"argument 7 \(f32\): .* out of the range of f32"),
+    (7, float("nan"), ValueError, r"argument 7 \(f32\): nan is not a finite "
+     "number"),
+    (8, float("-inf"), ValueError, r"argument 8 \(f64\): -inf is not a "
+     "finite number"),
+    (5, np.float16("inf"), ValueError, r"argument 5 \(f16\): inf is not a "
+     "finite number"),
     (8, None, TypeError, r"argument 8 \(f64\): expected a number, got "
      "NoneType"),
 ])
@@ -146,6 +152,18 @@ def test_an_array_for_a_scalar(kernels, sym):
 def test_bad_launch_configuration(kernels, sym, launch, message):
     with pytest.raises(ValueError, match="kernel 'scale': " + message):
         kernels["scale"](args=[sym, 64, 1.0], **launch)
+
+
+def test_shared_memory_beyond_a_launch(kernels, sym):
+    # 1 TiB was truncated to 32 bits (0 bytes) and launched.
+    with pytest.raises(symm.SymmError, match=r"rank \d+: kernel 'scale': "
+                       "1099511627776 bytes of dynamic shared memory; a "
+                       "launch takes at most 4294967295"):
+        kernels["scale"](args=[sym, 64, 1.0], shared=1 << 40)
+    with pytest.raises(symm.SymmError, match="kernel 'scale': 1048576 bytes "
+                       "of dynamic shared memory exceed the CPU target's "
+                       "limit of 232448 bytes per block"):
+        kernels["scale"](args=[sym, 64, 1.0], shared=1 << 20)
 
 
 def test_bad_stream(kernels, sym):
@@ -215,6 +233,61 @@ def test_bad_shape(shape, message):
         symm.empty(shape)
 
 
+@pytest.mark.parametrize("shape", [3.5, "4", None])
+def test_a_shape_that_is_no_shape(shape):
+    with pytest.raises(TypeError, match=rf"symm.zeros: shape {shape!r} must "
+                       "be an integer or a sequence of integers"):
+        symm.zeros(shape)
+
+
+def test_a_shape_beyond_64_bits():
+    # Every rank asks the runtime for the largest size, which fails alike.
+    with pytest.raises(symm.SymmError, match=r"symm.zeros: shape "
+                       r"\(4611686018427387904, 16\) of float32 is "
+                       "295147905179352825856 bytes, more than a 64-bit size; "
+                       r"the symmetric heap holds \d+ bytes \(SYMM_HEAP_SIZE\)"
+                       ) as e:
+        symm.zeros((2**62, 16))
+    assert e.value.status == "out of heap"
+    # NumPy integers are integers.
+    x = symm.zeros(np.int64(3))
+    assert x.shape == (3,)
+    symm.free(x)
+
+
+def test_a_freed_array_raises_naming_the_argument(kernels):
+    x = symm.zeros(8, dtype="float32")
+    view = x[2:]
+    copy = x.copy()
+    peer = symm.peer(x, 0)
+    symm.barrier()
+    symm.free(x)
+    # The next allocation takes x's place in the heap: x must not see it.
+    y = symm.zeros(8, dtype="float32")
+    freed = (r"the float32 array of shape \(8,\) from symm.zeros was freed "
+             "by symm.free")
+    for use in (lambda: x[0], lambda: view.sum(), lambda: float(peer[1]),
+                lambda: repr(x), lambda: x.tolist(), lambda: view + 1):
+        with pytest.raises(ValueError, match="symm: " + freed):
+            use()
+    with pytest.raises(ValueError, match="symm: " + freed):
+        x[0] = 1
+    with pytest.raises(ValueError, match="symm: " + freed):
+        view += 1
+    with pytest.raises(ValueError, match=r"kernel 'scale': argument 0 "
+                       r"\(memref<\?xf32, #symm.heap>\): " + freed):
+        kernels["scale"](args=[x, 8, 2.0])
+    with pytest.raises(ValueError, match="symm.all_reduce: x: " + freed):
+        symm.all_reduce(x)
+    with pytest.raises(ValueError, match="symm.all_gather: out: " + freed):
+        symm.all_gather(np.ones(2, dtype=np.float32), out=view)
+    with pytest.raises(ValueError, match="symm.peer: x: " + freed):
+        symm.peer(view, 0)
+    assert copy[0] == 0 and (y == 0).all()
+    symm.barrier()
+    symm.free(y)
+
+
 def test_bad_dtype():
     with pytest.raises(TypeError, match="symm: unsupported dtype 'complex64'"
                        "; expected one of bool, int8, int32, int64, float16, "
@@ -260,8 +333,9 @@ def test_collective_errors():
     with pytest.raises(ValueError, match="symm.all_reduce: op 'mean' is not "
                        "one of sum, prod, min, max"):
         symm.all_reduce(x, op="mean")
-    with pytest.raises(TypeError, match="symm.all_reduce: x has dtype bool, "
-                       "which collectives do not take"):
+    with pytest.raises(TypeError, match=r"symm.all_reduce: x has dtype bool, "
+                       r"which is not reduced \(all_gather, all_to_all and "
+                       r"broadcast move it\)"):
         symm.all_reduce(np.ones(4, dtype=bool))
     with pytest.raises(TypeError, match="symm.all_gather: x must be an array "
                        "or tensor, got list"):

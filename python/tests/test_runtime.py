@@ -145,6 +145,36 @@ def test_lifecycle_in_a_process_of_its_own():
     ]
 
 
+def test_arrays_made_before_finalize_raise_instead_of_reading_it():
+    # The heap is unmapped: reading it killed the rank with SIGSEGV.
+    r = _python(
+        "import symm\n"
+        "symm.init()\n"
+        "x = symm.zeros((2, 3), dtype='int32')\n"
+        "row = x[1]\n"
+        "symm.finalize()\n"
+        "for use in (lambda: x[0, 0], lambda: row.sum(), lambda: print(x)):\n"
+        "    try:\n"
+        "        use()\n"
+        "    except ValueError as e:\n"
+        "        print(e)\n")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == [
+        "symm: the int32 array of shape (2, 3) from symm.zeros belongs to a "
+        "symmetric heap that symm.finalize released"] * 3
+
+
+def test_without_numpy_import_says_what_symm_needs():
+    # An interpreter without NumPy (None in sys.modules: its import fails).
+    r = _python("import sys\nsys.modules['numpy'] = None\nimport symm\n")
+    assert r.returncode != 0
+    last = r.stderr.strip().splitlines()[-1]
+    assert last.startswith("ImportError: symm needs NumPy, which this Python "
+                           f"({sys.executable}) cannot import"), r.stderr
+    assert "scripts/setup.sh" in last and "python3-numpy" in last
+    assert "pip install numpy" in last
+
+
 def test_runtime_errors_name_the_rank():
     r = _python(
         "import os, symm\n"
