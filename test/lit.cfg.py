@@ -40,5 +40,8 @@ if config.symm_nvshmem_backend:
     config.available_features.add("nvshmem-backend")
 if shutil.which("mpirun"):
     config.available_features.add("mpirun")
+# Every collective call compares its arguments across ranks
+# (docs/Collectives.md, checked mode).
+config.environment["SYMM_CHECK_COLLECTIVES"] = "1"
 # A job id for launcher tests that derive the rendezvous from MASTER_PORT.
 config.substitutions.append(("%{port}", str(20000 + os.getpid() % 20000)))

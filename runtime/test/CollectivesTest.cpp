@@ -912,6 +912,111 @@ void testErrors() {
   CHECK_OK(symm_free(heap));
 }
 
+/// Checked mode (SYMM_CHECK_COLLECTIVES=1, run on 2 or more ranks): calls
+/// whose arguments differ between ranks fail on every rank, naming both
+/// ranks, and leave the ranks paired: a correct call afterwards works.
+void testMismatches() {
+  void *heap = nullptr;
+  CHECK_OK(symm_malloc(4096, &heap));
+  char *h = static_cast<char *>(heap);
+  const symm_status asymmetric = SYMM_ERROR_ASYMMETRIC;
+  int last = world - 1;
+  std::string other = "rank " + std::to_string(last) + " passed ";
+  expectError(symm_all_reduce(h, h + 1024, 8, SYMM_INT32,
+                              rank == last ? SYMM_MAX : SYMM_SUM, nullptr),
+              asymmetric,
+              ("symm_all_reduce (collective call #1): rank 0 passed op 0 "
+               "(sum), " +
+               other + "op 3 (max); every rank must pass the same")
+                  .c_str());
+  expectError(
+      symm_broadcast(h, h + 1024, 8, SYMM_INT8, rank == last ? last : 0,
+                     nullptr),
+      asymmetric,
+      ("rank 0 passed root 0, " + other + "root " + std::to_string(last))
+          .c_str());
+  expectError(
+      symm_all_gather(h, h + 1024, 4, rank == last ? SYMM_FLOAT32 : SYMM_INT32,
+                      nullptr),
+      asymmetric,
+      ("rank 0 passed dtype 1 (i32), " + other + "dtype 5 (f32)").c_str());
+  expectError(
+      symm_reduce_scatter(h, h + 2048, rank == last ? 4 : 2, SYMM_INT32,
+                          SYMM_SUM, nullptr),
+      asymmetric,
+      ("rank 0 passed recv_count 2, " + other + "recv_count 4").c_str());
+  // all-to-allv: rank 0 sends one element more to the last rank than that
+  // rank expects from it.
+  std::vector<size_t> counts(world, 2), displs(world);
+  for (int r = 0; r < world; ++r)
+    displs[r] = 2 * r;
+  std::vector<size_t> sendCounts = counts;
+  if (rank == 0)
+    sendCounts[last] = 3;
+  std::string v = "symm_all_to_allv (collective call #5): rank 0 sends 3 "
+                  "elements to rank " +
+                  std::to_string(last) + " (its send_counts[" +
+                  std::to_string(last) +
+                  "]), which expects 2 from it (its recv_counts[0])";
+  expectError(symm_all_to_allv(h, sendCounts.data(), displs.data(), h + 2048,
+                               counts.data(), displs.data(), SYMM_INT32,
+                               nullptr),
+              asymmetric, v.c_str());
+  // One rank's own mistake (an all-gather that is in place the wrong way)
+  // fails the call on every rank.
+  symm_status st = symm_all_gather(rank == last ? h + 4 : h + 2048, h, 8,
+                                   SYMM_INT32, nullptr);
+  if (rank == last)
+    expectError(st, SYMM_ERROR_INVALID_ARGUMENT,
+                "send and recv overlap but are not in place");
+  else
+    expectError(st, SYMM_ERROR_PEER_FAILED,
+                ("symm_all_gather (collective call #6): rank " +
+                 std::to_string(last) +
+                 "'s call failed its own checks (invalid argument), so it "
+                 "fails on every rank")
+                    .c_str());
+  // Another collective altogether.
+  st = rank == last
+           ? symm_broadcast(h, h + 1024, 4, SYMM_INT32, 0, nullptr)
+           : symm_all_reduce(h, h + 1024, 4, SYMM_INT32, SYMM_SUM, nullptr);
+  expectError(st, asymmetric,
+              ("mismatched collective calls: rank 0 called symm_all_reduce "
+               "(collective call #7), rank " +
+               std::to_string(last) +
+               " called symm_broadcast (collective call #7)")
+                  .c_str());
+  // The ranks are still paired.
+  testAllReduce(SYMM_INT32, SYMM_SUM, 100, Place::Heap, false, nullptr, 1);
+  CHECK_OK(symm_free(heap));
+}
+
+/// Without checked mode, a rank whose call fails its own checks returns
+/// while its peers go on; the first collective on a stream sets up its
+/// channel with a collective allocation, which meets the failed rank's next
+/// collective call. The mismatch names the collective that allocated, not
+/// an internal symm_malloc alone.
+void testUncheckedMisuse() {
+  void *heap = nullptr;
+  CHECK_OK(symm_malloc(4096, &heap));
+  char *h = static_cast<char *>(heap);
+  int last = world - 1;
+  symm_status st = symm_all_gather(rank == last ? h + 4 : h + 4 * rank * 8, h,
+                                   8, SYMM_INT32, nullptr);
+  std::string text =
+      "mismatched collective calls: rank 0 called symm_malloc (which "
+      "symm_all_gather made: the first collective call on a stream sets up "
+      "its channel) (collective call #1), rank " +
+      std::to_string(last) + " called symm_barrier (collective call #1)";
+  if (rank == last) {
+    expectError(st, SYMM_ERROR_INVALID_ARGUMENT,
+                "in place means send == recv + rank * send_count");
+    expectError(symm_barrier(), SYMM_ERROR_ASYMMETRIC, text.c_str());
+  } else {
+    expectError(st, SYMM_ERROR_ASYMMETRIC, text.c_str());
+  }
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -957,6 +1062,20 @@ int main(int argc, char **argv) {
     testAllToAllv(SYMM_INT32, 1000, Place::Heap, ++seed);
     CHECK_OK(symm_finalize());
     printf(failures ? "choice FAILED\n" : "choice ok\n");
+    return failures ? 1 : 0;
+  }
+  // mismatch: checked mode's errors (run with SYMM_CHECK_COLLECTIVES=1);
+  // unchecked-misuse: a mistake on one rank without it (=0).
+  if (argc > 1 &&
+      (!strcmp(argv[1], "mismatch") || !strcmp(argv[1], "unchecked-misuse"))) {
+    bool checked = !strcmp(argv[1], "mismatch");
+    if (checked)
+      testMismatches();
+    else
+      testUncheckedMisuse();
+    if (checked)
+      CHECK_OK(symm_finalize());
+    printf(failures ? "%s FAILED\n" : "%s ok\n", argv[1]);
     return failures ? 1 : 0;
   }
   // graph: only the graph capture test.

@@ -17,6 +17,7 @@
 #include "Embedded.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -200,14 +201,19 @@ symm_status configure(State &s) {
                 "SYMM_COLLECTIVES_DEBUG='%s' must be 0 or 1", debug);
   s.debug = !strcmp(debug, "1");
   // Flags count calls modulo 2^32 (the kernels wait with `reached`); a
-  // channel may start near the wrap to show it.
+  // channel may start near the wrap to show it. An epoch is 32 bits either
+  // way: 4294967290 and -6 are the same one.
   const char *first = envOr("SYMM_COLLECTIVES_FIRST_EPOCH", "0");
-  std::optional<int> firstEpoch = env::parseInt(first, INT32_MIN, INT32_MAX);
-  if (!firstEpoch)
+  char *end = nullptr;
+  errno = 0;
+  long long firstEpoch = strtoll(first, &end, 10);
+  if (end == first || *end || errno || firstEpoch < INT32_MIN ||
+      firstEpoch > UINT32_MAX)
     return fail(SYMM_ERROR_INVALID_ARGUMENT,
-                "SYMM_COLLECTIVES_FIRST_EPOCH='%s' is not a 32-bit integer",
+                "SYMM_COLLECTIVES_FIRST_EPOCH='%s' is not a 32-bit integer "
+                "(-2147483648 to 4294967295: epochs count modulo 2^32)",
                 first);
-  s.firstEpoch = *firstEpoch;
+  s.firstEpoch = int32_t(uint32_t(firstEpoch));
   // On the nvshmem backend the kernels reach a peer through NVSHMEM where
   // its heap is not mapped (compiled with --remote=auto), or every peer so
   // (--remote=nvshmem: what runs across nodes, exercised on one).
@@ -796,6 +802,105 @@ symm_status chainBroadcast(const char *fn, Call &call, const void *src,
   return SYMM_SUCCESS;
 }
 
+/// One argument of a collective call, as checked mode compares it.
+struct Argument {
+  const char *name;
+  uint64_t value;
+  /// The value's name where it is an enumerator (a dtype, an op).
+  const char *const *names = nullptr;
+  size_t count = 0;
+};
+
+const char *const kOpNames[] = {"sum", "prod", "min", "max"};
+
+Argument dtypeArgument(symm_dtype dtype) {
+  return {"dtype", uint64_t(dtype), kDtypeNames, kNumDtypes};
+}
+
+std::string describe(const Argument &a, uint64_t value) {
+  std::string text = std::string(a.name) + " " + std::to_string(value);
+  if (a.names && value < a.count)
+    text += std::string(" (") + a.names[value] + ")";
+  return text;
+}
+
+/// all-to-allv: rank i's send_counts[j] must be rank j's recv_counts[i]. Each
+/// rank's gathered row holds its send counts from `at`, then its receive
+/// counts.
+using CrossCheck = symm_status (*)(uint64_t seq, const std::vector<uint64_t> &,
+                                   size_t stride, size_t at);
+
+/// Checked mode (SYMM_CHECK_COLLECTIVES=1): every rank's call meets the
+/// others' before anything moves. A rank whose call failed its own checks
+/// (`local`) makes the call fail on every rank; so do `args` that differ
+/// between ranks, naming both ranks and both values, and `cross`'s check of
+/// `extra`. Without checked mode, `local` is the result: a mismatch then
+/// goes unnoticed (docs/Collectives.md says what it does).
+symm_status agree(CollectiveCall call, symm_status local,
+                  std::initializer_list<Argument> args,
+                  const std::vector<uint64_t> &extra = {},
+                  CrossCheck cross = nullptr) {
+  if (local == SYMM_ERROR_NOT_INITIALIZED || !checkingCollectives())
+    return local;
+  std::vector<uint64_t> mine = {uint64_t(local)};
+  for (const Argument &a : args)
+    mine.push_back(a.value);
+  size_t at = mine.size();
+  mine.insert(mine.end(), extra.begin(), extra.end());
+  std::vector<uint64_t> all;
+  uint64_t seq = 0;
+  symm_status met = gatherCollectiveArguments(call, mine, all, seq);
+  // This rank's own error says more than what it did to the others.
+  if (local != SYMM_SUCCESS)
+    return local;
+  if (met != SYMM_SUCCESS)
+    return met;
+  const char *fn = collectiveCallName(call);
+  size_t stride = mine.size();
+  for (int r = 0; r < symm_world_size(); ++r)
+    if (all[r * stride] != SYMM_SUCCESS)
+      return fail(SYMM_ERROR_PEER_FAILED,
+                  "%s (collective call #%llu): rank %d's call failed its own "
+                  "checks (%s), so it fails on every rank "
+                  "(SYMM_CHECK_COLLECTIVES)",
+                  fn, static_cast<unsigned long long>(seq), r,
+                  symm_status_string(symm_status(all[r * stride])));
+  size_t i = 1;
+  for (const Argument &a : args) {
+    for (int r = 1; r < symm_world_size(); ++r)
+      if (all[r * stride + i] != all[i])
+        return fail(SYMM_ERROR_ASYMMETRIC,
+                    "%s (collective call #%llu): rank 0 passed %s, rank %d "
+                    "passed %s; every rank must pass the same "
+                    "(SYMM_CHECK_COLLECTIVES)",
+                    fn, static_cast<unsigned long long>(seq),
+                    describe(a, all[i]).c_str(), r,
+                    describe(a, all[r * stride + i]).c_str());
+    ++i;
+  }
+  return cross ? cross(seq, all, stride, at) : SYMM_SUCCESS;
+}
+
+symm_status crossCheckCounts(uint64_t seq, const std::vector<uint64_t> &all,
+                             size_t stride, size_t at) {
+  int world = symm_world_size();
+  for (int i = 0; i < world; ++i)
+    for (int j = 0; j < world; ++j) {
+      uint64_t sent = all[i * stride + at + j];
+      uint64_t expected = all[j * stride + at + world + i];
+      if (sent != expected)
+        return fail(SYMM_ERROR_ASYMMETRIC,
+                    "symm_all_to_allv (collective call #%llu): rank %d sends "
+                    "%llu elements to rank %d (its send_counts[%d]), which "
+                    "expects %llu from it (its recv_counts[%d]) "
+                    "(SYMM_CHECK_COLLECTIVES)",
+                    static_cast<unsigned long long>(seq), i,
+                    static_cast<unsigned long long>(sent), j, j,
+                    static_cast<unsigned long long>(expected), i);
+    }
+  return SYMM_SUCCESS;
+}
+
 } // namespace
 
 extern "C" {
@@ -808,23 +913,28 @@ symm_status symm_all_gather(const void *send, void *recv, size_t send_count,
                             symm_dtype dtype, symm_stream *stream) {
   const char *fn = "symm_all_gather";
   Call call;
-  if (symm_status st = begin(fn, dtype, stream, call))
-    return st;
-  size_t sendBytes, recvBytes;
+  symm_status local = [&] {
+    if (symm_status st = begin(fn, dtype, stream, call))
+      return st;
+    size_t sendBytes, recvBytes;
+    if (symm_status st =
+            bytesOf(fn, "send_count", send_count, 1, call.esize, &sendBytes))
+      return st;
+    if (symm_status st =
+            bytesOf(fn, "recv", send_count, call.world, call.esize, &recvBytes))
+      return st;
+    char *slot = static_cast<char *>(recv) + call.rank * sendBytes;
+    return checkBuffers(fn, send, sendBytes, recv, recvBytes, send == slot,
+                        "in place means send == recv + rank * send_count");
+  }();
   if (symm_status st =
-          bytesOf(fn, "send_count", send_count, 1, call.esize, &sendBytes))
-    return st;
-  if (symm_status st =
-          bytesOf(fn, "recv", send_count, call.world, call.esize, &recvBytes))
-    return st;
-  char *slot = static_cast<char *>(recv) + call.rank * sendBytes;
-  if (symm_status st =
-          checkBuffers(fn, send, sendBytes, recv, recvBytes, send == slot,
-                       "in place means send == recv + rank * send_count"))
+          agree(CollectiveCall::AllGather, local,
+                {{"send_count", send_count}, dtypeArgument(dtype)}))
     return st;
   if (!send_count)
     return SYMM_SUCCESS;
   std::lock_guard<std::mutex> lock(stateMutex());
+  CollectiveCaller caller(CollectiveCall::AllGather);
   if (symm_status st = prepare(fn, dtype, stream, call))
     return st;
   return exchange(fn, call, send, recv, send_count, 0, send_count, -1,
@@ -835,18 +945,24 @@ symm_status symm_all_to_all(const void *send, void *recv, size_t count_per_rank,
                             symm_dtype dtype, symm_stream *stream) {
   const char *fn = "symm_all_to_all";
   Call call;
-  if (symm_status st = begin(fn, dtype, stream, call))
-    return st;
-  size_t bytes;
-  if (symm_status st = bytesOf(fn, "count_per_rank", count_per_rank, call.world,
-                               call.esize, &bytes))
-    return st;
-  if (symm_status st = checkBuffers(fn, send, bytes, recv, bytes, send == recv,
-                                    "in place means send == recv"))
+  symm_status local = [&] {
+    if (symm_status st = begin(fn, dtype, stream, call))
+      return st;
+    size_t bytes;
+    if (symm_status st = bytesOf(fn, "count_per_rank", count_per_rank,
+                                 call.world, call.esize, &bytes))
+      return st;
+    return checkBuffers(fn, send, bytes, recv, bytes, send == recv,
+                        "in place means send == recv");
+  }();
+  if (symm_status st =
+          agree(CollectiveCall::AllToAll, local,
+                {{"count_per_rank", count_per_rank}, dtypeArgument(dtype)}))
     return st;
   if (!count_per_rank)
     return SYMM_SUCCESS;
   std::lock_guard<std::mutex> lock(stateMutex());
+  CollectiveCaller caller(CollectiveCall::AllToAll);
   if (symm_status st = prepare(fn, dtype, stream, call))
     return st;
   size_t elems = count_per_rank * call.world;
@@ -859,19 +975,23 @@ symm_status symm_broadcast(const void *send, void *recv, size_t count,
                            symm_dtype dtype, int root, symm_stream *stream) {
   const char *fn = "symm_broadcast";
   Call call;
-  if (symm_status st = begin(fn, dtype, stream, call))
-    return st;
-  if (root < 0 || root >= call.world)
-    return fail(SYMM_ERROR_INVALID_ARGUMENT,
-                "%s: root %d is not a rank (world size %d)", fn, root,
-                call.world);
-  size_t bytes;
-  if (symm_status st = bytesOf(fn, "count", count, 1, call.esize, &bytes))
-    return st;
-  // Only the root reads send.
-  if (symm_status st =
-          checkBuffers(fn, send, call.rank == root ? bytes : 0, recv, bytes,
-                       send == recv, "in place means send == recv"))
+  symm_status local = [&] {
+    if (symm_status st = begin(fn, dtype, stream, call))
+      return st;
+    if (root < 0 || root >= call.world)
+      return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                  "%s: root %d is not a rank (world size %d)", fn, root,
+                  call.world);
+    size_t bytes;
+    if (symm_status st = bytesOf(fn, "count", count, 1, call.esize, &bytes))
+      return st;
+    // Only the root reads send.
+    return checkBuffers(fn, send, call.rank == root ? bytes : 0, recv, bytes,
+                        send == recv, "in place means send == recv");
+  }();
+  if (symm_status st = agree(
+          CollectiveCall::Broadcast, local,
+          {{"count", count}, dtypeArgument(dtype), {"root", uint64_t(root)}}))
     return st;
   BroadcastAlgo algo;
   if (symm_status st = broadcastAlgorithm(&algo))
@@ -879,6 +999,7 @@ symm_status symm_broadcast(const void *send, void *recv, size_t count,
   if (!count)
     return SYMM_SUCCESS;
   std::lock_guard<std::mutex> lock(stateMutex());
+  CollectiveCaller caller(CollectiveCall::Broadcast);
   if (symm_status st = prepare(fn, dtype, stream, call))
     return st;
   const void *src = call.rank == root ? send : recv;
@@ -923,23 +1044,31 @@ symm_status symm_all_reduce(const void *send, void *recv, size_t count,
                             symm_stream *stream) {
   const char *fn = "symm_all_reduce";
   Call call;
-  if (symm_status st = begin(fn, dtype, stream, call))
-    return st;
-  if (symm_status st = checkOp(fn, op))
-    return st;
-  size_t bytes;
-  if (symm_status st = bytesOf(fn, "count", count, 1, call.esize, &bytes))
-    return st;
-  if (symm_status st = checkBuffers(fn, send, bytes, recv, bytes, send == recv,
-                                    "in place means send == recv"))
-    return st;
   AllReduceAlgo algo;
   bool bySize;
-  if (symm_status st = allReduceAlgorithm(bytes, call.world, &algo, &bySize))
+  size_t bytes = 0;
+  symm_status local = [&] {
+    if (symm_status st = begin(fn, dtype, stream, call))
+      return st;
+    if (symm_status st = checkOp(fn, op))
+      return st;
+    if (symm_status st = bytesOf(fn, "count", count, 1, call.esize, &bytes))
+      return st;
+    if (symm_status st =
+            checkBuffers(fn, send, bytes, recv, bytes, send == recv,
+                         "in place means send == recv"))
+      return st;
+    return allReduceAlgorithm(bytes, call.world, &algo, &bySize);
+  }();
+  if (symm_status st = agree(CollectiveCall::AllReduce, local,
+                             {{"count", count},
+                              dtypeArgument(dtype),
+                              {"op", uint64_t(op), kOpNames, 4}}))
     return st;
   if (!count)
     return SYMM_SUCCESS;
   std::lock_guard<std::mutex> lock(stateMutex());
+  CollectiveCaller caller(CollectiveCall::AllReduce);
   if (symm_status st = prepare(fn, dtype, stream, call))
     return st;
   // Low-latency where the call fits it (Call::llFits); a forced `ll` that
@@ -997,26 +1126,32 @@ symm_status symm_reduce_scatter(const void *send, void *recv, size_t recv_count,
                                 symm_stream *stream) {
   const char *fn = "symm_reduce_scatter";
   Call call;
-  if (symm_status st = begin(fn, dtype, stream, call))
-    return st;
-  if (symm_status st = checkOp(fn, op))
-    return st;
-  size_t sendBytes, recvBytes;
-  if (symm_status st =
-          bytesOf(fn, "send", recv_count, call.world, call.esize, &sendBytes))
-    return st;
-  if (symm_status st =
-          bytesOf(fn, "recv_count", recv_count, 1, call.esize, &recvBytes))
-    return st;
-  // In place: recv is this rank's block of send.
-  const char *block = static_cast<const char *>(send) + call.rank * recvBytes;
-  if (symm_status st =
-          checkBuffers(fn, send, sendBytes, recv, recvBytes, recv == block,
-                       "in place means recv == send + rank * recv_count"))
+  symm_status local = [&] {
+    if (symm_status st = begin(fn, dtype, stream, call))
+      return st;
+    if (symm_status st = checkOp(fn, op))
+      return st;
+    size_t sendBytes, recvBytes;
+    if (symm_status st =
+            bytesOf(fn, "send", recv_count, call.world, call.esize, &sendBytes))
+      return st;
+    if (symm_status st =
+            bytesOf(fn, "recv_count", recv_count, 1, call.esize, &recvBytes))
+      return st;
+    // In place: recv is this rank's block of send.
+    const char *block = static_cast<const char *>(send) + call.rank * recvBytes;
+    return checkBuffers(fn, send, sendBytes, recv, recvBytes, recv == block,
+                        "in place means recv == send + rank * recv_count");
+  }();
+  if (symm_status st = agree(CollectiveCall::ReduceScatter, local,
+                             {{"recv_count", recv_count},
+                              dtypeArgument(dtype),
+                              {"op", uint64_t(op), kOpNames, 4}}))
     return st;
   if (!recv_count)
     return SYMM_SUCCESS;
   std::lock_guard<std::mutex> lock(stateMutex());
+  CollectiveCaller caller(CollectiveCall::ReduceScatter);
   if (symm_status st = prepare(fn, dtype, stream, call))
     return st;
   if (call.llFits(send, recv, recv_count)) // peer p gets block p
@@ -1052,35 +1187,48 @@ symm_status symm_all_to_allv(const void *send, const size_t *send_counts,
                              symm_stream *stream) {
   const char *fn = "symm_all_to_allv";
   Call call;
-  if (symm_status st = begin(fn, dtype, stream, call))
-    return st;
-  if (!send_counts || !send_displs || !recv_counts || !recv_displs)
-    return fail(SYMM_ERROR_INVALID_ARGUMENT,
-                "%s: the count and displacement arrays must not be null", fn);
   size_t sendEnd = 0, recvEnd = 0, moved = 0;
-  for (int r = 0; r < call.world; ++r) {
-    size_t end, bytes;
-    if (send_displs[r] > SIZE_MAX - send_counts[r] ||
-        recv_displs[r] > SIZE_MAX - recv_counts[r])
+  symm_status local = [&] {
+    if (symm_status st = begin(fn, dtype, stream, call))
+      return st;
+    if (!send_counts || !send_displs || !recv_counts || !recv_displs)
       return fail(SYMM_ERROR_INVALID_ARGUMENT,
-                  "%s: the displacement plus count for rank %d overflows", fn,
-                  r);
-    end = send_displs[r] + send_counts[r];
-    if (symm_status st = bytesOf(fn, "send", end, 1, call.esize, &bytes))
-      return st;
-    sendEnd = std::max(sendEnd, end);
-    end = recv_displs[r] + recv_counts[r];
-    if (symm_status st = bytesOf(fn, "recv", end, 1, call.esize, &bytes))
-      return st;
-    recvEnd = std::max(recvEnd, end);
-    moved += send_counts[r] + recv_counts[r];
+                  "%s: the count and displacement arrays must not be null", fn);
+    for (int r = 0; r < call.world; ++r) {
+      size_t end, bytes;
+      if (send_displs[r] > SIZE_MAX - send_counts[r] ||
+          recv_displs[r] > SIZE_MAX - recv_counts[r])
+        return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                    "%s: the displacement plus count for rank %d overflows", fn,
+                    r);
+      end = send_displs[r] + send_counts[r];
+      if (symm_status st = bytesOf(fn, "send", end, 1, call.esize, &bytes))
+        return st;
+      sendEnd = std::max(sendEnd, end);
+      end = recv_displs[r] + recv_counts[r];
+      if (symm_status st = bytesOf(fn, "recv", end, 1, call.esize, &bytes))
+        return st;
+      recvEnd = std::max(recvEnd, end);
+      moved += send_counts[r] + recv_counts[r];
+    }
+    return checkBuffers(fn, send, sendEnd * call.esize, recv,
+                        recvEnd * call.esize, false, nullptr);
+  }();
+  // Every rank's counts, for the check that each pair of ranks agrees.
+  std::vector<uint64_t> counts;
+  if (local == SYMM_SUCCESS) {
+    counts.assign(send_counts, send_counts + call.world);
+    counts.insert(counts.end(), recv_counts, recv_counts + call.world);
+  } else {
+    counts.assign(2 * size_t(symm_world_size()), 0);
   }
-  if (symm_status st = checkBuffers(fn, send, sendEnd * call.esize, recv,
-                                    recvEnd * call.esize, false, nullptr))
+  if (symm_status st = agree(CollectiveCall::AllToAllv, local,
+                             {dtypeArgument(dtype)}, counts, crossCheckCounts))
     return st;
   if (!moved)
     return SYMM_SUCCESS;
   std::lock_guard<std::mutex> lock(stateMutex());
+  CollectiveCaller caller(CollectiveCall::AllToAllv);
   if (symm_status st = prepare(fn, dtype, stream, call))
     return st;
   // Round k: send to rank + k, receive from rank - k; each pair of ranks

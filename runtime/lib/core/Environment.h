@@ -30,6 +30,7 @@ constexpr const char *kNvshmemHome = "SYMM_NVSHMEM_HOME";
 /// the MiB of shared memory for what releases publish.
 constexpr const char *kCheckRaces = "SYMM_HOST_CHECK_RACES";
 constexpr const char *kRaceMemory = "SYMM_HOST_RACE_MEMORY";
+constexpr const char *kCheckCollectives = "SYMM_CHECK_COLLECTIVES";
 
 /// The value of `name`, or null when it is unset or empty.
 const char *get(const char *name);

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstdio>
+#include <cstring>
 #include <optional>
 #include <set>
 #include <unistd.h>
@@ -51,18 +52,37 @@ symm_status envInt(std::initializer_list<const char *> names, int min, int max,
 const std::initializer_list<const char *> kRankVariables = {
     env::kRank, "OMPI_COMM_WORLD_RANK", "RANK", "PMI_RANK"};
 
-const char *collectiveName(uint64_t kind) {
+/// The collective a heap call on this thread is made for (CollectiveCaller).
+thread_local CollectiveCall caller = CollectiveCall::None;
+
+/// A collective call as gathered: its kind and, for Check, the collective;
+/// for the heap's calls, the collective they were made for.
+std::string collectiveName(uint64_t kind, uint64_t call) {
+  auto made = static_cast<CollectiveCall>(call);
+  std::string name;
   switch (static_cast<Collective>(kind)) {
   case Collective::Malloc:
-    return "symm_malloc";
+    name = "symm_malloc";
+    break;
   case Collective::Free:
-    return "symm_free";
+    name = "symm_free";
+    break;
   case Collective::Barrier:
-    return "symm_barrier";
+    name = "symm_barrier";
+    break;
   case Collective::Finalize:
-    return "symm_finalize";
+    name = "symm_finalize";
+    break;
+  case Collective::Check:
+    return collectiveCallName(made);
+  default:
+    return "an unknown collective";
   }
-  return "an unknown collective";
+  if (made != CollectiveCall::None)
+    name += std::string(" (which ") + collectiveCallName(made) +
+            " made: the first collective call on a stream sets up its "
+            "channel)";
+  return name;
 }
 
 /// The streams symm_stream_create made, and those symm_stream_destroy
@@ -89,24 +109,73 @@ void symm::setStreamDestroyHook(void (*hook)(symm_stream *)) {
   streamDestroyHook() = hook;
 }
 
-symm_status symm::collective(Collective kind, const char *what,
-                             uint64_t value) {
+const char *symm::collectiveCallName(CollectiveCall call) {
+  switch (call) {
+  case CollectiveCall::None:
+    break;
+  case CollectiveCall::AllGather:
+    return "symm_all_gather";
+  case CollectiveCall::AllReduce:
+    return "symm_all_reduce";
+  case CollectiveCall::ReduceScatter:
+    return "symm_reduce_scatter";
+  case CollectiveCall::AllToAll:
+    return "symm_all_to_all";
+  case CollectiveCall::AllToAllv:
+    return "symm_all_to_allv";
+  case CollectiveCall::Broadcast:
+    return "symm_broadcast";
+  }
+  return "an unknown collective";
+}
+
+CollectiveCaller::CollectiveCaller(CollectiveCall call) : previous(caller) {
+  caller = call;
+}
+CollectiveCaller::~CollectiveCaller() { caller = previous; }
+
+bool symm::checkingCollectives() { return state().checkCollectives; }
+
+symm_status symm::gatherCollectiveArguments(CollectiveCall call,
+                                            const std::vector<uint64_t> &mine,
+                                            std::vector<uint64_t> &all,
+                                            uint64_t &seq) {
+  std::lock_guard<std::mutex> lock(apiMutex());
+  if (symm_status st = requireInit())
+    return st;
   State &s = state();
-  uint64_t mine[3] = {s.collectiveSeq++, static_cast<uint64_t>(kind), value};
-  std::vector<uint64_t> all(3 * s.size);
+  if (symm_status st = collective(Collective::Check, collectiveCallName(call),
+                                  0, call, &seq))
+    return st;
+  all.assign(mine.size() * s.size, 0);
+  return s.bootstrap->allgather(mine.data(), mine.size() * sizeof(uint64_t),
+                                all.data());
+}
+
+symm_status symm::collective(Collective kind, const char *what, uint64_t value,
+                             CollectiveCall call, uint64_t *seq) {
+  State &s = state();
+  if (kind != Collective::Check)
+    call = caller;
+  uint64_t mine[4] = {s.collectiveSeq++, static_cast<uint64_t>(kind), value,
+                      static_cast<uint64_t>(call)};
+  if (seq)
+    *seq = mine[0];
+  std::vector<uint64_t> all(4 * s.size);
   if (symm_status st = s.bootstrap->allgather(mine, sizeof(mine), all.data()))
     return st;
   for (int r = 0; r < s.size; ++r) {
-    const uint64_t *theirs = &all[3 * r];
-    if (theirs[0] != all[0] || theirs[1] != all[1])
+    const uint64_t *theirs = &all[4 * r];
+    if (theirs[0] != all[0] || theirs[1] != all[1] ||
+        (kind == Collective::Check && theirs[3] != all[3]))
       return fail(SYMM_ERROR_ASYMMETRIC,
                   "mismatched collective calls: rank 0 called %s (collective "
                   "call #%llu), rank %d called %s (collective call #%llu); "
                   "every rank must make the same collective calls in the "
                   "same order",
-                  collectiveName(all[1]),
+                  collectiveName(all[1], all[3]).c_str(),
                   static_cast<unsigned long long>(all[0]), r,
-                  collectiveName(theirs[1]),
+                  collectiveName(theirs[1], theirs[3]).c_str(),
                   static_cast<unsigned long long>(theirs[0]));
     if (theirs[2] != all[2])
       return fail(SYMM_ERROR_ASYMMETRIC,
@@ -216,6 +285,13 @@ symm_status symm_init(void) {
     s.heapBytes = *bytes;
   }
   s.heapBytes = (s.heapBytes + 4095) & ~size_t(4095);
+  s.checkCollectives = false;
+  if (const char *c = env::get(env::kCheckCollectives)) {
+    if (strcmp(c, "0") && strcmp(c, "1"))
+      return fail(SYMM_ERROR_INVALID_ARGUMENT, "%s='%s' must be 0 or 1",
+                  env::kCheckCollectives, c);
+    s.checkCollectives = !strcmp(c, "1");
+  }
 
   std::string backend =
       env::get(env::kBackend) ? env::get(env::kBackend) : symm_backend_at(0);

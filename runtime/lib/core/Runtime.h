@@ -25,6 +25,43 @@ symm_status fail(symm_status status, const char *format, ...)
 /// launcher gave (-1 when that is not a rank).
 int currentRank();
 
+/// The collectives of symm/collectives.h, as the runtime's checks name them.
+enum class CollectiveCall : uint64_t {
+  None,
+  AllGather,
+  AllReduce,
+  ReduceScatter,
+  AllToAll,
+  AllToAllv,
+  Broadcast,
+};
+/// "symm_all_gather", ...
+const char *collectiveCallName(CollectiveCall call);
+
+/// While alive, the heap's collective calls that this thread makes (the
+/// allocation and barrier of a stream's first collective) are reported as
+/// made by `call`, so that a mismatch names what the user called.
+class CollectiveCaller {
+public:
+  explicit CollectiveCaller(CollectiveCall call);
+  ~CollectiveCaller();
+
+private:
+  CollectiveCall previous;
+};
+
+/// Whether the collectives compare their arguments across ranks
+/// (SYMM_CHECK_COLLECTIVES=1).
+bool checkingCollectives();
+/// Checked mode: this rank's call of `call` meets every rank's (a rank that
+/// made another collective call fails every rank), then every rank's `mine`
+/// (of one length for one call) is gathered into `all`, rank after rank.
+/// `seq` receives the call's number among the collective calls.
+symm_status gatherCollectiveArguments(CollectiveCall call,
+                                      const std::vector<uint64_t> &mine,
+                                      std::vector<uint64_t> &all,
+                                      uint64_t &seq);
+
 /// The channel between ranks while they set up and synchronise. Every
 /// operation is bounded by the timeout, and a peer that disappears is
 /// reported by rank. Implementations are rows of the bootstrap table

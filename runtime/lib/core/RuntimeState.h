@@ -32,6 +32,7 @@ struct State {
   size_t heapBytes = 0;
   std::vector<Allocation> allocations; // live, sorted by offset
   uint64_t collectiveSeq = 0;
+  bool checkCollectives = false; // SYMM_CHECK_COLLECTIVES
 };
 
 /// The runtime's state; never destroyed, since compiled programs use the
@@ -56,12 +57,16 @@ void discardCapture(symm_stream *stream);
 /// Discards every open capture and destroys every graph (finalisation).
 void discardGraphs();
 
-/// The collective calls, as ranks compare them.
-enum class Collective : uint64_t { Malloc = 1, Free, Barrier, Finalize };
+/// The collective calls, as ranks compare them: the heap's, and a
+/// collective of symm/collectives.h in checked mode (SYMM_CHECK_COLLECTIVES).
+enum class Collective : uint64_t { Malloc = 1, Free, Barrier, Finalize, Check };
 /// Every rank's collective call meets the others'. It fails on every rank when
 /// a rank made another call (a barrier against a finalize, a malloc against a
-/// free) or passed another `value` (a size, an offset).
-symm_status collective(Collective kind, const char *what, uint64_t value);
+/// free, an all-reduce against a broadcast: `call` for Check) or passed
+/// another `value` (a size, an offset). `seq` receives the call's number.
+symm_status collective(Collective kind, const char *what, uint64_t value,
+                       CollectiveCall call = CollectiveCall::None,
+                       uint64_t *seq = nullptr);
 
 } // namespace symm
 
