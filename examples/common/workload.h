@@ -23,6 +23,7 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <new>
 #include <string>
 #include <utility>
 #include <vector>
@@ -41,6 +42,89 @@ inline void check(symm_status status, const char *what) {
 }
 #define WORKLOAD_CHECK(call) ::workload::check((call), #call)
 
+/// Bytes of host memory the system can still give this process
+/// (MemAvailable), or 0 when it cannot tell.
+inline uint64_t availableHostMemory() {
+  if (FILE *f = std::fopen("/proc/meminfo", "r")) {
+    char line[256];
+    unsigned long long kib = 0;
+    while (std::fgets(line, sizeof(line), f))
+      if (std::sscanf(line, "MemAvailable: %llu kB", &kib) == 1)
+        break;
+    std::fclose(f);
+    if (kib)
+      return uint64_t(kib) * 1024;
+  }
+  return 0;
+}
+
+/// "409600000028672 bytes (372.5 TiB)".
+inline std::string describeBytes(uint64_t bytes) {
+  const char *units[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  std::string text = std::to_string(bytes) + " bytes";
+  double v = double(bytes);
+  int u = -1;
+  while (v >= 1024 && u < 5)
+    v /= 1024, ++u;
+  if (u >= 0) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof(buffer), " (%.1f %s)", v, units[u]);
+    text += buffer;
+  }
+  return text;
+}
+
+/// What a rank says when host memory runs out where no size was checked
+/// first: std::bad_alloc would abort with no word of what was asked.
+inline void outOfHostMemory() {
+  std::fprintf(stderr,
+               "rank %d: out of host memory: an allocation failed with %s "
+               "available; choose smaller sizes\n",
+               symm_rank(), describeBytes(availableHostMemory()).c_str());
+  std::exit(1);
+}
+
+[[noreturn]] inline void sizeOverflows(const std::string &what) {
+  std::fprintf(stderr, "rank %d: %s: the size does not fit in 64 bits\n",
+               symm_rank(), what.c_str());
+  std::exit(1);
+}
+
+/// The product of `factors`, or this rank ends naming `what` when it does
+/// not fit in 64 bits.
+inline uint64_t checkedProduct(const std::string &what,
+                               std::initializer_list<uint64_t> factors) {
+  uint64_t product = 1;
+  for (uint64_t f : factors)
+    if (__builtin_mul_overflow(product, f, &product))
+      sizeOverflows(what);
+  return product;
+}
+
+/// The sum of `terms`, checked like checkedProduct.
+inline uint64_t checkedSum(const std::string &what,
+                           std::initializer_list<uint64_t> terms) {
+  uint64_t sum = 0;
+  for (uint64_t t : terms)
+    if (__builtin_add_overflow(sum, t, &sum))
+      sizeOverflows(what);
+  return sum;
+}
+
+/// Ends this rank, saying what it needs and what is available, when `bytes`
+/// of host memory for `what` exceed what the system has available.
+inline void requireHostMemory(const std::string &what, uint64_t bytes) {
+  uint64_t available = availableHostMemory();
+  if (!available || bytes <= available)
+    return;
+  std::fprintf(stderr,
+               "rank %d: %s need %s of host memory; %s are available "
+               "(MemAvailable)\n",
+               symm_rank(), what.c_str(), describeBytes(bytes).c_str(),
+               describeBytes(available).c_str());
+  std::exit(1);
+}
+
 /// Options `--name=value` or `--name value`, and flags `--name`. A driver
 /// declares each with its default and a help line before parsing; anything
 /// else is an error naming the option.
@@ -48,6 +132,7 @@ class Args {
 public:
   Args(std::string program, std::string summary)
       : program(std::move(program)), summary(std::move(summary)) {
+    std::set_new_handler(outOfHostMemory);
     flag("bench", "time the variants (each last result is still checked)");
     option("seed", "1", "seed of the random inputs (different on each rank)");
     option("iters", "20", "timed iterations with --bench");

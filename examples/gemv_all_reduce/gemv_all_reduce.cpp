@@ -45,9 +45,9 @@ int main(int argc, char **argv) {
                                "along K)");
   args.option("variant", "fused", "bulk_sync | fused | gemv, or a list");
   args.option("m", "1024", "rows of W (a multiple of 32)");
-  args.option("k", "2048",
-              "columns of W, split across the ranks (a "
-              "multiple of 8 x ranks)");
+  args.option("k", "auto",
+              "columns of W, split across the ranks (a multiple of 8 x "
+              "ranks; auto: 2048 rounded up to one, so any rank count runs)");
   // The fused kernel's workgroups wait for each other: all must be
   // resident at once. At 74 registers per thread three fit on an H100/H200
   // SM, and three keep more loads in flight: on 2 H200s at M = 28672, 396
@@ -65,13 +65,16 @@ int main(int argc, char **argv) {
   args.parse(argc, argv);
   std::vector<std::string> variants =
       args.choices("variant", {"bulk_sync", "fused", "gemv"});
-  int64_t m = args.integer("m"), k = args.integer("k");
+  int64_t m = args.integer("m");
   uint64_t seed = uint64_t(args.integer("seed"));
   bool bench = args.has("bench");
   int iters = int(args.integer("iters")), warmup = int(args.integer("warmup"));
 
   WORKLOAD_CHECK(symm_init());
   int rank = symm_rank(), world = symm_world_size();
+  int64_t kStep = 8 * int64_t(world);
+  int64_t k = args.str("k") == "auto" ? (2048 + kStep - 1) / kStep * kStep
+                                      : args.integer("k");
   if (m % kTileRows)
     args.fail("--m=" + std::to_string(m) + " is not a multiple of 32");
   if (k % (8 * world))
@@ -84,6 +87,15 @@ int main(int argc, char **argv) {
   std::string path = args.str("kernels") == "auto"
                          ? kernelsPath("gemv_all_reduce")
                          : args.str("kernels");
+
+  // Host memory: W_r and x_r of this rank and, one at a time, of each other
+  // rank (for the reference), two references in double and the result: at
+  // most 4 (m + 1) (k/W + 5) bytes.
+  std::string sizes = "--m=" + std::to_string(m) + " --k=" + std::to_string(k);
+  requireHostMemory(
+      sizes + " (W_r and x_r of two ranks at a time, the "
+              "references)",
+      checkedProduct(sizes, {uint64_t(m) + 1, uint64_t(kr) + 5, 4}));
 
   symm_module *module = nullptr;
   WORKLOAD_CHECK(symm_module_load_file(path.c_str(), &module));

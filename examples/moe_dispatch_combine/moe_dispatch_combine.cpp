@@ -38,7 +38,9 @@ Options parse(int argc, char **argv) {
   Args args("moe_dispatch_combine",
             "expert-parallel MoE dispatch, expert and combine");
   args.option("variant", "fused", "bulk_sync | fused");
-  args.option("experts", "16", "experts E (divisible by the ranks, <= 1024)");
+  args.option("experts", "auto",
+              "experts E (divisible by the ranks, <= 1024; auto: 16 rounded "
+              "up to a multiple of the ranks, so any rank count runs)");
   args.option("topk", "4", "experts per token k (<= E)");
   args.option("hidden", "256", "values per token H (fp16, a multiple of 8)");
   args.option("max-tokens", "32", "tokens per rank are random in [1, T_max)");
@@ -64,7 +66,9 @@ Options parse(int argc, char **argv) {
                 " exceeds " + std::to_string(hi));
     return int(v);
   };
-  o.experts = bounded("experts", 1024);
+  int w = symm_world_size();
+  o.experts = args.str("experts") == "auto" ? (16 + w - 1) / w * w
+                                            : bounded("experts", 1024);
   o.topk = bounded("topk", 1024);
   o.hidden = bounded("hidden", 1 << 20);
   o.maxTokens = bounded("max-tokens", 1 << 20);
@@ -79,7 +83,6 @@ Options parse(int argc, char **argv) {
   o.bench = args.has("bench");
   o.iters = int(args.integer("iters"));
   o.warmup = int(args.integer("warmup"));
-  int w = symm_world_size();
   if (o.experts % w)
     args.fail("--experts=" + std::to_string(o.experts) +
               " is not divisible by the world size " + std::to_string(w));
@@ -92,6 +95,22 @@ Options parse(int argc, char **argv) {
   if (o.maxTokens < 2)
     args.fail("--max-tokens=" + std::to_string(o.maxTokens) +
               " leaves no token count in [1, T_max)");
+  // Host memory at most: every rank's tokens, routes and weights (the
+  // check regenerates them), the rows this rank may receive with their
+  // metadata, and this rank's tokens, result and reference.
+  std::string sizes = "--hidden=" + std::to_string(o.hidden) +
+                      " --max-tokens=" + std::to_string(o.maxTokens) +
+                      " --topk=" + std::to_string(o.topk);
+  uint64_t t = uint64_t(o.maxTokens - 1), h = uint64_t(o.hidden),
+           k = uint64_t(o.topk);
+  requireHostMemory(
+      sizes + " on " + std::to_string(w) +
+          " ranks (every rank's tokens, "
+          "the rows received, the reference)",
+      checkedSum(sizes, {checkedProduct(sizes, {uint64_t(w), t, h, 2}),
+                         checkedProduct(sizes, {uint64_t(w), t, k, 8}),
+                         checkedProduct(sizes, {uint64_t(w), t, k, 2 * h + 16}),
+                         checkedProduct(sizes, {t, h, 12})}));
   return o;
 }
 
