@@ -7,10 +7,11 @@
 // CHECK: mismatched collective calls: rank 0 called symm_barrier (collective call #1), rank 1 called symm_finalize (collective call #1)
 // CHECK: symm-run: rank {{[01]}} exited with status 1
 // CHECK: status 1
-// Without symm-run ending the job first, each rank reports it and fails.
+// Without symm-run ending the job first, each rank reports it and fails
+// (each started by a `timeout` of its own, so they share a SYMM_JOB_ID).
 // RUN: rm -f %t.rank.*
-// RUN: (env -u SYMM_RANK -u SYMM_WORLD_SIZE -u SYMM_RENDEZVOUS RANK=1 WORLD_SIZE=2 LOCAL_RANK=1 MASTER_PORT=%{port}7 timeout 120 %t.exe > %t.rank.1 2>&1; echo "status $?" >> %t.rank.1) & \
-// RUN:   env -u SYMM_RANK -u SYMM_WORLD_SIZE -u SYMM_RENDEZVOUS RANK=0 WORLD_SIZE=2 LOCAL_RANK=0 MASTER_PORT=%{port}7 timeout 120 %t.exe > %t.rank.0 2>&1; echo "status $?" >> %t.rank.0; wait
+// RUN: (env -u SYMM_RANK -u SYMM_WORLD_SIZE -u SYMM_RENDEZVOUS RANK=1 WORLD_SIZE=2 LOCAL_RANK=1 SYMM_JOB_ID=mismatch-%{port} timeout 120 %t.exe > %t.rank.1 2>&1; echo "status $?" >> %t.rank.1) & \
+// RUN:   env -u SYMM_RANK -u SYMM_WORLD_SIZE -u SYMM_RENDEZVOUS RANK=0 WORLD_SIZE=2 LOCAL_RANK=0 SYMM_JOB_ID=mismatch-%{port} timeout 120 %t.exe > %t.rank.0 2>&1; echo "status $?" >> %t.rank.0; wait
 // RUN: FileCheck %s --check-prefix=RANK0 < %t.rank.0
 // RUN: FileCheck %s --check-prefix=RANK1 < %t.rank.1
 // RANK0: symm: symm.barrier failed: rank 0: mismatched collective calls: rank 0 called symm_barrier (collective call #1), rank 1 called symm_finalize (collective call #1); every rank must make the same collective calls in the same order

@@ -31,6 +31,8 @@ constexpr const char *kNvshmemHome = "SYMM_NVSHMEM_HOME";
 constexpr const char *kCheckRaces = "SYMM_HOST_CHECK_RACES";
 constexpr const char *kRaceMemory = "SYMM_HOST_RACE_MEMORY";
 constexpr const char *kCheckCollectives = "SYMM_CHECK_COLLECTIVES";
+/// A job id for ranks started without symm-run, before the launchers'.
+constexpr const char *kJobId = "SYMM_JOB_ID";
 
 /// The value of `name`, or null when it is unset or empty.
 const char *get(const char *name);

@@ -29,7 +29,11 @@ symm_status symm::requireInit() {
 
 namespace {
 
-thread_local std::string lastError;
+/// This thread's last error. A plain array, not a std::string: compiled
+/// programs unload their modules (and may fail) from destructors that run
+/// after the thread's objects with destructors are gone, and a string
+/// written then wrote into freed memory.
+thread_local char lastError[1100];
 
 /// The first of `names` that is set, parsed as an integer in [min, max]; an
 /// error naming the variable and its value when it is not one.
@@ -195,7 +199,7 @@ symm_status symm::fail(symm_status status, const char *format, ...) {
   va_start(args, format);
   vsnprintf(buffer, sizeof(buffer), format, args);
   va_end(args);
-  lastError = "rank " + std::to_string(currentRank()) + ": " + buffer;
+  snprintf(lastError, sizeof(lastError), "rank %d: %s", currentRank(), buffer);
   return status;
 }
 
@@ -339,7 +343,7 @@ symm_status symm_finalize(void) {
   return status;
 }
 
-const char *symm_last_error(void) { return lastError.c_str(); }
+const char *symm_last_error(void) { return lastError; }
 
 const char *symm_status_string(symm_status status) {
   switch (status) {

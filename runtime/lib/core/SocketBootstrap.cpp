@@ -2,10 +2,10 @@
 //
 // The `socket` bootstrap, for the ranks of one node. Rank 0 listens on a Unix
 // socket in a private folder (symm-run's, or one named after the launcher's
-// job); the others connect to it. Collectives go through rank 0. Sockets
-// carry file descriptors (SCM_RIGHTS) for the host backend's heaps. Every
-// wait is bounded by the timeout, and end-of-file on a connection means the
-// peer is gone.
+// job); the others connect to it and rank 0 admits each one that belongs to
+// its job. Collectives go through rank 0. Sockets carry file descriptors
+// (SCM_RIGHTS) for the host backend's heaps. Every wait is bounded by the
+// timeout, and end-of-file on a connection means the peer is gone.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,7 +15,9 @@
 #include <cctype>
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
+#include <functional>
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -39,6 +41,23 @@ int remainingMs(Clock::time_point deadline) {
 std::string socketPath(const std::string &dir) { return dir + "/rank0.sock"; }
 
 constexpr uint32_t kHello = 0x53594d4d; // "SYMM"
+
+/// What a rank > 0 says when it connects: who it is, in which job.
+struct Hello {
+  uint32_t magic = kHello;
+  uint32_t rank = 0, size = 0;
+  /// The process that started this rank, where the job is known by
+  /// MASTER_PORT alone (0 otherwise): the ranks of one such job share it.
+  uint32_t parent = 0;
+};
+
+/// Rank 0's answer to a Hello.
+enum class Verdict : uint32_t { Admitted, OtherParent, OtherSize, RankTaken };
+struct Answer {
+  uint32_t magic = kHello;
+  Verdict verdict = Verdict::Admitted;
+  uint32_t size = 0, parent = 0; // rank 0's
+};
 
 /// A folder only this user can write into: created (0700) when missing,
 /// checked when it exists, since whoever can write into it can take the
@@ -87,8 +106,12 @@ private:
   /// The folder the ranks meet in: symm-run's (SYMM_RENDEZVOUS), or one
   /// derived from the launcher's job identity so that every rank of the job
   /// finds the same one (`derived`). Only this user may write into it.
-  static symm_status rendezvousFolder(std::string &dir, bool &derived);
-  symm_status meet(const std::string &dir);
+  /// `byPort`: the job is known by MASTER_PORT alone, which two jobs
+  /// started by hand may share.
+  symm_status rendezvousFolder(std::string &dir, bool &derived, bool &byPort);
+  symm_status meet(const std::string &dir, bool byPort);
+  /// Rank 0: answers a rank's Hello on `fd`; true when it is admitted.
+  bool admit(int fd, bool byPort);
   symm_status sendAll(int fd, const void *data, size_t bytes, int peer);
   symm_status recvAll(int fd, void *data, size_t bytes, int peer);
   symm_status sendFds(int fd, const int *fds, int count, int peer);
@@ -100,6 +123,8 @@ private:
   std::vector<int> clients_; // on rank 0: connection to each rank
   /// The derived rendezvous folder while this rank may have to remove it.
   std::string ownedDir_;
+  /// The job id the folder was derived from, for messages.
+  std::string job_;
 };
 } // namespace
 
@@ -107,25 +132,60 @@ std::unique_ptr<Bootstrap> symm::createSocketBootstrap() {
   return std::make_unique<SocketBootstrap>();
 }
 
-symm_status SocketBootstrap::rendezvousFolder(std::string &dir, bool &derived) {
-  derived = false;
+symm_status SocketBootstrap::rendezvousFolder(std::string &dir, bool &derived,
+                                              bool &byPort) {
+  derived = byPort = false;
   if (const char *given = env::get(env::kRendezvous)) {
     dir = given;
     return privateFolder(dir, /*create=*/false);
   }
+  // Every variable that names the job: torchrun's run id is "none" unless
+  // given, so jobs on other ports must not share it.
   std::string job;
-  for (const char *n : {"TORCHELASTIC_RUN_ID", "PMIX_NAMESPACE",
-                        "OMPI_MCA_orte_ess_jobid", "MASTER_PORT"})
-    if (const char *v = env::get(n)) {
-      job = std::string(n) + "-" + v;
-      break;
-    }
+  if (const char *id = env::get(env::kJobId)) {
+    job = std::string(env::kJobId) + "-" + id;
+  } else {
+    for (const char *n : {"TORCHELASTIC_RUN_ID", "PMIX_NAMESPACE",
+                          "OMPI_MCA_orte_ess_jobid", "MASTER_PORT"})
+      if (const char *v = env::get(n))
+        job += (job.empty() ? "" : "-") + std::string(n) + "-" + v;
+    byPort = job.empty() || job.rfind("MASTER_PORT", 0) == 0;
+  }
+  job_ = job.empty() ? "(none)" : job;
   for (char &c : job)
     if (!isalnum(static_cast<unsigned char>(c)) && c != '-')
       c = '_';
+  // The socket's path must fit a sockaddr_un.
+  if (job.size() > 64) {
+    char hash[17];
+    snprintf(hash, sizeof(hash), "%016zx", std::hash<std::string>()(job));
+    job = job.substr(0, 40) + "-" + hash;
+  }
   dir = "/tmp/symm-" + std::to_string(getuid()) + "-" + job;
   derived = true;
   return privateFolder(dir, /*create=*/true);
+}
+
+bool SocketBootstrap::admit(int fd, bool byPort) {
+  Hello hello;
+  if (recvAll(fd, &hello, sizeof(hello), -1) != SYMM_SUCCESS ||
+      hello.magic != kHello || hello.rank == 0 ||
+      hello.rank >= static_cast<uint32_t>(size_))
+    return false;
+  Answer answer;
+  answer.size = static_cast<uint32_t>(size_);
+  answer.parent = byPort ? static_cast<uint32_t>(getppid()) : 0;
+  if (hello.size != answer.size)
+    answer.verdict = Verdict::OtherSize;
+  else if (byPort && hello.parent != answer.parent)
+    answer.verdict = Verdict::OtherParent;
+  else if (clients_[hello.rank] >= 0)
+    answer.verdict = Verdict::RankTaken;
+  if (send(fd, &answer, sizeof(answer), MSG_NOSIGNAL) != sizeof(answer) ||
+      answer.verdict != Verdict::Admitted)
+    return false;
+  clients_[hello.rank] = fd;
+  return true;
 }
 
 symm_status SocketBootstrap::connect(int rank, int size,
@@ -137,12 +197,12 @@ symm_status SocketBootstrap::connect(int rank, int size,
   if (size == 1)
     return SYMM_SUCCESS;
   std::string dir;
-  bool derived = false;
-  if (symm_status st = rendezvousFolder(dir, derived))
+  bool derived = false, byPort = false;
+  if (symm_status st = rendezvousFolder(dir, derived, byPort))
     return st;
   if (derived)
     ownedDir_ = dir;
-  if (symm_status st = meet(dir))
+  if (symm_status st = meet(dir, byPort))
     return st;
   // Every rank has connected and rank 0 has unlinked the socket: the folder
   // is empty, and a job that fails later leaves nothing behind.
@@ -152,7 +212,7 @@ symm_status SocketBootstrap::connect(int rank, int size,
   return SYMM_SUCCESS;
 }
 
-symm_status SocketBootstrap::meet(const std::string &dir) {
+symm_status SocketBootstrap::meet(const std::string &dir, bool byPort) {
   int rank = rank_, size = size_;
   auto deadline = Clock::now() + std::chrono::milliseconds(
                                      static_cast<int64_t>(timeout_ * 1000));
@@ -169,9 +229,29 @@ symm_status SocketBootstrap::meet(const std::string &dir) {
     int listener = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (listener < 0)
       return fail(SYMM_ERROR_BACKEND, "socket: %s", strerror(errno));
-    unlink(path.c_str());
     mode_t old = umask(0077); // the socket is private to this user
     int rc = bind(listener, reinterpret_cast<sockaddr *>(&addr), sizeof(addr));
+    if (rc != 0 && errno == EADDRINUSE) {
+      // A socket left by a job that ended is taken over; one that a rank 0
+      // still listens on is another job's, which must keep it.
+      int probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+      bool live =
+          probe >= 0 && ::connect(probe, reinterpret_cast<sockaddr *>(&addr),
+                                  sizeof(addr)) == 0;
+      if (probe >= 0)
+        ::close(probe);
+      if (live) {
+        umask(old);
+        ::close(listener);
+        return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                    "another job's rank 0 is listening on %s: two jobs share "
+                    "the job id %s; give each job its own (MASTER_PORT, or "
+                    "%s)",
+                    path.c_str(), job_.c_str(), env::kJobId);
+      }
+      unlink(path.c_str());
+      rc = bind(listener, reinterpret_cast<sockaddr *>(&addr), sizeof(addr));
+    }
     umask(old);
     if (rc != 0 || listen(listener, size) != 0) {
       ::close(listener);
@@ -198,14 +278,10 @@ symm_status SocketBootstrap::meet(const std::string &dir) {
       int fd = accept4(listener, nullptr, nullptr, SOCK_CLOEXEC);
       if (fd < 0)
         continue;
-      uint32_t hello[2];
-      if (recvAll(fd, hello, sizeof(hello), -1) != SYMM_SUCCESS ||
-          hello[0] != kHello || hello[1] == 0 ||
-          hello[1] >= static_cast<uint32_t>(size) || clients_[hello[1]] >= 0) {
+      if (!admit(fd, byPort)) {
         ::close(fd);
         continue;
       }
-      clients_[hello[1]] = fd;
       ++connected;
     }
     ::close(listener);
@@ -217,25 +293,58 @@ symm_status SocketBootstrap::meet(const std::string &dir) {
     return barrier();
   }
 
+  Hello hello;
+  hello.rank = static_cast<uint32_t>(rank);
+  hello.size = static_cast<uint32_t>(size);
+  hello.parent = byPort ? static_cast<uint32_t>(getppid()) : 0;
+  // The last answer of a rank 0 that did not admit this rank: it listens
+  // for another job.
+  Answer refused;
   while (true) {
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0)
       return fail(SYMM_ERROR_BACKEND, "socket: %s", strerror(errno));
-    if (::connect(fd, reinterpret_cast<sockaddr *>(&addr), sizeof(addr)) == 0) {
+    Answer answer;
+    answer.verdict = Verdict::RankTaken;
+    bool answered =
+        ::connect(fd, reinterpret_cast<sockaddr *>(&addr), sizeof(addr)) == 0 &&
+        sendAll(fd, &hello, sizeof(hello), 0) == SYMM_SUCCESS &&
+        waitReadable(fd, 0) == SYMM_SUCCESS &&
+        recv(fd, &answer, sizeof(answer), MSG_WAITALL) == sizeof(answer) &&
+        answer.magic == kHello;
+    if (answered && answer.verdict == Verdict::Admitted) {
       hub_ = fd;
       break;
     }
     ::close(fd);
-    if (remainingMs(deadline) == 0)
+    if (answered)
+      refused = answer;
+    if (remainingMs(deadline) == 0) {
+      if (refused.verdict == Verdict::Admitted)
+        return fail(SYMM_ERROR_TIMEOUT,
+                    "rendezvous timed out after %.0f s: rank 0 never listened "
+                    "on %s (SYMM_TIMEOUT)",
+                    timeout_, path.c_str());
+      std::string why;
+      if (refused.verdict == Verdict::OtherSize)
+        why = "its job has " + std::to_string(refused.size) +
+              " ranks, this rank's " + std::to_string(size);
+      else if (refused.verdict == Verdict::OtherParent)
+        why = "it was started by process " + std::to_string(refused.parent) +
+              ", this rank by process " + std::to_string(hello.parent) +
+              ": the ranks of a job known by MASTER_PORT alone must be "
+              "started by one process, or share " +
+              env::kJobId;
+      else
+        why = "it has a rank " + std::to_string(rank) + " already";
       return fail(SYMM_ERROR_TIMEOUT,
-                  "rendezvous timed out after %.0f s: rank 0 never listened "
-                  "on %s (SYMM_TIMEOUT)",
-                  timeout_, path.c_str());
+                  "rendezvous timed out after %.0f s: the rank 0 listening on "
+                  "%s belongs to another job (%s); give each job its own job "
+                  "id (MASTER_PORT, or %s)",
+                  timeout_, path.c_str(), why.c_str(), env::kJobId);
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
-  uint32_t hello[2] = {kHello, static_cast<uint32_t>(rank)};
-  if (symm_status s = sendAll(hub_, hello, sizeof(hello), 0))
-    return s;
   return barrier();
 }
 
