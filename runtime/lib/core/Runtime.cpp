@@ -213,6 +213,8 @@ int symm::currentRank() {
   return 0;
 }
 
+double symm::timeoutSeconds() { return state().timeout; }
+
 symm_kernel_context symm::kernelContext() {
   State &s = state();
   symm_kernel_context context{};
@@ -247,6 +249,7 @@ static symm_status abandonInit(symm_status status) {
   State &s = state();
   if (s.backend)
     s.backend->destroyHeap();
+  unwatchPeers();
   s.bootstrap.reset(); // closes it, removing what a failed rendezvous left
   s.backend.reset();
   s.bases.clear();
@@ -313,6 +316,8 @@ symm_status symm_init(void) {
     return abandonInit(st);
   if (symm_status st = s.bootstrap->connect(s.rank, s.size, s.timeout))
     return abandonInit(st);
+  if (symm_status st = watchPeers(*s.bootstrap))
+    return abandonInit(st);
   if (symm_status st =
           s.backend->createHeap(s.heapBytes, *s.bootstrap, s.bases))
     return abandonInit(st);
@@ -335,6 +340,7 @@ symm_status symm_finalize(void) {
   if (status == SYMM_SUCCESS)
     status = collective(Collective::Finalize, "symm_finalize", 0);
   s.backend->destroyHeap();
+  unwatchPeers();
   s.bootstrap.reset();
   s.backend.reset();
   s.allocations.clear();

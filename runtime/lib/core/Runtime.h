@@ -62,6 +62,18 @@ symm_status gatherCollectiveArguments(CollectiveCall call,
                                       std::vector<uint64_t> &all,
                                       uint64_t &seq);
 
+/// SYMM_TIMEOUT: how long any wait that depends on another rank may last.
+double timeoutSeconds();
+
+/// After the rendezvous (collective): learns every peer's process, so that
+/// exitedPeers() can tell a peer that is gone from one that is slow.
+class Bootstrap;
+symm_status watchPeers(Bootstrap &bootstrap);
+void unwatchPeers();
+/// The peers on this node whose processes have exited (peers on other
+/// nodes are not watched); cheap enough for every tick of a monitor.
+std::vector<int> exitedPeers();
+
 /// The channel between ranks while they set up and synchronise. Every
 /// operation is bounded by the timeout, and a peer that disappears is
 /// reported by rank. Implementations are rows of the bootstrap table

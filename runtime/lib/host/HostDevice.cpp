@@ -470,6 +470,10 @@ struct HostDevice::Impl {
   void retire(Worker &worker, Block *block);
   void abandon(Launch &launch, std::string error);
   void watch();
+  using Clock = std::chrono::steady_clock;
+  void endStalledWaits(bool stalled, Clock::time_point now,
+                       std::unique_lock<std::mutex> &lock);
+  std::string whyStalled(const std::vector<int> &gone) const;
 
   HostConfig config;
   Stacks stacks;
@@ -488,7 +492,12 @@ struct HostDevice::Impl {
   // Guarded by `mutex`.
   std::vector<std::atomic<uint64_t> *> counters;
   std::vector<uint64_t> seenCounters;
+  /// When the monitor last saw each rank's counter move.
+  std::vector<Clock::time_point> counterMoved;
   int self = -1;
+  /// Since when this rank has been stalled, whatever the others do.
+  bool selfStalled = false;
+  Clock::time_point selfStalledSince;
 };
 
 HostDevice::Impl::Impl(const HostConfig &config) : config(config) {
@@ -803,12 +812,17 @@ void HostDevice::Impl::watch() {
     // advanced theirs on seeing the others' would never all be stalled.
     if (!quiet && self >= 0)
       counters[self]->fetch_add(1, std::memory_order_relaxed);
+    bool selfQuiet = quiet;
+    Clock::time_point now = Clock::now();
     for (size_t r = 0; r < counters.size(); ++r) {
       uint64_t value = counters[r]->load(std::memory_order_relaxed);
+      if (value != seenCounters[r])
+        counterMoved[r] = now;
       if (static_cast<int>(r) != self && value != seenCounters[r])
         quiet = false;
       seenCounters[r] = value;
     }
+    endStalledWaits(selfQuiet, now, lock);
     if (!quiet) {
       stalled = false;
       continue;
@@ -839,6 +853,90 @@ void HostDevice::Impl::watch() {
     }
     stalled = false;
   }
+}
+
+/// How long this rank must be stalled, with a peer gone, before its
+/// launches fail: long enough that a worker the system did not schedule for
+/// a tick is not taken for one that cannot go on.
+constexpr double kPeerExitedSeconds = 0.5;
+
+/// A wait that depends on another rank ends: when this rank alone has been
+/// stalled (`stalled`: its host thread waits for device work that makes no
+/// progress) for SYMM_TIMEOUT, or for kPeerExitedSeconds with a peer
+/// exited, every launch still running fails naming the ranks it may wait
+/// for. GPUs hang in the same place; a rank that computes, runs host code or
+/// whose threads spin without back-off is not stalled.
+void HostDevice::Impl::endStalledWaits(bool stalled, Clock::time_point now,
+                                       std::unique_lock<std::mutex> &lock) {
+  if (!stalled) {
+    selfStalled = false;
+    return;
+  }
+  if (!selfStalled) {
+    selfStalled = true;
+    selfStalledSince = now;
+    return;
+  }
+  double waited = std::chrono::duration<double>(now - selfStalledSince).count();
+  double timeout = timeoutSeconds();
+  std::vector<int> gone;
+  if (waited >= std::min(kPeerExitedSeconds, timeout))
+    gone = exitedPeers();
+  if (gone.empty() && waited < timeout)
+    return;
+  std::string why = whyStalled(gone);
+  for (Launch *l : std::vector<Launch *>(active)) {
+    if (l->failed)
+      continue;
+    char message[768];
+    if (gone.empty())
+      snprintf(message, sizeof(message),
+               "kernel '%s' made no progress for %.1f s (SYMM_TIMEOUT is %g "
+               "s): %s",
+               l->name, waited, timeout, why.c_str());
+    else
+      snprintf(message, sizeof(message),
+               "kernel '%s' made no progress for %.1f s, and %s", l->name,
+               waited, why.c_str());
+    lock.unlock();
+    abandon(*l, message);
+    lock.lock();
+  }
+  selfStalled = false;
+}
+
+/// "ranks 1, 2".
+static std::string rankList(const std::vector<int> &ranks) {
+  std::string list = ranks.size() == 1 ? "rank " : "ranks ";
+  for (size_t i = 0; i < ranks.size(); ++i)
+    list += (i ? ", " : "") + std::to_string(ranks[i]);
+  return list;
+}
+
+/// What the other ranks did while this one was stalled.
+std::string HostDevice::Impl::whyStalled(const std::vector<int> &gone) const {
+  if (!gone.empty())
+    return rankList(gone) + (gone.size() == 1 ? " has" : " have") +
+           " exited (the process is gone): no wait on it can complete";
+  std::vector<int> busy, stuck;
+  for (size_t r = 0; r < counters.size(); ++r)
+    if (static_cast<int>(r) != self)
+      (counterMoved[r] > selfStalledSince ? busy : stuck)
+          .push_back(static_cast<int>(r));
+  if (busy.empty() && stuck.empty())
+    return "its threads wait for each other, or for memory nothing writes (a "
+           "deadlock)";
+  if (busy.empty())
+    return "every rank's kernels are stalled too: they wait for each other "
+           "(a deadlock)";
+  std::string why = rankList(busy) + (busy.size() == 1 ? " has" : " have") +
+                    " not waited for the device meanwhile (running host "
+                    "code, or waiting in a collective call such as "
+                    "symm_barrier or symm_finalize)";
+  if (!stuck.empty())
+    why += "; " + rankList(stuck) + (stuck.size() == 1 ? " is" : " are") +
+           " stalled too";
+  return why;
 }
 
 HostDevice::HostDevice(const HostConfig &config)
@@ -918,6 +1016,7 @@ void HostDevice::setProgressCounters(
     std::vector<std::atomic<uint64_t> *> counters, int self) {
   std::lock_guard<std::mutex> lock(impl->mutex);
   impl->seenCounters.assign(counters.size(), 0);
+  impl->counterMoved.assign(counters.size(), Impl::Clock::now());
   impl->counters = std::move(counters);
   impl->self = impl->counters.empty() ? -1 : self;
 }
