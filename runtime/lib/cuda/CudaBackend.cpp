@@ -43,10 +43,12 @@ bool open(DriverLibrary &lib, Driver &d) {
          load("cuStreamCreate", d.streamCreate) &&
          load("cuStreamDestroy_v2", d.streamDestroy) &&
          load("cuStreamSynchronize", d.streamSynchronize) &&
+         load("cuStreamQuery", d.streamQuery) &&
          load("cuEventCreate", d.eventCreate) &&
          load("cuEventDestroy_v2", d.eventDestroy) &&
          load("cuEventRecord", d.eventRecord) &&
          load("cuEventSynchronize", d.eventSynchronize) &&
+         load("cuEventQuery", d.eventQuery) &&
          load("cuStreamWaitEvent", d.streamWaitEvent) &&
          load("cuStreamBeginCapture_v2", d.streamBeginCapture) &&
          load("cuStreamEndCapture", d.streamEndCapture) &&
@@ -184,6 +186,9 @@ bool symm::cuda::makeCudaApi(GpuApi &api, std::shared_ptr<Driver> &driver,
   api.streamSynchronize = [d](void *s) {
     return int(d->streamSynchronize(static_cast<Stream>(s)));
   };
+  api.streamQuery = [d](void *s) {
+    return int(d->streamQuery(static_cast<Stream>(s)));
+  };
   api.deviceSynchronize = [d] { return int(d->ctxSynchronize()); };
   api.eventCreate = [d](void **e) {
     return int(
@@ -198,6 +203,10 @@ bool symm::cuda::makeCudaApi(GpuApi &api, std::shared_ptr<Driver> &driver,
   api.eventSynchronize = [d](void *e) {
     return int(d->eventSynchronize(static_cast<Event>(e)));
   };
+  api.eventQuery = [d](void *e) {
+    return int(d->eventQuery(static_cast<Event>(e)));
+  };
+  api.notReady = kErrorNotReady;
   api.streamWaitEvent = [d](void *s, void *e) {
     return int(
         d->streamWaitEvent(static_cast<Stream>(s), static_cast<Event>(e), 0));

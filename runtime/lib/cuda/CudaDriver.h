@@ -40,6 +40,8 @@ constexpr unsigned kMemAttachGlobal = 0x1;
 constexpr int kStreamCaptureModeThreadLocal = 1;
 constexpr int kStreamCaptureStatusNone = 0;
 constexpr int kFuncAttributeMaxDynamicSharedSizeBytes = 8;
+/// CUDA_ERROR_NOT_READY: what a query returns while work still runs.
+constexpr int kErrorNotReady = 600;
 /// Without opting in, a kernel may have at most 48 KiB of shared memory.
 constexpr unsigned kDefaultSharedBytesLimit = 48 * 1024;
 
@@ -72,10 +74,12 @@ struct Driver {
   Result (*streamCreate)(Stream *stream, unsigned flags);
   Result (*streamDestroy)(Stream stream);
   Result (*streamSynchronize)(Stream stream);
+  Result (*streamQuery)(Stream stream);
   Result (*eventCreate)(Event *event, unsigned flags);
   Result (*eventDestroy)(Event event);
   Result (*eventRecord)(Event event, Stream stream);
   Result (*eventSynchronize)(Event event);
+  Result (*eventQuery)(Event event);
   Result (*streamWaitEvent)(Stream stream, Event event, unsigned flags);
   Result (*streamBeginCapture)(Stream stream, int mode);
   Result (*streamEndCapture)(Stream stream, Graph *graph);

@@ -8,8 +8,12 @@
 
 #include "GpuBackend.h"
 
+#include <algorithm>
+#include <chrono>
 #include <cstring>
+#include <mutex>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 using namespace symm;
@@ -17,6 +21,8 @@ using namespace symm;
 namespace {
 
 constexpr size_t kIpcHandleBytes = 64;
+/// How often a wait for the device asks whether a peer has exited.
+constexpr std::chrono::milliseconds kPeerCheckInterval(100);
 
 class GpuBackend : public Backend {
 public:
@@ -36,6 +42,34 @@ public:
       return SYMM_SUCCESS;
     return fail(SYMM_ERROR_BACKEND, "%s: %s failed: %s (%d)", api.name.c_str(),
                 what, api.errorString(code), code);
+  }
+
+  /// Waits until `query` says the work is done, polling (the drivers' own
+  /// synchronisation spins too), and ends the wait when a peer process has
+  /// exited: a kernel waiting for that peer would never finish, and a GPU
+  /// kernel cannot be interrupted. The device runs it until this process
+  /// exits, which a compiled program does at once.
+  symm_status waitFor(const std::function<int()> &query, const char *what) {
+    using Clock = std::chrono::steady_clock;
+    Clock::time_point next = Clock::now() + kPeerCheckInterval;
+    while (true) {
+      int code = query();
+      if (code != api.notReady)
+        return check(code, what);
+      if (Clock::now() < next) {
+        std::this_thread::yield();
+        continue;
+      }
+      next = Clock::now() + kPeerCheckInterval;
+      std::vector<int> gone = exitedPeers();
+      if (!gone.empty())
+        return fail(SYMM_ERROR_PEER_FAILED,
+                    "%s: %s: the device work has not completed, and rank %d "
+                    "has exited (the process is gone): a kernel that waits "
+                    "for it cannot complete (the device runs it until this "
+                    "process exits)",
+                    api.name.c_str(), what, gone.front());
+    }
   }
 
   symm_status init(int localRank) override {
@@ -140,19 +174,41 @@ public:
   }
   symm_status streamCreate(void **stream) override {
     api.makeCurrent();
-    return check(api.streamCreate(stream), "stream creation");
+    if (symm_status s = check(api.streamCreate(stream), "stream creation"))
+      return s;
+    std::lock_guard<std::mutex> lock(mutex);
+    streams.push_back(*stream);
+    return SYMM_SUCCESS;
   }
   symm_status streamDestroy(void *stream) override {
     api.makeCurrent();
-    return stream ? check(api.streamDestroy(stream), "stream destruction")
-                  : SYMM_SUCCESS;
+    if (!stream)
+      return SYMM_SUCCESS;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      streams.erase(std::remove(streams.begin(), streams.end(), stream),
+                    streams.end());
+    }
+    return check(api.streamDestroy(stream), "stream destruction");
   }
   symm_status streamSynchronize(void *stream) override {
     api.makeCurrent();
-    return check(api.streamSynchronize(stream), "stream synchronisation");
+    return waitFor([&] { return api.streamQuery(stream); },
+                   "stream synchronisation");
   }
+  /// Every stream this backend made, then the device: a stream a program
+  /// made elsewhere is waited for without the peer check.
   symm_status synchronize() override {
     api.makeCurrent();
+    std::vector<void *> all{nullptr};
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      all.insert(all.end(), streams.begin(), streams.end());
+    }
+    for (void *stream : all)
+      if (symm_status s = waitFor([&] { return api.streamQuery(stream); },
+                                  "device synchronisation"))
+        return s;
     return check(api.deviceSynchronize(), "device synchronisation");
   }
   symm_status streamBeginCapture(void *stream) override {
@@ -195,7 +251,8 @@ public:
     return check(api.eventRecord(event, stream), "event record");
   }
   symm_status eventSynchronize(void *event) override {
-    return check(api.eventSynchronize(event), "event synchronisation");
+    return waitFor([&] { return api.eventQuery(event); },
+                   "event synchronisation");
   }
   symm_status streamWaitEvent(void *stream, void *event) override {
     return check(api.streamWaitEvent(stream, event), "stream wait");
@@ -259,6 +316,9 @@ private:
   void *local = nullptr;
   std::vector<void *> opened;
   std::vector<void *> tensorMaps;
+  /// The streams streamCreate made, for synchronize().
+  std::mutex mutex;
+  std::vector<void *> streams;
 };
 
 } // namespace

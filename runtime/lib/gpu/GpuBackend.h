@@ -75,6 +75,11 @@ struct GpuApi {
   std::function<int(void **)> streamCreate;
   std::function<int(void *)> streamDestroy;
   std::function<int(void *)> streamSynchronize;
+  /// 0 when the stream's (event's) work is done, `notReady` while it runs,
+  /// else the error the work ended with.
+  std::function<int(void *)> streamQuery;
+  std::function<int(void *)> eventQuery;
+  int notReady = -1;
   std::function<int()> deviceSynchronize;
   /// Stream capture in thread-local mode; capturing is true while a capture
   /// is open, also one the driver has invalidated (it must still be ended).

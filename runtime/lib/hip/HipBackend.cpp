@@ -40,10 +40,12 @@ struct Hip {
   decltype(&hipStreamCreateWithFlags) streamCreateWithFlags;
   decltype(&hipStreamDestroy) streamDestroy;
   decltype(&hipStreamSynchronize) streamSynchronize;
+  decltype(&hipStreamQuery) streamQuery;
   decltype(&hipEventCreateWithFlags) eventCreateWithFlags;
   decltype(&hipEventDestroy) eventDestroy;
   decltype(&hipEventRecord) eventRecord;
   decltype(&hipEventSynchronize) eventSynchronize;
+  decltype(&hipEventQuery) eventQuery;
   decltype(&hipStreamWaitEvent) streamWaitEvent;
   decltype(&hipStreamBeginCapture) streamBeginCapture;
   decltype(&hipStreamEndCapture) streamEndCapture;
@@ -83,10 +85,12 @@ bool open(DriverLibrary &lib, Hip &h) {
          load("hipStreamCreateWithFlags", h.streamCreateWithFlags) &&
          load("hipStreamDestroy", h.streamDestroy) &&
          load("hipStreamSynchronize", h.streamSynchronize) &&
+         load("hipStreamQuery", h.streamQuery) &&
          load("hipEventCreateWithFlags", h.eventCreateWithFlags) &&
          load("hipEventDestroy", h.eventDestroy) &&
          load("hipEventRecord", h.eventRecord) &&
          load("hipEventSynchronize", h.eventSynchronize) &&
+         load("hipEventQuery", h.eventQuery) &&
          load("hipStreamWaitEvent", h.streamWaitEvent) &&
          load("hipStreamBeginCapture", h.streamBeginCapture) &&
          load("hipStreamEndCapture", h.streamEndCapture) &&
@@ -180,6 +184,9 @@ Backend *symm::createHipBackend() {
   api.streamSynchronize = [h](void *s) {
     return int(h->streamSynchronize(static_cast<hipStream_t>(s)));
   };
+  api.streamQuery = [h](void *s) {
+    return int(h->streamQuery(static_cast<hipStream_t>(s)));
+  };
   api.deviceSynchronize = [h] { return int(h->deviceSynchronize()); };
   api.eventCreate = [h](void **e) {
     return int(h->eventCreateWithFlags(reinterpret_cast<hipEvent_t *>(e),
@@ -195,6 +202,10 @@ Backend *symm::createHipBackend() {
   api.eventSynchronize = [h](void *e) {
     return int(h->eventSynchronize(static_cast<hipEvent_t>(e)));
   };
+  api.eventQuery = [h](void *e) {
+    return int(h->eventQuery(static_cast<hipEvent_t>(e)));
+  };
+  api.notReady = hipErrorNotReady;
   api.streamWaitEvent = [h](void *s, void *e) {
     return int(h->streamWaitEvent(static_cast<hipStream_t>(s),
                                   static_cast<hipEvent_t>(e), 0));
