@@ -11,7 +11,6 @@
 #define SYMM_DRIVER_DRIVER_H
 
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
@@ -53,13 +52,6 @@ struct CompileResult {
 /// missing tool); errors in the input go to the context's diagnostic handler.
 using DriverErrorFn = llvm::function_ref<void(const Twine &)>;
 
-/// Adds every dialect, extension and translation the driver's pipelines use.
-void registerDriverDialects(DialectRegistry &registry);
-
-/// Registers the passes the driver's pipelines are made of; idempotent and
-/// safe to call from several threads.
-void registerDriverPasses();
-
 /// Whether `module` is a whole program (has a func.func @main).
 bool isProgram(ModuleOp module);
 
@@ -75,7 +67,8 @@ FailureOr<std::string> getPipeline(ModuleOp module,
                                    const CompileOptions &options,
                                    DriverErrorFn emitError);
 
-/// Compiles `module` in place (it is lowered) for `options`.
+/// Compiles `module` in place (it is lowered) for `options`. Its context
+/// needs what mlir::symm::registerAllSymm (symm/InitAllSymm.h) registers.
 FailureOr<CompileResult> compile(ModuleOp module, const CompileOptions &options,
                                  DriverErrorFn emitError);
 
