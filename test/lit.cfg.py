@@ -22,9 +22,14 @@ llvm_config.use_default_substitutions()
 
 tool_dirs = [config.symm_tools_dir, config.llvm_tools_dir]
 tools = ["symm-opt", "symm-compile", "symm-run", "symm-launch",
+         "symm-lsp-server", "symm-reduce",
          "symm-context-driver", "symm-capi-test", "symm-capi-compile-test",
          "llvm-readelf", "llvm-objdump"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+# The plugin is tested with Debian's own mlir-opt, never a Symm tool.
+llvm_config.add_tool_substitutions(["mlir-opt"], [config.llvm_tools_dir])
+config.substitutions.append(
+    ("%symm_plugin", os.path.join(config.symm_obj_root, "lib", "SymmPlugin.so")))
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.symm_tools_dir, append_path=True)
 
