@@ -9,7 +9,7 @@ from lit.llvm.subst import ToolSubst
 config.name = "SYMM"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".c", ".test"]
-config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs", "Package"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs", "Embedding"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.symm_obj_root, "test")
 
