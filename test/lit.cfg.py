@@ -9,7 +9,7 @@ from lit.llvm.subst import ToolSubst
 config.name = "SYMM"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".c", ".test"]
-config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs", "Package"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs", "Embedding"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.symm_obj_root, "test")
 
@@ -26,10 +26,14 @@ tool_dirs = [config.symm_tools_dir, config.llvm_tools_dir]
 # do (test/Target/check-host-access.mlir compiles without it by its path).
 tools = ["symm-opt",
          ToolSubst("symm-compile", extra_args=["--check-host-access"]),
-         "symm-run", "symm-launch",
+         "symm-run", "symm-launch", "symm-lsp-server", "symm-reduce",
          "symm-context-driver", "symm-capi-test", "symm-capi-compile-test",
          "llvm-readelf", "llvm-objdump"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+# The plugin is tested with Debian's own mlir-opt, never a Symm tool.
+llvm_config.add_tool_substitutions(["mlir-opt"], [config.llvm_tools_dir])
+config.substitutions.append(
+    ("%symm_plugin", os.path.join(config.symm_obj_root, "lib", "SymmPlugin.so")))
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.symm_tools_dir, append_path=True)
 

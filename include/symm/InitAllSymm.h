@@ -1,6 +1,8 @@
 //===- InitAllSymm.h - Register Symm's dialects and passes ------*- C++ -*-===//
 //
-// One entry point for tools and embedders that want everything Symm provides.
+// Entry points for tools and embedders: registerAllSymm is the one call a
+// compiler that runs Symm's pipelines needs; the other two register only what
+// Symm itself defines, for tools that already register MLIR's own.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,12 +13,19 @@
 
 namespace mlir::symm {
 
-/// Adds the symm dialect (and the dialects its lowerings produce) to
-/// `registry`.
+/// Adds the symm dialect and its interfaces (the CPU target's
+/// #symm.host_target) to `registry`.
 void registerAllSymmDialects(DialectRegistry &registry);
 
-/// Registers every Symm pass and pipeline with the global pass registry.
+/// Registers every Symm pass and pipeline with the global pass registry;
+/// idempotent and safe to call from several threads.
 void registerAllSymmPasses();
+
+/// Everything Symm's pipelines need, in one call: adds Symm's dialects and
+/// every upstream dialect, extension and LLVM IR translation that kernels and
+/// their lowerings use to `registry`, and registers every upstream and Symm
+/// pass and pipeline (once, safe from several threads).
+void registerAllSymm(DialectRegistry &registry);
 
 } // namespace mlir::symm
 

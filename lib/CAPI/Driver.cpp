@@ -9,6 +9,7 @@
 #include "symm-c/Driver.h"
 
 #include "symm/Driver/Driver.h"
+#include "symm/InitAllSymm.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/IR/Diagnostics.h"
@@ -119,7 +120,7 @@ int compileInto(ModuleOp module, const SymmCompileOptions *options,
 DialectRegistry &getDriverRegistry() {
   static DialectRegistry *registry = [] {
     auto *registry = new DialectRegistry;
-    registerDriverDialects(*registry);
+    registerAllSymm(*registry);
     return registry;
   }();
   return *registry;
@@ -132,7 +133,6 @@ int symmCompileSource(const char *source, size_t length,
                       const SymmCompileOptions *options,
                       SymmCompileResult *result) {
   *result = SymmCompileResult{nullptr, 0, nullptr, nullptr};
-  registerDriverPasses();
   MLIRContext context(getDriverRegistry());
   context.printOpOnDiagnostic(false);
   context.loadAllAvailableDialects();
@@ -156,7 +156,6 @@ int symmCompileSource(const char *source, size_t length,
 int symmCompileModule(MlirModule module, const SymmCompileOptions *options,
                       SymmCompileResult *result) {
   *result = SymmCompileResult{nullptr, 0, nullptr, nullptr};
-  registerDriverPasses();
   ModuleOp op = unwrap(module);
   MLIRContext *context = op.getContext();
   context->appendDialectRegistry(getDriverRegistry());

@@ -12,6 +12,10 @@ MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(Symm, symm, mlir::symm::SymmDialect)
 
 void mlirSymmRegisterPasses(void) { mlir::symm::registerAllSymmPasses(); }
 
+void mlirSymmRegisterAll(MlirDialectRegistry registry) {
+  mlir::symm::registerAllSymm(*unwrap(registry));
+}
+
 MlirAttribute mlirSymmHeapAttrGet(MlirContext ctx) {
   return wrap(mlir::symm::HeapAttr::get(unwrap(ctx)));
 }

@@ -9,7 +9,6 @@
 
 #include "symm/Driver/Driver.h"
 #include "symm/Driver/Manifest.h"
-#include "symm/InitAllSymm.h"
 #include "symm/Pipelines/Pipelines.h"
 #include "symm/Target/Host/HostTarget.h"
 
@@ -17,10 +16,6 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
-#include "mlir/InitAllPasses.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Export.h"
 
 #include "llvm/ADT/ScopeExit.h"
@@ -38,25 +33,8 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 
-#include <mutex>
-
 using namespace mlir;
 using namespace mlir::symm;
-
-void mlir::symm::registerDriverDialects(DialectRegistry &registry) {
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  registerAllToLLVMIRTranslations(registry);
-  registerAllSymmDialects(registry);
-}
-
-void mlir::symm::registerDriverPasses() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    registerAllPasses();
-    registerAllSymmPasses();
-  });
-}
 
 bool mlir::symm::isProgram(ModuleOp module) {
   return static_cast<bool>(module.lookupSymbol<func::FuncOp>("main"));
@@ -282,7 +260,7 @@ LogicalResult linkExecutable(ModuleOp module, StringRef output,
     return fail("no C++ linker found (clang++, c++ or g++); set SYMM_CXX");
   // The runtime is in the lib/ folder beside the bin/ folder of the tool.
   SmallString<256> libDir(llvm::sys::fs::getMainExecutable(
-      "symm-compile", reinterpret_cast<void *>(&registerDriverPasses)));
+      "symm-compile", reinterpret_cast<void *>(&isProgram)));
   llvm::sys::path::remove_filename(libDir);
   llvm::sys::path::append(libDir, "..", "lib");
   llvm::sys::fs::make_absolute(libDir);

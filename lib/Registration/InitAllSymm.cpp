@@ -9,14 +9,41 @@
 #include "symm/Target/Host/HostTarget.h"
 #include "symm/Target/Host/Passes.h"
 
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+
+#include <mutex>
+
 void mlir::symm::registerAllSymmDialects(DialectRegistry &registry) {
   registry.insert<SymmDialect>();
   registerHostTargetInterfaceExternalModels(registry);
 }
 
 void mlir::symm::registerAllSymmPasses() {
-  registerSymmTransformsPasses();
-  registerSymmConversionPasses();
-  registerSymmHostTargetPasses();
-  registerSymmPipelines();
+  // A pipeline registered twice is a fatal error in MLIR.
+  static std::once_flag once;
+  std::call_once(once, [] {
+    registerSymmTransformsPasses();
+    registerSymmConversionPasses();
+    registerSymmHostTargetPasses();
+    registerSymmPipelines();
+  });
+}
+
+void mlir::symm::registerAllSymm(DialectRegistry &registry) {
+  // Kernels mix upstream dialects freely, and the lowerings need upstream's
+  // extensions (ConvertToLLVM interfaces, the GPU targets) and LLVM IR
+  // translations: without them a lowering leaves block arguments unconverted
+  // or the serialisation finds no translation for gpu.module.
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+  registerAllSymmDialects(registry);
+  static std::once_flag once;
+  std::call_once(once, [] {
+    registerAllPasses();
+    registerAllSymmPasses();
+  });
 }

@@ -12,8 +12,6 @@
 // LAUNCH-DAG: [rank 0] module: rank 0 saw rank 1's values: ok
 // LAUNCH-DAG: [rank 1] module: rank 1 saw rank 0's values: ok
 
-#include "mlir-c/Dialect/Arith.h"
-#include "mlir-c/Dialect/GPU.h"
 #include "mlir-c/IR.h"
 #include "symm-c/Dialect/Symm.h"
 #include "symm-c/Driver.h"
@@ -94,11 +92,12 @@ static int run(void) {
   int failed = launch("source", &result);
   symmCompileResultDestroy(&result);
 
-  /* The same kernel as a module parsed by the caller, in its own context. */
-  MlirContext ctx = mlirContextCreate();
-  mlirDialectHandleRegisterDialect(mlirGetDialectHandle__symm__(), ctx);
-  mlirDialectHandleRegisterDialect(mlirGetDialectHandle__gpu__(), ctx);
-  mlirDialectHandleRegisterDialect(mlirGetDialectHandle__arith__(), ctx);
+  /* The same kernel as a module parsed by the caller, in its own context:
+     one call registers what the kernel and the pipelines need. */
+  MlirDialectRegistry registry = mlirDialectRegistryCreate();
+  mlirSymmRegisterAll(registry);
+  MlirContext ctx = mlirContextCreateWithRegistry(registry, false);
+  mlirDialectRegistryDestroy(registry);
   MlirModule module =
       mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(kKernel));
   if (mlirModuleIsNull(module)) {

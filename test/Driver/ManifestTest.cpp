@@ -18,12 +18,8 @@
 #include "symm/manifest.h"
 
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
-#include "mlir/InitAllPasses.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/Support/JSON.h"
 
 #include <gtest/gtest.h>
@@ -65,13 +61,8 @@ module attributes {gpu.container_module} {
 
 /// Lowers kSource for the CPU target and returns its manifest text.
 std::string writeManifest(StringRef kernelContext) {
-  registerAllPasses();
-  mlir::symm::registerAllSymmPasses();
   DialectRegistry registry;
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  registerAllToLLVMIRTranslations(registry);
-  mlir::symm::registerAllSymmDialects(registry);
+  mlir::symm::registerAllSymm(registry);
   MLIRContext context(registry);
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(kSource, &context);
   EXPECT_TRUE(module);

@@ -8,8 +8,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "symm/Pipelines/Pipelines.h"
-#include "symm/Driver/Driver.h"
+#include "symm/InitAllSymm.h"
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 
@@ -38,7 +39,8 @@ struct Case {
 class PipelinesTest : public ::testing::TestWithParam<Case> {};
 
 TEST_P(PipelinesTest, TextualFormParsesBackToTheSamePipeline) {
-  registerDriverPasses();
+  DialectRegistry registry;
+  registerAllSymm(registry);
   const Case &c = GetParam();
   SymmPipelineOptions options;
   options.chip = c.chip;

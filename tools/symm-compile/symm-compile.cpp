@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "symm/Driver/Driver.h"
+#include "symm/InitAllSymm.h"
 #include "symm/Pipelines/Pipelines.h"
 #include "symm/version.h"
 
@@ -226,7 +227,6 @@ int main(int argc, char **argv) {
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();
   registerDefaultTimingManagerCLOptions();
-  registerDriverPasses();
   showDebugOptions();
   cl::HideUnrelatedOptions({&symmCategory, &debugCategory});
   cl::SetVersionPrinter([](llvm::raw_ostream &os) {
@@ -243,7 +243,7 @@ int main(int argc, char **argv) {
   }
 
   DialectRegistry registry;
-  registerDriverDialects(registry);
+  registerAllSymm(registry);
   MLIRContext context(registry);
   // Diagnostics name the operation and its location; the IR around it is
   // for whoever asks with --mlir-print-op-on-diagnostic.

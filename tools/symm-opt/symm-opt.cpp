@@ -5,11 +5,7 @@
 #include "symm/version.h"
 
 #include "mlir/IR/DialectRegistry.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
-#include "mlir/InitAllPasses.h"
 #include "mlir/Support/FileUtilities.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
@@ -60,17 +56,12 @@ static LogicalResult run(int argc, char **argv, DialectRegistry &registry) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  registerAllPasses();
-  symm::registerAllSymmPasses();
   llvm::cl::SetVersionPrinter([](llvm::raw_ostream &os) {
     os << "symm-opt (Symm) " SYMM_VERSION "\n"
        << "LLVM version " LLVM_VERSION_STRING "\n";
   });
 
   DialectRegistry registry;
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  registerAllToLLVMIRTranslations(registry);
-  symm::registerAllSymmDialects(registry);
+  symm::registerAllSymm(registry);
   return asMainReturnCode(run(argc, argv, registry));
 }

@@ -19,6 +19,13 @@ MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(Symm, symm);
 /// that textual pipelines can name them.
 MLIR_CAPI_EXPORTED void mlirSymmRegisterPasses(void);
 
+/// Everything Symm's pipelines need, in one call (mlir::symm::registerAllSymm):
+/// adds Symm's dialects and every upstream dialect, extension and LLVM IR
+/// translation that kernels and their lowerings use to `registry`, and
+/// registers every pass and pipeline. A context created with `registry`
+/// parses any kernel symmCompileModule compiles.
+MLIR_CAPI_EXPORTED void mlirSymmRegisterAll(MlirDialectRegistry registry);
+
 /// Returns the `#symm.heap` memory-space attribute.
 MLIR_CAPI_EXPORTED MlirAttribute mlirSymmHeapAttrGet(MlirContext ctx);
 

@@ -11,7 +11,6 @@
 #define SYMM_DRIVER_DRIVER_H
 
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/SourceMgr.h"
@@ -62,13 +61,6 @@ struct CompileResult {
 /// missing tool); errors in the input go to the context's diagnostic handler.
 using DriverErrorFn = llvm::function_ref<void(const Twine &)>;
 
-/// Adds every dialect, extension and translation the driver's pipelines use.
-void registerDriverDialects(DialectRegistry &registry);
-
-/// Registers the passes the driver's pipelines are made of; idempotent and
-/// safe to call from several threads.
-void registerDriverPasses();
-
 /// The deepest nesting of regions, brackets and types ({, (, [ and <) in the
 /// text that Symm's tools accept: parsing and compiling recurse once per
 /// level.
@@ -94,7 +86,8 @@ FailureOr<std::string> getPipeline(ModuleOp module,
                                    const CompileOptions &options,
                                    DriverErrorFn emitError);
 
-/// Compiles `module` in place (it is lowered) for `options`.
+/// Compiles `module` in place (it is lowered) for `options`. Its context
+/// needs what mlir::symm::registerAllSymm (symm/InitAllSymm.h) registers.
 FailureOr<CompileResult> compile(ModuleOp module, const CompileOptions &options,
                                  DriverErrorFn emitError);
 
