@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# gemm on one H200 beside cuBLAS (torch.matmul, bf16), in one command.
+# gemm on one H100 or H200 beside cuBLAS (torch.matmul, bf16), in one command.
 #
 # Here (after scripts/setup.sh):
 #   bench/gemm/run.sh bundle [DIR]   # default DIR: .device-workloads
@@ -7,20 +7,31 @@
 # gemm_hopper.mlir for sm_90a), symm-run, the runtime and
 # the PyTorch baseline.
 #
-# There (an H200, CUDA 13, PyTorch; no LLVM), from the repository:
+# There (CUDA 13, PyTorch; no LLVM), from the repository:
 #   bench/gemm/run.sh gpu [DIR]
-# checks (PASS) and times (--bench) every kernel found in DIR and both
-# variants at 8192^3, 16384x3584x8192 and 4096x14336x8192 (M x N x K) on one
-# GPU, times torch.matmul at the same shapes, and prints a table last: us per
-# iteration, TFLOP/s, and the ratio to cuBLAS. Logs go to $OUT (the device
-# machine's output folder) or DIR/results. A failing step is reported and the
-# rest goes on. SYMM_GEMM_SHAPES (MxNxK ...) and SYMM_BENCH_BACKEND (default
-# cuda) let the script be tried on a CPU rank.
+# checks (PASS) and times (--bench) the kernels found in DIR on one GPU: every
+# kernel (hopper_staged too) and both variants at the large shapes (8192^3, 16384x3584x8192 and
+# 4096x14336x8192, M x N x K), the hopper kernel with its own schedule
+# (--splits=auto) at small M (32 to 512 rows with N x K of 3584, 14336 and
+# 28672 x 8192) and, where its 128x256 tiles are few, with the K splits of
+# SYMM_GEMM_SPLITS too (default 1,2,4,6,9; empty: none); then checks ragged
+# shapes (no timing), times torch.matmul at the timed shapes, and prints a
+# table last: us per iteration, TFLOP/s, and the ratio to cuBLAS. Logs go to
+# $OUT (the device machine's output folder) or DIR/results. A failing step is
+# reported and the rest goes on. SYMM_GEMM_SHAPES and SYMM_GEMM_RAGGED
+# (MxNxK ...) replace the shape lists; SYMM_BENCH_BACKEND (default cuda) lets
+# the script be tried on a CPU rank.
 set -uo pipefail
 SELF="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 HERE="$SELF/../workloads"
 source "$HERE/common.sh"
-read -r -a SHAPES <<< "${SYMM_GEMM_SHAPES:-8192x8192x8192 16384x3584x8192 4096x14336x8192}"
+read -r -a SHAPES <<< "${SYMM_GEMM_SHAPES:-8192x8192x8192 16384x3584x8192 \
+4096x14336x8192 32x3584x8192 64x3584x8192 128x3584x8192 256x3584x8192 \
+512x3584x8192 32x14336x8192 128x14336x8192 256x14336x8192 512x14336x8192 \
+32x28672x8192 128x28672x8192 512x28672x8192}"
+read -r -a RAGGED <<< "${SYMM_GEMM_RAGGED-1x8x8 200x328x136 127x264x72 \
+4097x3592x1032 8000x8184x8200 77x14336x8192}"
+SPLITS="${SYMM_GEMM_SPLITS-1,2,4,6,9}"
 
 if [[ $MODE == bundle ]]; then
   set -e
@@ -29,10 +40,12 @@ if [[ $MODE == bundle ]]; then
   exit 0
 fi
 start_gpu_run gemm
-KERNELS=portable
-[[ -f gemm_hopper.ptx ]] && KERNELS=portable,hopper
-# The time limits keep the whole call within 2 minutes (a normal run takes
-# well under one).
+nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv,noheader \
+  2>/dev/null | tee -a "$LOG"
+HOPPER=0
+[[ -f gemm_hopper.ptx || $BACKEND == host ]] && HOPPER=1
+# The time limits keep the whole call within a few minutes (a normal run
+# takes about two).
 gemm() {
   local limit=$1
   shift
@@ -41,16 +54,35 @@ gemm() {
 }
 for shape in "${SHAPES[@]}"; do
   IFS=x read -r m n k <<< "$shape"
-  echo "== gemm $shape: check and time --kernel=$KERNELS, both variants"
-  gemm 25 --kernel="$KERNELS" --variant=persistent,tiled --m="$m" --n="$n" \
-    --k="$k" --bench --iters=20 --warmup=3
+  tiles=$(( (m + 127) / 128 * ((n + 255) / 256) ))
+  if (( m % 128 == 0 && n % 256 == 0 && k % 64 == 0 && m >= 1024 )); then
+    echo "== gemm $shape: both kernels and variants"
+    kernels=portable
+    (( HOPPER )) && kernels=portable,hopper
+    # The library's staged epilogue too, where the driver has it.
+    (( HOPPER )) && ./gemm --help | grep -q hopper_staged &&
+      kernels=$kernels,hopper_staged
+    gemm 30 --kernel="$kernels" --variant=persistent,tiled --m="$m" --n="$n" \
+      --k="$k" --bench --iters=20 --warmup=3
+  elif (( HOPPER )); then
+    # Where the tiles leave SMs idle, the K splits beside the chosen one.
+    splits=()
+    (( 2 * tiles <= 132 )) && [[ -n $SPLITS ]] && splits=(--splits="auto,$SPLITS")
+    echo "== gemm $shape: hopper ${splits[*]}"
+    gemm 30 --kernel=hopper --m="$m" --n="$n" --k="$k" "${splits[@]}" \
+      --bench --iters=50 --warmup=5
+  fi
 done
-IFS=x read -r m n k <<< "${SHAPES[0]}"
-echo "== gemm ${SHAPES[0]}: the persistent variant with one block per SM"
-gemm 15 --kernel="$KERNELS" --variant=persistent --m="$m" --n="$n" --k="$k" \
-  --grid=132 --bench --iters=20 --warmup=3
-echo "== torch.matmul (cuBLAS) at the same shapes"
-timeout 25 python3 gemm_torch.py "${SHAPES[@]}" >> "$LOG" \
+if (( HOPPER )); then
+  for shape in "${RAGGED[@]}"; do
+    IFS=x read -r m n k <<< "$shape"
+    echo "== gemm $shape: hopper, checked"
+    gemm 30 --kernel=hopper --variant=persistent,tiled --m="$m" --n="$n" \
+      --k="$k" --splits=auto,1,3
+  done
+fi
+echo "== torch.matmul (cuBLAS) at the timed shapes"
+timeout 60 python3 gemm_torch.py "${SHAPES[@]}" >> "$LOG" \
   2> "$RESULTS/gemm_torch.err" ||
   { echo "FAILED: torch baseline"; tail -5 "$RESULTS/gemm_torch.err"; }
 grep -E "FAIL|: rank [0-9]+: " "$LOG" | head -10
@@ -59,19 +91,21 @@ echo "== summary (us per iteration; ratio = cuBLAS time / ours)"
 python3 - "$LOG" <<'PY'
 import re, sys
 ours, torch, checks = {}, {}, {}
+line_re = r"gemm (\w+) (\w+) m=(\d+) n=(\d+) k=(\d+)(?: splits=(\d+))? ranks=\d+"
 for line in open(sys.argv[1]):
-    m = re.search(r"gemm (\w+) (\w+) m=(\d+) n=(\d+) k=(\d+) ranks=\d+ grid=(\d+): ([\d.]+) us/iter", line)
+    m = re.search(line_re + r" grid=(\d+): ([\d.]+) us/iter", line)
     if m:
         key = tuple(int(m[i]) for i in (3, 4, 5))
-        ours.setdefault(key, []).append((f"{m[1]} {m[2]} grid={m[6]}", float(m[7])))
-    m = re.search(r"gemm (\w+) (\w+) m=(\d+) n=(\d+) k=(\d+) ranks=\d+: (PASS|FAIL)", line)
+        what = f"{m[1]} {m[2]}" + (f" S={m[6]}" if m[6] else "") + f" grid={m[7]}"
+        ours.setdefault(key, []).append((what, float(m[8])))
+    m = re.search(line_re + r": (PASS|FAIL)", line)
     if m:
-        checks[(tuple(int(m[i]) for i in (3, 4, 5)), m[1], m[2])] = m[6]
+        checks[(tuple(int(m[i]) for i in (3, 4, 5)), m[1], m[2], m[6])] = m[7]
     m = re.search(r"torch matmul m=(\d+) n=(\d+) k=(\d+): ([\d.]+) us/iter", line)
     if m:
         torch[tuple(int(m[i]) for i in (1, 2, 3))] = float(m[4])
-print(f"{'M x N x K':>18} {'what':>32} {'us':>10} {'TFLOP/s':>8} {'vs cuBLAS':>9}")
-for shape in sorted(set(ours) | set(torch)):
+print(f"{'M x N x K':>16} {'what':>30} {'us':>9} {'TFLOP/s':>7} {'vs cuBLAS':>9}")
+for shape in sorted(set(ours) | set(torch), key=lambda s: (s[1], s[0], s[2])):
     flops = 2 * shape[0] * shape[1] * shape[2]
     name = "x".join(map(str, shape))
     rows = sorted(ours.get(shape, []), key=lambda r: r[1])
@@ -79,8 +113,8 @@ for shape in sorted(set(ours) | set(torch)):
         rows.append(("cuBLAS (torch.matmul)", torch[shape]))
     for what, us in rows:
         ratio = f"{torch[shape] / us:.2f}" if shape in torch else "-"
-        print(f"{name:>18} {what:>32} {us:>10.1f} {flops / us * 1e-6:>8.1f} {ratio:>9}")
-bad = [f"{'x'.join(map(str, s))} {kn} {v}" for (s, kn, v), r in sorted(checks.items()) if r != "PASS"]
-print("checks: " + ("every kernel and variant PASS" if checks and not bad else
+        print(f"{name:>16} {what:>30} {us:>9.1f} {flops / us * 1e-6:>7.1f} {ratio:>9}")
+bad = [f"{'x'.join(map(str, s))} {kn} {v} S={sp}" for (s, kn, v, sp), r in sorted(checks.items(), key=str) if r != "PASS"]
+print(f"checks: {len(checks)}, " + ("every kernel, variant and split PASS" if checks and not bad else
                     "FAIL or missing: " + (", ".join(bad) or "no results")))
 PY

@@ -460,10 +460,10 @@ inline std::string kernelsPath(const std::string &name) {
   return dir + name + "." + ext;
 }
 
-/// What the host needs of the Hopper GEMM main loop (examples/gemm/
-/// gemm_hopper.mlir, and the GEMM workloads' *_hopper.mlir that carry it):
-/// 128 x 256 tiles, 64-deep K steps, three warpgroups, 4 stages of 48 KiB
-/// plus 1 KiB of alignment slack.
+/// What the host needs of the Hopper GEMM main loop (the device library's
+/// library/gemm_hopper.mlir, and the GEMM workloads' *_hopper.mlir that carry
+/// a copy): 128 x 256 tiles, 64-deep K steps, three warpgroups, 4 stages of
+/// 48 KiB plus 1 KiB of alignment slack.
 constexpr int64_t kHopperTileN = 256, kHopperTileK = 64;
 constexpr unsigned kHopperThreads = 384, kHopperSharedBytes = 197632;
 

@@ -4,9 +4,11 @@
 // of B (two 64x64 boxes: the MN-major layout B takes with 128-byte
 // swizzling) that thread 0 loads by TMA into a 2-stage pipeline of
 // workgroup memory, each stage refilled as soon as the warpgroup has read
-// it. C is stored to global memory as f32 and rounded to the operands'
-// type. bf16 and f16 operands with K = 128, and bf16 with K = 384 (six
-// tiles, so each stage is refilled twice). On the CPU target C equals, bit
+// it. C is stored to global memory from the accumulators twice: as f32,
+// and rounded to the operands' type (a narrowing
+// nvgpu.warpgroup.mma.store, which Symm lowers on every target). bf16 and
+// f16 operands with K = 128, and bf16 with K = 384 (six tiles, so each stage
+// is refilled twice). On the CPU target C equals, bit
 // for bit, a reference that sums in f32 in increasing k with the product
 // and the sum rounded; the inputs (signed, with exponents from -4 to 4)
 // make sums round. On GPUs, where the tensor cores add in their own order,
@@ -129,16 +131,7 @@ module attributes {gpu.container_module} {
       }
       nvvm.wgmma.wait.group.sync.aligned 0
       nvgpu.warpgroup.mma.store %acc, %d : !acc to memref<128x128xf32>
-      gpu.barrier
-      %n = gpu.block_dim x
-      %c16384i = arith.constant 16384 : index
-      scf.for %e = %t to %c16384i step %n {
-        %r = arith.divui %e, %c128 : index
-        %col = arith.remui %e, %c128 : index
-        %v = memref.load %d[%r, %col] : memref<128x128xf32>
-        %h = arith.truncf %v : f32 to bf16
-        memref.store %h, %dh[%r, %col] : memref<128x128xbf16>
-      }
+      nvgpu.warpgroup.mma.store %acc, %dh : !acc to memref<128x128xbf16>
       gpu.return
     }
 
@@ -232,16 +225,7 @@ module attributes {gpu.container_module} {
       }
       nvvm.wgmma.wait.group.sync.aligned 0
       nvgpu.warpgroup.mma.store %acc, %d : !acc to memref<128x128xf32>
-      gpu.barrier
-      %n = gpu.block_dim x
-      %c16384i = arith.constant 16384 : index
-      scf.for %e = %t to %c16384i step %n {
-        %r = arith.divui %e, %c128 : index
-        %col = arith.remui %e, %c128 : index
-        %v = memref.load %d[%r, %col] : memref<128x128xf32>
-        %h = arith.truncf %v : f32 to f16
-        memref.store %h, %dh[%r, %col] : memref<128x128xf16>
-      }
+      nvgpu.warpgroup.mma.store %acc, %dh : !acc to memref<128x128xf16>
       gpu.return
     }
 

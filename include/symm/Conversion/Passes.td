@@ -355,11 +355,18 @@ def SymmConvertNVGPUToNVVM
     `!gpu.mma_matrix` fragments (`gpu.subgroup_mma_*`, lowered later by
     `convert-gpu-to-nvvm`) it fails. A module that mixes both in one loop
     still does.
+
+    Before it, `nvgpu.warpgroup.mma.store` of an f32 accumulator into a bf16
+    or f16 memref is lowered here (upstream's lowering stores the f32
+    elements as they are, so it takes only f32 destinations): each pair of
+    neighbouring elements is rounded once and stored as one 2-element
+    vector, at the rows and columns where upstream's f32 store puts them.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::LLVM::LLVMDialect",
                            "::mlir::memref::MemRefDialect",
-                           "::mlir::NVVM::NVVMDialect"];
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def SymmCheckHopperOps : Pass<"symm-check-hopper-ops", "::mlir::ModuleOp"> {

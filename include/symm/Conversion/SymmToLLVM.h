@@ -111,6 +111,12 @@ LLVM::LLVMFuncOp getRuntimeFunction(OpBuilder &b, Operation *symbolTable,
                                     StringRef name, ArrayRef<Type> args,
                                     Type result, bool isVarArg = false);
 
+/// Makes `converter` keep every type (conversions added later take
+/// precedence) and join converted and unconverted values through unrealized
+/// casts, which fold away once both sides are lowered: for converting a few
+/// operations ahead of, or beside, a dialect's full lowering.
+void addCastBridgedConversions(TypeConverter &converter);
+
 } // namespace mlir::symm
 
 #endif // SYMM_CONVERSION_SYMMTOLLVM_H

@@ -151,6 +151,14 @@ LogicalResult checkOp(Operation *op) {
                            "gpu.func; inline the function into the kernel");
   if (auto mma = dyn_cast<nvgpu::WarpgroupMmaOp>(op))
     return checkMma(mma);
+  if (auto store = dyn_cast<nvgpu::WarpgroupMmaStoreOp>(op)) {
+    Type dst = store.getDstMemref().getType().getElementType();
+    if (!dst.isF32() && !is16BitFloat(dst))
+      return op->emitOpError()
+             << "into a memref of " << dst
+             << " has no lowering for the CPU target: it stores f32 "
+                "accumulators into f32, bf16 or f16 memrefs";
+  }
   if (auto load = dyn_cast<nvgpu::TmaAsyncLoadOp>(op);
       load && load.getMulticastMask())
     return op->emitOpError("with a multicast mask has no lowering for the "
@@ -536,7 +544,7 @@ struct MmaLowering : public OpConversionPattern<nvgpu::WarpgroupMmaOp> {
 /// m-th 64-row block N/2 rows after the (m-1)-th. So row r of the
 /// accumulator lands at row (r mod 64) + 64 (thread id / 128) + (r / 64) N/2
 /// of dst: row r itself for warpgroup 0 when M is 64, or M is 128 and N 128.
-/// Kernels with several warpgroups rely on it (examples/gemm/gemm_hopper.mlir),
+/// Kernels with several warpgroups rely on it (library/gemm_hopper.mlir),
 /// so the CPU target reproduces it.
 struct StoreLowering : public OpConversionPattern<nvgpu::WarpgroupMmaStoreOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -544,6 +552,7 @@ struct StoreLowering : public OpConversionPattern<nvgpu::WarpgroupMmaStoreOp> {
   matchAndRewrite(nvgpu::WarpgroupMmaStoreOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Value dst = adaptor.getDstMemref();
+    Type element = op.getDstMemref().getType().getElementType();
     Location loc = op.getLoc();
     int64_t cols = op.getMatrixD().getType().getFragmented().getDimSize(1);
     Value warpgroupRow = arith::MulIOp::create(
@@ -557,6 +566,10 @@ struct StoreLowering : public OpConversionPattern<nvgpu::WarpgroupMmaStoreOp> {
             Value acc) {
           Value v =
               vector::ExtractOp::create(b, loc, acc, ArrayRef<OpFoldResult>{t});
+          // bf16 and f16 destinations take each element rounded once, as
+          // on NVVM.
+          if (v.getType() != element)
+            v = arith::TruncFOp::create(b, loc, element, v);
           Value block = arith::DivUIOp::create(b, loc, row, index(b, loc, 64));
           Value inBlock =
               arith::RemUIOp::create(b, loc, row, index(b, loc, 64));
@@ -588,20 +601,13 @@ LogicalResult lowerWarpgroupOps(gpu::GPUModuleOp module) {
   });
 
   TypeConverter converter;
-  converter.addConversion([](Type type) { return type; });
+  addCastBridgedConversions(converter);
   converter.addConversion([](nvgpu::WarpgroupAccumulatorType type) -> Type {
     return laneType(type);
   });
   converter.addConversion([ctx](nvgpu::WarpgroupMatrixDescriptorType) -> Type {
     return VectorType::get({2}, IntegerType::get(ctx, 64));
   });
-  auto materialize = [](OpBuilder &b, Type type, ValueRange inputs,
-                        Location loc) -> Value {
-    return UnrealizedConversionCastOp::create(b, loc, type, inputs)
-        .getResult(0);
-  };
-  converter.addSourceMaterialization(materialize);
-  converter.addTargetMaterialization(materialize);
 
   RewritePatternSet patterns(ctx);
   patterns

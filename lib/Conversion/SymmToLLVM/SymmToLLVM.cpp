@@ -508,3 +508,14 @@ LogicalResult mlir::symm::lowerSymmProgram(ModuleOp module,
       return failure();
   return lowerSymmHostCode(module);
 }
+
+void mlir::symm::addCastBridgedConversions(TypeConverter &converter) {
+  converter.addConversion([](Type type) { return type; });
+  auto materialize = [](OpBuilder &b, Type type, ValueRange inputs,
+                        Location loc) -> Value {
+    return UnrealizedConversionCastOp::create(b, loc, type, inputs)
+        .getResult(0);
+  };
+  converter.addSourceMaterialization(materialize);
+  converter.addTargetMaterialization(materialize);
+}

@@ -124,3 +124,15 @@ gpu.module @m {
     return
   }
 }
+
+// -----
+
+!acc = !nvgpu.warpgroup.accumulator<fragmented = vector<64x16xf32>>
+gpu.module @m {
+  gpu.func @integer_store(%d: memref<64x16xi32>) kernel {
+    %init = nvgpu.warpgroup.mma.init.accumulator -> !acc
+    // expected-error @+1 {{'nvgpu.warpgroup.mma.store' op into a memref of 'i32' has no lowering for the CPU target: it stores f32 accumulators into f32, bf16 or f16 memrefs}}
+    nvgpu.warpgroup.mma.store %init, %d : !acc to memref<64x16xi32>
+    gpu.return
+  }
+}

@@ -155,3 +155,22 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// Into a bf16 memref each element is rounded once, as on NVVM.
+!acc = !nvgpu.warpgroup.accumulator<fragmented = vector<64x16xf32>>
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    // CHECK-LABEL: gpu.func @narrowing_store
+    gpu.func @narrowing_store(%d: memref<64x16xbf16>) kernel {
+      // CHECK: scf.for {{.*}} -> (vector<8xf32>)
+      // CHECK: %[[V:.*]] = vector.extract %{{.*}} : f32 from vector<8xf32>
+      // CHECK: %[[H:.*]] = arith.truncf %[[V]] : f32 to bf16
+      // CHECK: memref.store %[[H]], %{{.*}}[%{{.*}}, %{{.*}}] : memref<64x16xbf16>
+      %init = nvgpu.warpgroup.mma.init.accumulator -> !acc
+      nvgpu.warpgroup.mma.store %init, %d : !acc to memref<64x16xbf16>
+      gpu.return
+    }
+  }
+}

@@ -34,3 +34,45 @@ gpu.module @wmma {
     gpu.return
   }
 }
+
+// A warpgroup accumulator stored into a bf16 memref (upstream's lowering
+// stores f32 elements only): each pair of neighbouring elements is rounded
+// once and stored as one vector, where upstream's f32 store puts it. Lane l
+// of warp w holds registers 4j + 2i + {0, 1} at row l/4 + 16w + 8i, columns
+// 8j + 2(l mod 4) + {0, 1}.
+// CHECK-LABEL: gpu.module @narrowing
+// CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK: %[[LANE:.*]] = arith.remui %[[TID]], %{{.*}} : index
+// CHECK: %[[WARP:.*]] = arith.divui %[[TID]], %{{.*}} : index
+// CHECK: %[[QUAD:.*]] = arith.divui %[[LANE]], %{{.*}} : index
+// CHECK: %[[WROWS:.*]] = arith.muli %[[WARP]], %{{.*}} : index
+// CHECK: %[[ROW:.*]] = arith.addi %[[QUAD]], %[[WROWS]] : index
+// CHECK: %[[INQUAD:.*]] = arith.remui %[[LANE]], %{{.*}} : index
+// CHECK: %[[COL:.*]] = arith.muli %[[INQUAD]], %{{.*}} : index
+// CHECK: %[[BLOCK:.*]] = llvm.extractvalue %{{.*}}[0]
+// CHECK: %[[R0:.*]] = arith.addi %[[ROW]], %{{.*}} : index
+// CHECK: %[[C0:.*]] = arith.addi %[[COL]], %{{.*}} : index
+// CHECK: %[[LO:.*]] = llvm.extractvalue %[[BLOCK]][0]
+// CHECK: %[[HI:.*]] = llvm.extractvalue %[[BLOCK]][1]
+// CHECK: %[[PAIR:.*]] = vector.from_elements %[[LO]], %[[HI]] : vector<2xf32>
+// CHECK: %[[BF:.*]] = arith.truncf %[[PAIR]] : vector<2xf32> to vector<2xbf16>
+// CHECK: vector.store %[[BF]], %{{.*}}[%[[R0]], %[[C0]]] {alignment = 4 : i64} : memref<64x16xbf16>, vector<2xbf16>
+// CHECK: llvm.extractvalue %[[BLOCK]][4]
+// CHECK: llvm.extractvalue %[[BLOCK]][5]
+// CHECK: vector.store
+// CHECK: llvm.extractvalue %[[BLOCK]][2]
+// CHECK: llvm.extractvalue %[[BLOCK]][3]
+// CHECK: vector.store
+// CHECK: llvm.extractvalue %[[BLOCK]][6]
+// CHECK: llvm.extractvalue %[[BLOCK]][7]
+// CHECK: vector.store
+// CHECK-NOT: vector.store
+// CHECK-NOT: memref.store
+!acc16 = !nvgpu.warpgroup.accumulator<fragmented = vector<64x16xf32>>
+gpu.module @narrowing {
+  gpu.func @k(%c: memref<64x16xbf16>) kernel {
+    %acc = nvgpu.warpgroup.mma.init.accumulator -> !acc16
+    nvgpu.warpgroup.mma.store %acc, %c : !acc16 to memref<64x16xbf16>
+    gpu.return
+  }
+}
