@@ -114,6 +114,16 @@ gpu.module @symm_library_gemm_hopper {
     return %bar, %ring : !barriers, index
   }
 
+  // Whether the calling thread is the one that issues the ring's TMA loads
+  // (the producer warpgroup's first): a kernel that must order something
+  // before a tile's loads (a peer's flag, say) does it on this thread.
+  func.func @symm_gemm_hopper_loader() -> i1 {
+    %c256 = arith.constant 256 : index
+    %tid = gpu.thread_id x
+    %loader = arith.cmpi eq, %tid, %c256 : index
+    return %loader : i1
+  }
+
   // Tile t of a tilesM x tilesN grid in groups of 8 tile rows (tile rows
   // first within a group), so that the workgroups running at once share A
   // and B panels in L2: returns its tile row and column.

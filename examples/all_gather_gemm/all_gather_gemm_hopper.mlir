@@ -74,7 +74,7 @@
 !flags = memref<?xi32, #symm.heap>
 !tmA = !nvgpu.tensormap.descriptor<tensor = memref<128x64xbf16, 3>, swizzle = swizzle_128b, l2promo = l2promo_256b, oob = zero, interleave = none>
 !tmB = !nvgpu.tensormap.descriptor<tensor = memref<64x64xbf16, 3>, swizzle = swizzle_128b, l2promo = l2promo_256b, oob = zero, interleave = none>
-!barriers = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 8>
+!barriers = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 10>
 !acc = !nvgpu.warpgroup.accumulator<fragmented = vector<64x256xf32>>
 !epi = memref<128x256xf32, strided<[264, 1], offset: ?>, #gpu.address_space<workgroup>>
 
@@ -86,6 +86,7 @@ gpu.module @all_gather_gemm_hopper {
   func.func private @symm_gemm_hopper_stage(!acc, index) -> !epi
   func.func private @symm_gemm_hopper_store(!epi, memref<?xbf16>, index, index, index)
   func.func private @symm_gemm_hopper_release()
+  func.func private @symm_gemm_hopper_loader() -> i1
   // The device library's all-gather push of row blocks (library/tiles.mlir).
   func.func private @symm_push_row_blocks(!heap, !heap, !flags, index, index, i32, index, index, index)
 
@@ -225,9 +226,10 @@ gpu.module @all_gather_gemm_hopper {
         %flag = arith.select %pull, %owner, %tm : index
 
         // The peer's rows are in place (acquire), and the TMA's reads (the
-        // async proxy) are ordered after that: the producer's first thread,
-        // which issues them, waits.
-        %waitHere = arith.andi %mustWait, %isFirst : i1
+        // async proxy) are ordered after that: the thread that issues them
+        // waits.
+        %loader = func.call @symm_gemm_hopper_loader() : () -> i1
+        %waitHere = arith.andi %mustWait, %loader : i1
         scf.if %waitHere {
           %seen = symm.wait %flags[%flag] ge %epoch scope(system) : !flags -> i32
           nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.global>}

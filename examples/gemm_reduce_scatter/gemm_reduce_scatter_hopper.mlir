@@ -59,7 +59,7 @@
 
 !tmA = !nvgpu.tensormap.descriptor<tensor = memref<128x64xbf16, 3>, swizzle = swizzle_128b, l2promo = l2promo_256b, oob = zero, interleave = none>
 !tmB = !nvgpu.tensormap.descriptor<tensor = memref<64x64xbf16, 3>, swizzle = swizzle_128b, l2promo = l2promo_256b, oob = zero, interleave = none>
-!barriers = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 8>
+!barriers = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 10>
 !acc = !nvgpu.warpgroup.accumulator<fragmented = vector<64x256xf32>>
 !epi = memref<128x256xf32, strided<[264, 1], offset: ?>, #gpu.address_space<workgroup>>
 
