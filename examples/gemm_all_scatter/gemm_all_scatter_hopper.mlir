@@ -91,7 +91,7 @@ gpu.module @gemm_all_scatter_hopper {
     %c256 = arith.constant 256 : index
     %tid = gpu.thread_id x
     %isFirst = arith.cmpi eq, %tid, %c0 : index
-    %isConsumer = arith.cmpi uge, %tid, %c128 : index
+    %isConsumer = arith.cmpi ult, %tid, %c256 : index
     %tilesM = arith.divui %m, %c128 : index
     %tilesN = arith.divui %n, %c256 : index
     %tiles = arith.muli %tilesM, %tilesN : index
