@@ -35,6 +35,7 @@
 #include <cinttypes>
 #include <cstring>
 #include <dlfcn.h>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <unordered_map>
@@ -82,7 +83,12 @@ uint32_t siteId(Detector &d, const char *site) {
     const char *site;
     uint32_t id;
   };
-  thread_local Entry cache[512];
+  // On the heap: the runtime is loaded with dlopen (Python), where a large
+  // thread-local array does not fit the static TLS block the runtime's
+  // initial-exec variables put it in.
+  thread_local std::unique_ptr<Entry[]> cache;
+  if (!cache)
+    cache = std::make_unique<Entry[]>(512);
   Entry &e = cache[(reinterpret_cast<uintptr_t>(site) >> 3) % 512];
   if (e.site == site)
     return e.id;
