@@ -23,6 +23,13 @@ for f in "$ROOT"/test/Integration/*.mlir "$ROOT"/examples/*.mlir \
   "$BUILD/bin/symm-compile" --target="$chip" "$f" -o "$OUT/$name.exe" ||
     echo "gpu-bundle: $name does not compile for $chip" >&2
 done
+# --check-ranks on the GPU: a peer 3 past the last rank prints the rank, the
+# operation and the peer, and traps (run-all.sh checks the message and the
+# exit status; a .trap, so that the loop over *.exe leaves it alone).
+sed -e 's/SCALE/1/' -e 's/OFFSET/3/' "$ROOT/test/Integration/peer-out-of-range.mlir" \
+  > "$OUT/peer-out-of-range.mlir"
+"$BUILD/bin/symm-compile" --target="$CHIP" --check-ranks \
+  "$OUT/peer-out-of-range.mlir" -o "$OUT/peer-out-of-range.trap"
 # One million release/acquire round trips instead of a thousand.
 sed 's/%iters = arith.constant 1000 : i32/%iters = arith.constant 1000000 : i32/' \
   "$ROOT/test/Integration/message-passing.mlir" > "$OUT/message-passing-1m.mlir"

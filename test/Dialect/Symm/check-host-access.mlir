@@ -1,4 +1,4 @@
-// RUN: symm-opt %s -split-input-file -verify-diagnostics -symm-check-host-access
+// RUN: symm-opt %s -split-input-file -verify-diagnostics -allow-unregistered-dialect -symm-check-host-access
 
 // Host code may allocate, copy, set, launch with and free device memory; the
 // kernels (gpu.module and gpu.launch bodies) read and write it.
@@ -40,6 +40,15 @@ module attributes {gpu.container_module} {
     symm.dealloc %buf : memref<64xi32, #symm.heap>
     return %v : i32
   }
+}
+
+// -----
+
+// An operation that declares no memory effects is not taken to access
+// memory.
+func.func @unknown(%buf: memref<4xi32, #symm.heap>) {
+  "test.use"(%buf) : (memref<4xi32, #symm.heap>) -> ()
+  return
 }
 
 // -----

@@ -171,7 +171,7 @@ LogicalResult check(ModuleOp module) {
   walkHostCode(module, [&](Operation *op) {
     // GPU operations in host code (gpu.memcpy, gpu.memset, launches) are
     // carried out by the runtime, which can reach device memory.
-    if (failed(result) || isa<gpu::GPUDialect>(op->getDialect()))
+    if (failed(result) || isa_and_nonnull<gpu::GPUDialect>(op->getDialect()))
       return;
     std::optional<DeviceMemory> touched;
     bool reads = false, writes = false;
