@@ -3,8 +3,9 @@
 |* Compiles MLIR text or a module of Symm kernels to a device object in       *|
 |* memory, with its manifest (the schema of symm/manifest.h), without         *|
 |* starting a process: what the Python package and embedding compilers call.  *|
-|* The object loads with symm_module_load_data. Whole programs (a             *|
-|* func.func @main) link to executables with symm-compile --emit=exe.         *|
+|* Options are symm-compile's flags, as strings ("--target=sm_90", "-O3"),    *|
+|* parsed by the driver. The object loads with symm_module_load_data. Whole   *|
+|* programs (a func.func @main) link to executables with symm-compile.        *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
@@ -19,23 +20,6 @@
 extern "C" {
 #endif
 
-typedef struct SymmCompileOptions {
-  /* "host" (NULL = "host"), "sm_90", "gfx942", ... */
-  const char *target;
-  /* NULL = the target's default object: "so" | "cubin" (or "ptx" without
-     ptxas) | "hsaco"; also "ptx", "isa", "llvm", "mlir". */
-  const char *emit;
-  /* 0..3; -1 = default (2). */
-  int opt_level;
-  /* NULL = "global"; or "argument". */
-  const char *kernel_context;
-  /* 0/1: on GPUs, check every peer rank against the world size. */
-  int check_ranks;
-  /* NULL, or device libraries (.mlir files or folders of them) separated by
-     ':', searched after the one installed with Symm. */
-  const char *library;
-} SymmCompileOptions;
-
 typedef struct SymmCompileResult {
   /* The object's bytes (malloc'd). */
   char *binary;
@@ -46,21 +30,25 @@ typedef struct SymmCompileResult {
   char *error;
 } SymmCompileResult;
 
-/* Sets every option to its default. */
-MLIR_CAPI_EXPORTED void symmCompileOptionsInit(SymmCompileOptions *options);
-
 /* Compiles `length` bytes of MLIR text (need not be NUL-terminated) named
-   `source_name` in diagnostics (NULL = "<source>"). 0 on success; on failure
-   non-zero and result->error set. Several threads may compile at once. */
+   `source_name` in diagnostics (NULL = "<source>") with the `num_flags`
+   strings of `flags`, spelled as symm-compile takes them: "--target=sm_90"
+   (default host), "--emit=ptx" (default: the target's object), "-O3",
+   "--kernel-context=argument", "--check-ranks", "--library=PATH" (once per
+   library). 0 on success; on failure non-zero and result->error set (an
+   unknown flag or value included). Several threads may compile at once. */
 MLIR_CAPI_EXPORTED int symmCompileSource(const char *source, size_t length,
                                          const char *source_name,
-                                         const SymmCompileOptions *options,
+                                         const char *const *flags,
+                                         size_t num_flags,
                                          SymmCompileResult *result);
 
-/* Compiles `module`, which is lowered in place; the dialects and
-   translations the pipelines need are added to its context. */
+/* Compiles `module`, which is lowered in place, with `flags` as for
+   symmCompileSource; the dialects and translations the pipelines need are
+   added to its context. */
 MLIR_CAPI_EXPORTED int symmCompileModule(MlirModule module,
-                                         const SymmCompileOptions *options,
+                                         const char *const *flags,
+                                         size_t num_flags,
                                          SymmCompileResult *result);
 
 /* Frees what a compilation returned and clears `result`. */

@@ -13,8 +13,8 @@
 
 namespace mlir::symm {
 
-/// Adds the symm dialect and its interfaces (the CPU target's
-/// #symm.host_target) to `registry`.
+/// Adds the symm dialect and every target's dialects and interfaces (the CPU
+/// target's #symm.host_target) to `registry`.
 void registerAllSymmDialects(DialectRegistry &registry);
 
 /// Registers every Symm pass and pipeline with the global pass registry;

@@ -1,6 +1,6 @@
 //===- Driver.cpp - C API of the Symm compiler driver -----------*- C++ -*-===//
 //
-// symm-c/Driver.h over the driver library: options from C, diagnostics with
+// symm-c/Driver.h over the driver library: flags from C, diagnostics with
 // their locations into one string, the binary and manifest into malloc'd
 // buffers the caller frees with symmCompileResultDestroy.
 //
@@ -24,12 +24,6 @@
 using namespace mlir;
 using namespace mlir::symm;
 
-void symmCompileOptionsInit(SymmCompileOptions *options) {
-  *options = SymmCompileOptions{/*target=*/nullptr, /*emit=*/nullptr,
-                                /*opt_level=*/-1, /*kernel_context=*/nullptr,
-                                /*check_ranks=*/0, /*library=*/nullptr};
-}
-
 void symmCompileResultDestroy(SymmCompileResult *result) {
   if (!result)
     return;
@@ -50,30 +44,6 @@ char *copyString(StringRef text) {
   return copy;
 }
 
-CompileOptions toDriverOptions(const SymmCompileOptions *options) {
-  SymmCompileOptions defaults;
-  symmCompileOptionsInit(&defaults);
-  if (!options)
-    options = &defaults;
-  CompileOptions driver;
-  if (options->target)
-    driver.target = options->target;
-  if (options->emit)
-    driver.emit = options->emit;
-  if (options->opt_level != -1)
-    driver.optLevel = options->opt_level;
-  if (options->kernel_context)
-    driver.kernelContext = options->kernel_context;
-  driver.checkRanks = options->check_ranks != 0;
-  if (options->library) {
-    SmallVector<StringRef> paths;
-    StringRef(options->library).split(paths, ':', -1, /*KeepEmpty=*/false);
-    for (StringRef path : paths)
-      driver.libraries.push_back(path.str());
-  }
-  return driver;
-}
-
 /// Fails `result` with `diagnostics` (or a generic line when there are none).
 int fail(SymmCompileResult *result, StringRef diagnostics) {
   result->error = copyString(
@@ -82,27 +52,44 @@ int fail(SymmCompileResult *result, StringRef diagnostics) {
   return 1;
 }
 
-/// Compiles `module` into `result`, appending diagnostics to `diagnostics`.
-int compileInto(ModuleOp module, const SymmCompileOptions *options,
-                SymmCompileResult *result, std::string &diagnostics) {
-  llvm::raw_string_ostream os(diagnostics);
-  auto reportError = [&](const Twine &message) {
-    os << "symm: error: " << message << "\n";
+/// Appends a driver error to `diagnostics`.
+auto errorsInto(std::string &diagnostics) {
+  return [&diagnostics](const Twine &message) {
+    diagnostics += ("symm: error: " + message + "\n").str();
   };
-  CompileOptions driverOptions = toDriverOptions(options);
+}
+
+/// Reads the C caller's flags into `options`.
+LogicalResult parseFlags(const char *const *flags, size_t numFlags,
+                         CompileOptions &options, std::string &diagnostics) {
+  std::vector<std::string> strings;
+  for (size_t i = 0; i < numFlags; ++i) {
+    if (!flags[i]) {
+      errorsInto(diagnostics)("compile flag " + Twine(i) + " is NULL");
+      return failure();
+    }
+    strings.emplace_back(flags[i]);
+  }
+  return parseCompileFlags(strings, options, errorsInto(diagnostics));
+}
+
+/// Compiles `module` into `result`, appending diagnostics to `diagnostics`.
+int compileInto(ModuleOp module, const CompileOptions &options,
+                SymmCompileResult *result, std::string &diagnostics) {
+  auto reportError = errorsInto(diagnostics);
+  FailureOr<std::unique_ptr<CompilePlan>> plan =
+      planCompile(module, options, reportError);
+  if (failed(plan))
+    return fail(result, diagnostics);
   // Executables are files the linker writes and symm-run starts, not bytes an
   // embedder loads.
-  FailureOr<std::string> emit = resolveEmit(module, driverOptions, reportError);
-  if (failed(emit))
-    return fail(result, diagnostics);
-  if (*emit == "exe" || isProgram(module)) {
+  if ((*plan)->getEmit() == "exe" || isProgram(module)) {
     reportError("the input is a whole program (func.func @main); compile it "
                 "to an executable with symm-compile --emit=exe, and give this "
                 "entry point only kernels (gpu.module)");
     return fail(result, diagnostics);
   }
-  FailureOr<CompileResult> compiled =
-      compile(module, driverOptions, reportError);
+  FailureOr<CompileResult> compiled = compile(module, **plan, reportError);
   if (failed(compiled))
     return fail(result, diagnostics);
   result->binary = static_cast<char *>(malloc(compiled->binary.size() + 1));
@@ -129,15 +116,17 @@ DialectRegistry &getDriverRegistry() {
 } // namespace
 
 int symmCompileSource(const char *source, size_t length,
-                      const char *source_name,
-                      const SymmCompileOptions *options,
-                      SymmCompileResult *result) {
+                      const char *source_name, const char *const *flags,
+                      size_t num_flags, SymmCompileResult *result) {
   *result = SymmCompileResult{nullptr, 0, nullptr, nullptr};
+  std::string diagnostics;
+  CompileOptions options;
+  if (failed(parseFlags(flags, num_flags, options, diagnostics)))
+    return fail(result, diagnostics);
   MLIRContext context(getDriverRegistry());
   context.printOpOnDiagnostic(false);
   context.loadAllAvailableDialects();
 
-  std::string diagnostics;
   llvm::raw_string_ostream os(diagnostics);
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
@@ -153,14 +142,17 @@ int symmCompileSource(const char *source, size_t length,
   return compileInto(*module, options, result, diagnostics);
 }
 
-int symmCompileModule(MlirModule module, const SymmCompileOptions *options,
-                      SymmCompileResult *result) {
+int symmCompileModule(MlirModule module, const char *const *flags,
+                      size_t num_flags, SymmCompileResult *result) {
   *result = SymmCompileResult{nullptr, 0, nullptr, nullptr};
+  std::string diagnostics;
+  CompileOptions options;
+  if (failed(parseFlags(flags, num_flags, options, diagnostics)))
+    return fail(result, diagnostics);
   ModuleOp op = unwrap(module);
   MLIRContext *context = op.getContext();
   context->appendDialectRegistry(getDriverRegistry());
 
-  std::string diagnostics;
   llvm::raw_string_ostream os(diagnostics);
   // The module has no source buffer here: each diagnostic is its location
   // and message, with its notes.

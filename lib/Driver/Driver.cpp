@@ -10,7 +10,6 @@
 #include "symm/Driver/Driver.h"
 #include "symm/Driver/Manifest.h"
 #include "symm/Pipelines/Pipelines.h"
-#include "symm/Target/Host/HostTarget.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -52,68 +51,6 @@ std::string findProgram(ArrayRef<StringRef> names, StringRef envVar) {
       return *found;
   }
   return "";
-}
-
-/// The CUDA toolkit folder holding bin/ptxas, or "".
-std::string findCudaToolkit() {
-  for (const char *var : {"SYMM_CUDA_PATH", "CUDA_HOME", "CUDA_PATH"})
-    if (const char *path = getenv(var);
-        path && llvm::sys::fs::can_execute(Twine(path) + "/bin/ptxas"))
-      return path;
-  if (llvm::sys::fs::can_execute("/usr/local/cuda/bin/ptxas"))
-    return "/usr/local/cuda";
-  if (auto ptxas = llvm::sys::findProgramByName("ptxas"))
-    return llvm::sys::path::parent_path(llvm::sys::path::parent_path(*ptxas))
-        .str();
-  return "";
-}
-
-/// The ROCDL serialiser runs <toolkit>/llvm/bin/ld.lld; without ROCm, point a
-/// private toolkit folder at the system's ld.lld.
-FailureOr<std::string> makeRocdlToolkit(DriverErrorFn emitError) {
-  std::string lld = findLinker();
-  if (lld.empty()) {
-    emitError("HSACO needs ld.lld: install lld-22 or set SYMM_LLD");
-    return failure();
-  }
-  if (!llvm::sys::fs::can_execute(lld)) {
-    emitError("HSACO needs ld.lld, and '" + lld +
-              "' (SYMM_LLD) is not an executable");
-    return failure();
-  }
-  SmallString<128> dir;
-  if (llvm::sys::fs::createUniqueDirectory("symm-rocdl", dir)) {
-    emitError("cannot create a temporary folder");
-    return failure();
-  }
-  SmallString<128> bin(dir);
-  llvm::sys::path::append(bin, "llvm", "bin");
-  llvm::sys::fs::create_directories(bin);
-  llvm::sys::path::append(bin, "ld.lld");
-  if (llvm::sys::fs::create_link(lld, bin)) {
-    emitError("cannot link " + lld + " into " + dir);
-    llvm::sys::fs::remove_directories(dir);
-    return failure();
-  }
-  return dir.str().str();
-}
-
-/// Operations upstream lowers for a target only with libraries Symm does not
-/// link are reported before lowering, where the conversion would only say it
-/// failed to legalize them.
-LogicalResult checkTargetSupport(ModuleOp module, TargetKind kind,
-                                 StringRef target) {
-  if (kind != TargetKind::ROCDL)
-    return success();
-  WalkResult walk = module.walk([&](gpu::PrintfOp op) {
-    op.emitError() << "'gpu.printf' has no lowering for --target=" << target
-                   << ": printf on AMD GPUs needs the ROCm device libraries' "
-                      "hostcall support, which Symm does not link; print from "
-                      "host code, or run the kernel on the host or NVIDIA "
-                      "targets";
-    return WalkResult::interrupt();
-  });
-  return failure(walk.wasInterrupted());
 }
 
 /// Every operation left in a gpu.module must be LLVM (or its NVVM/ROCDL
@@ -318,89 +255,62 @@ FailureOr<std::string> linkExecutableBytes(ModuleOp module,
   return (*bytes)->getBuffer().str();
 }
 
-/// What a compilation runs: the target, the emit kind and the pipeline's
-/// options, with the private ROCDL toolkit folder it removes when done.
-struct Plan {
-  TargetKind kind = TargetKind::Host;
-  std::string emit;
-  SymmPipelineOptions pipeline;
-  std::string rocdlToolkit;
+/// The format device code is serialised in for `emit`, or failure after
+/// reporting an unknown or inapplicable emit kind.
+FailureOr<std::string> formatOf(StringRef emit, const SymmTarget &target,
+                                StringRef targetName, StringRef foundToolkit,
+                                DriverErrorFn emitError) {
+  if (emit == "llvm")
+    return std::string("llvm");
+  if (emit == "exe" || emit == "mlir")
+    return target.getProgramFormat(foundToolkit).str();
+  for (const EmitKind &kind : target.getEmitKinds())
+    if (kind.name == emit)
+      return kind.format.str();
+  for (const SymmTarget *other : getTargets())
+    for (const EmitKind &kind : other->getEmitKinds())
+      if (kind.name == emit) {
+        emitError("--emit=" + emit +
+                  " does not apply to --target=" + targetName);
+        return failure();
+      }
+  emitError("unknown --emit=" + emit);
+  return failure();
+}
 
-  Plan() = default;
-  Plan(const Plan &) = delete;
-  ~Plan() {
-    if (!rocdlToolkit.empty())
-      llvm::sys::fs::remove_directories(rocdlToolkit);
-  }
-};
+} // namespace
 
-LogicalResult resolveEmit(ModuleOp module, const CompileOptions &options,
-                          TargetKind kind, bool haveCuda, std::string &emit,
-                          std::string &format, DriverErrorFn emitError) {
-  bool program = isProgram(module);
-  emit = options.emit;
-  if (emit.empty()) {
-    if (program)
-      emit = "exe";
-    else if (kind == TargetKind::NVVM)
-      emit = haveCuda ? "cubin" : "ptx";
-    else if (kind == TargetKind::ROCDL)
-      emit = "hsaco";
-    else
-      emit = "so";
-  }
-  static const llvm::StringMap<std::pair<TargetKind, StringRef>> deviceEmits = {
-      {"ptx", {TargetKind::NVVM, "isa"}},
-      {"cubin", {TargetKind::NVVM, "bin"}},
-      {"isa", {TargetKind::ROCDL, "isa"}},
-      {"hsaco", {TargetKind::ROCDL, "bin"}},
-      {"so", {TargetKind::Host, "bin"}}};
-  if (emit == "llvm") {
-    format = "llvm";
-  } else if (emit == "exe" || emit == "mlir") {
-    // Executables embed cubin when ptxas is here, PTX (JIT-compiled by the
-    // driver) otherwise.
-    format = (kind == TargetKind::NVVM && !haveCuda) ? "isa" : "bin";
-  } else if (auto it = deviceEmits.find(emit); it != deviceEmits.end()) {
-    if (it->second.first != kind) {
-      emitError("--emit=" + emit +
-                " does not apply to --target=" + options.target);
-      return failure();
-    }
-    format = it->second.second.str();
-  } else {
-    emitError("unknown --emit=" + emit);
+std::string CompilePlan::getPipeline() const {
+  return getPipelineString(*target, pipeline);
+}
+
+FailureOr<std::unique_ptr<CompilePlan>>
+mlir::symm::planCompile(ModuleOp module, const CompileOptions &options,
+                        DriverErrorFn emitError) {
+  FailureOr<const SymmTarget *> target =
+      lookupTarget(options.target, emitError);
+  if (failed(target) || failed((*target)->checkModule(module, options.target)))
     return failure();
-  }
-  if (emit == "exe" && !program) {
+  auto plan = std::make_unique<CompilePlan>();
+  plan->target = *target;
+  plan->targetName = options.target;
+  plan->configurePassManager = options.configurePassManager;
+  std::string foundToolkit = plan->target->findToolkit();
+  bool program = isProgram(module);
+  plan->emit = options.emit;
+  if (plan->emit.empty())
+    plan->emit =
+        program ? "exe" : plan->target->getDefaultEmit(foundToolkit).str();
+  FailureOr<std::string> format = formatOf(
+      plan->emit, *plan->target, options.target, foundToolkit, emitError);
+  if (failed(format))
+    return failure();
+  if (plan->emit == "exe" && !program) {
     emitError("--emit=exe needs a func.func @main in the input");
     return failure();
   }
-  return success();
-}
-
-std::optional<TargetKind> lookUpTarget(const CompileOptions &options,
-                                       DriverErrorFn emitError) {
-  std::optional<TargetKind> kind = getTargetKind(options.target);
-  if (!kind)
-    emitError("unknown target '" + options.target +
-              "'; expected host, sm_<N> (NVIDIA) or gfx<N> (AMD)");
-  return kind;
-}
-
-LogicalResult makePlan(ModuleOp module, const CompileOptions &options,
-                       DriverErrorFn emitError, Plan &plan) {
-  std::optional<TargetKind> kind = lookUpTarget(options, emitError);
-  if (!kind || failed(checkTargetSupport(module, *kind, options.target)))
-    return failure();
-  plan.kind = *kind;
-  std::string cudaToolkit = findCudaToolkit();
-  std::string format;
-  if (failed(resolveEmit(module, options, *kind, !cudaToolkit.empty(),
-                         plan.emit, format, emitError)))
-    return failure();
-  SymmPipelineOptions &pipeline = plan.pipeline;
-  pipeline.chip = *kind == TargetKind::Host ? std::string() : options.target;
+  SymmPipelineOptions &pipeline = plan->pipeline;
+  pipeline.chip = plan->target->getChip(options.target);
   pipeline.kernelContext = options.kernelContext;
   pipeline.optLevel = options.optLevel;
   pipeline.checkRanks = options.checkRanks;
@@ -408,55 +318,31 @@ LogicalResult makePlan(ModuleOp module, const CompileOptions &options,
   pipeline.remote = options.remote;
   pipeline.checkHostAccess = options.checkHostAccess;
   pipeline.checkRaces = options.checkRaces;
-  pipeline.format = format;
-  if (*kind == TargetKind::NVVM && format == "bin") {
-    if (cudaToolkit.empty()) {
-      emitError("cubin needs ptxas from the CUDA toolkit; set "
-                "SYMM_CUDA_PATH or use --emit=ptx");
-      return failure();
-    }
-    pipeline.toolkit = cudaToolkit;
-  }
-  if (*kind == TargetKind::ROCDL && format == "bin") {
-    FailureOr<std::string> dir = makeRocdlToolkit(emitError);
-    if (failed(dir))
-      return failure();
-    plan.rocdlToolkit = *dir;
-    pipeline.toolkit = *dir;
-  }
-  return validateSymmPipelineOptions(*kind, pipeline, emitError);
-}
-
-} // namespace
-
-FailureOr<std::string> mlir::symm::resolveEmit(ModuleOp module,
-                                               const CompileOptions &options,
-                                               DriverErrorFn emitError) {
-  std::optional<TargetKind> kind = lookUpTarget(options, emitError);
-  if (!kind)
+  pipeline.format = *format;
+  FailureOr<Toolkit> toolkit =
+      plan->target->prepareToolkit(*format, foundToolkit, emitError);
+  if (failed(toolkit))
     return failure();
-  std::string emit, format;
-  if (failed(::resolveEmit(module, options, *kind, !findCudaToolkit().empty(),
-                           emit, format, emitError)))
+  plan->toolkit = std::move(*toolkit);
+  pipeline.toolkit = plan->toolkit.getPath();
+  if (failed(validateSymmPipelineOptions(*plan->target, pipeline, emitError)))
     return failure();
-  return emit;
-}
-
-FailureOr<std::string> mlir::symm::getPipeline(ModuleOp module,
-                                               const CompileOptions &options,
-                                               DriverErrorFn emitError) {
-  Plan plan;
-  if (failed(makePlan(module, options, emitError, plan)))
-    return failure();
-  return getPipelineString(plan.kind, plan.pipeline);
+  return plan;
 }
 
 FailureOr<CompileResult> mlir::symm::compile(ModuleOp module,
                                              const CompileOptions &options,
                                              DriverErrorFn emitError) {
-  Plan plan;
-  if (failed(makePlan(module, options, emitError, plan)))
+  FailureOr<std::unique_ptr<CompilePlan>> plan =
+      planCompile(module, options, emitError);
+  if (failed(plan))
     return failure();
+  return compile(module, **plan, emitError);
+}
+
+FailureOr<CompileResult> mlir::symm::compile(ModuleOp module,
+                                             const CompilePlan &plan,
+                                             DriverErrorFn emitError) {
   if (isProgram(module)) {
     if (failed(checkMain(module)))
       return failure();
@@ -471,19 +357,18 @@ FailureOr<CompileResult> mlir::symm::compile(ModuleOp module,
   manifest.recordKernels(module);
   PassManager lower(context), serialize(context);
   lower.addInstrumentation(manifest.createInstrumentation());
-  if (options.configurePassManager &&
-      failed(options.configurePassManager(lower)))
+  if (plan.configurePassManager && failed(plan.configurePassManager(lower)))
     return failure();
-  buildSymmLoweringPipeline(lower, plan.kind, plan.pipeline);
+  buildSymmLoweringPipeline(lower, *plan.target, plan.pipeline);
   buildSymmSerializationPipeline(serialize, plan.pipeline);
   if (failed(lower.run(module)) ||
-      failed(checkDeviceCodeLowered(module, options.target)))
+      failed(checkDeviceCodeLowered(module, plan.targetName)))
     return failure();
   CompileResult result;
   result.emit = plan.emit;
   if (plan.emit != "exe" && plan.emit != "mlir") {
     FailureOr<std::string> text = manifest.write(
-        module, options.target, plan.emit, plan.pipeline.kernelContext);
+        module, plan.targetName, plan.emit, plan.pipeline.kernelContext);
     if (failed(text))
       return failure();
     result.manifest = std::move(*text);

@@ -1,87 +1,28 @@
 //===- Pipelines.cpp - End-to-end Symm lowering pipelines -------*- C++ -*-===//
+//
+// The phases every target shares, with each target's own in between; which
+// targets there are and what their phases hold is the table of
+// lib/Target/Targets.cpp.
+//
+//===----------------------------------------------------------------------===//
 
 #include "symm/Pipelines/Pipelines.h"
 #include "symm/Conversion/Passes.h"
 #include "symm/Dialect/Symm/Transforms/Passes.h"
-#include "symm/Target/Host/Passes.h"
-#include "symm/abi.h"
 
 #include "mlir/Conversion/Passes.h"
-#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Async/Passes.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
-#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
-#include "llvm/MC/MCSubtargetInfo.h"
-#include "llvm/MC/TargetRegistry.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/TargetSelect.h"
 
 using namespace mlir;
 using namespace mlir::symm;
 
-std::string mlir::symm::getDefaultChip(TargetKind kind) {
-  switch (kind) {
-  case TargetKind::NVVM:
-    return SYMM_DEFAULT_NVIDIA_TARGET;
-  case TargetKind::ROCDL:
-    return SYMM_DEFAULT_AMD_TARGET;
-  case TargetKind::Host:
-    return SYMM_TARGET_HOST;
-  }
-  llvm_unreachable("unknown target kind");
-}
-
-std::optional<TargetKind> mlir::symm::getTargetKind(StringRef target) {
-  if (target == SYMM_TARGET_HOST)
-    return TargetKind::Host;
-  if (target.starts_with("sm_"))
-    return TargetKind::NVVM;
-  if (target.starts_with("gfx"))
-    return TargetKind::ROCDL;
-  return std::nullopt;
-}
-
-/// The PTX version each NVIDIA architecture needs at least.
-static std::string defaultFeatures(TargetKind kind, StringRef chip) {
-  if (kind != TargetKind::NVVM)
-    return "";
-  unsigned sm = 0;
-  chip.drop_front(3)
-      .take_while([](char c) { return isdigit(c); })
-      .getAsInteger(10, sm);
-  if (sm >= 100)
-    return "+ptx86";
-  if (sm >= 90)
-    return "+ptx80";
-  return "+ptx70";
-}
-
 namespace {
-
-/// CPUs have no bf16 arithmetic, and the x86 backend rounds f32 to bf16
-/// through __truncsfbf2, which libgcc before GCC 13 lacks: CPU code computes
-/// bf16 in f32 and rounds with integer operations, to nearest even as GPUs
-/// do. That is host code on every target (the func.funcs outside
-/// gpu.modules), and the kernels too on the CPU target.
-void addBf16OnCPU(OpPassManager &pm) {
-  math::MathExtendToSupportedTypesOptions extend;
-  extend.targetTypeStr = "f32";
-  pm.addPass(math::createMathExtendToSupportedTypes(extend));
-  arith::ArithEmulateUnsupportedFloatsOptions emulate;
-  emulate.sourceTypeStrs = {"bf16"};
-  emulate.targetTypeStr = "f32";
-  pm.addPass(arith::createArithEmulateUnsupportedFloats(emulate));
-  arith::ArithExpandOpsPassOptions expand;
-  expand.includeBf16 = true;
-  pm.addPass(arith::createArithExpandOpsPass(expand));
-}
 
 /// The device library's functions that gpu.modules call, copied in and
 /// inlined: library code takes values (warpgroup accumulators, mbarrier
@@ -113,49 +54,18 @@ void addHeapBasePhase(OpPassManager &pm, const SymmPipelineOptions &o) {
   }
 }
 
-/// The target's symm lowering and bf16 on the CPU.
-void addSymmToTargetPhase(OpPassManager &pm, TargetKind kind,
+/// The target's symm lowering (and its GPU operations, and bf16 on the CPU).
+void addSymmToTargetPhase(OpPassManager &pm, const SymmTarget &target,
                           const SymmPipelineOptions &o) {
   // TMA descriptors are pointers from host code to kernels on every target;
   // each target lowers device code's nvgpu operations its own way.
   pm.addPass(createSymmTMADescriptorsToPointers());
-  switch (kind) {
-  case TargetKind::NVVM: {
-    ConvertSymmToNVVMOptions nvvm;
-    nvvm.checkRanks = o.checkRanks;
-    pm.addPass(createConvertSymmToNVVM(nvvm));
-    // Hopper's TMA, mbarrier and warpgroup-MMA ops, before the memrefs they
-    // take are lowered.
-    pm.addNestedPass<gpu::GPUModuleOp>(createSymmConvertNVGPUToNVVM());
-    addBf16OnCPU(pm.nest<func::FuncOp>());
-    break;
-  }
-  case TargetKind::ROCDL: {
-    ConvertSymmToAMDGPUOptions amdgpu;
-    amdgpu.checkRanks = o.checkRanks;
-    pm.addPass(createConvertSymmToAMDGPU(amdgpu));
-    pm.addNestedPass<gpu::GPUModuleOp>(createSymmConvertSubgroupMmaToAMDGPU());
-    addBf16OnCPU(pm.nest<func::FuncOp>());
-    break;
-  }
-  case TargetKind::Host: {
-    ConvertSymmToHostOptions host;
-    host.checkRaces = o.checkRaces;
-    pm.addPass(createConvertSymmToHost(host));
-    pm.addNestedPass<gpu::GPUModuleOp>(createSymmConvertSubgroupMmaToHost());
-    // Kernels' Hopper operations, then the host's nvgpu.tma.create.descriptor
-    // (upstream's call of mgpuTensorMapEncodeTiledMemref).
-    pm.addPass(createSymmConvertNvgpuToHost());
-    pm.addPass(createConvertNVGPUToNVVMPass());
-    addBf16OnCPU(pm);
-    break;
-  }
-  }
+  target.addSymmToTargetPasses(pm, o);
 }
 
 /// Host code (and the generic parts of device code) to the LLVM dialect, the
 /// target attached to every gpu.module.
-void addToLLVMPhase(OpPassManager &pm, TargetKind kind,
+void addToLLVMPhase(OpPassManager &pm, const SymmTarget &target,
                     const SymmPipelineOptions &o, StringRef chip) {
   // async.execute regions (with GPU work inside) as coroutines over MLIR's
   // async runtime, before func-to-llvm converts their signatures.
@@ -165,38 +75,10 @@ void addToLLVMPhase(OpPassManager &pm, TargetKind kind,
   pm.addPass(createConvertAsyncToLLVMPass());
   pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createSCFToControlFlowPass());
-  if (kind == TargetKind::NVVM)
-    pm.addPass(createConvertNVVMToLLVMPass());
+  target.addToLLVMPasses(pm);
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
-  switch (kind) {
-  case TargetKind::NVVM: {
-    GpuNVVMAttachTargetOptions attach;
-    attach.chip = chip.str();
-    attach.features = o.features.empty() ? defaultFeatures(kind, chip)
-                                         : o.features.getValue();
-    attach.optLevel = o.optLevel;
-    // NVSHMEM's functions are resolved when the runtime links the module:
-    // ptxas makes a relocatable object.
-    if (o.remote != "direct")
-      attach.cmdOptions = "-c";
-    pm.addPass(createGpuNVVMAttachTarget(attach));
-    break;
-  }
-  case TargetKind::ROCDL: {
-    GpuROCDLAttachTargetOptions attach;
-    attach.chip = chip.str();
-    attach.optLevel = o.optLevel;
-    pm.addPass(createGpuROCDLAttachTarget(attach));
-    break;
-  }
-  case TargetKind::Host: {
-    SymmHostAttachTargetOptions attach;
-    attach.optLevel = o.optLevel;
-    pm.addPass(createSymmHostAttachTarget(attach));
-    break;
-  }
-  }
+  target.addAttachTargetPasses(pm, o, chip);
   pm.addPass(createLowerAffinePass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
@@ -205,25 +87,10 @@ void addToLLVMPhase(OpPassManager &pm, TargetKind kind,
 }
 
 /// Device code to the target's LLVM dialect (NVVM, ROCDL or plain LLVM).
-void addDevicePhase(OpPassManager &pm, TargetKind kind, StringRef chip,
-                    const SymmPipelineOptions &o) {
+void addDevicePhase(OpPassManager &pm, const SymmTarget &target,
+                    const SymmPipelineOptions &o, StringRef chip) {
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
-  switch (kind) {
-  case TargetKind::NVVM:
-    device.addPass(createConvertGpuOpsToNVVMOps());
-    break;
-  case TargetKind::ROCDL: {
-    ConvertGpuOpsToROCDLOpsOptions rocdl;
-    rocdl.chipset = chip.str();
-    device.addPass(createConvertGpuOpsToROCDLOps(rocdl));
-    break;
-  }
-  case TargetKind::Host:
-    device.addPass(createSymmConvertGpuToHost());
-    if (o.checkRaces)
-      device.addPass(createSymmInstrumentRaces());
-    break;
-  }
+  target.addDeviceToLLVMPasses(device, o, chip);
   device.addPass(createCanonicalizerPass());
   device.addPass(createCSEPass());
   device.addPass(createReconcileUnrealizedCastsPass());
@@ -237,27 +104,38 @@ void addLaunchPhase(OpPassManager &pm) {
   pm.addPass(createCSEPass());
 }
 
-std::string chipOf(TargetKind kind, const SymmPipelineOptions &o) {
-  return o.chip.empty() ? getDefaultChip(kind) : o.chip.getValue();
+std::string chipOf(const SymmTarget &target, const SymmPipelineOptions &o) {
+  return o.chip.empty() ? target.getDefaultChip().str() : o.chip.getValue();
+}
+
+/// The targets that have `feature`, as errors name them ("the CPU target
+/// (--target=host)").
+std::string describeTargetsWith(bool (SymmTarget::*feature)() const) {
+  std::string text;
+  for (const SymmTarget *target : getTargets())
+    if ((target->*feature)())
+      text += (text.empty() ? "" : " or ") + target->getDescription().str();
+  return text;
 }
 
 } // namespace
 
-void mlir::symm::buildSymmLoweringPipeline(OpPassManager &pm, TargetKind kind,
+void mlir::symm::buildSymmLoweringPipeline(OpPassManager &pm,
+                                           const SymmTarget &target,
                                            const SymmPipelineOptions &o) {
-  std::string chip = chipOf(kind, o);
+  std::string chip = chipOf(target, o);
   addLinkPhase(pm, o);
   // GPUs cannot reach device memory from host code; the CPU target can, so
   // there the check is what keeps a program portable.
-  if (kind != TargetKind::Host || o.checkHostAccess)
+  if (!target.hostReachesDeviceMemory() || o.checkHostAccess)
     pm.addPass(createSymmCheckHostAccess());
   SymmCheckHopperOpsOptions hopper;
   hopper.chip = chip;
   pm.addPass(createSymmCheckHopperOps(hopper));
   addHeapBasePhase(pm, o);
-  addSymmToTargetPhase(pm, kind, o);
-  addToLLVMPhase(pm, kind, o, chip);
-  addDevicePhase(pm, kind, chip, o);
+  addSymmToTargetPhase(pm, target, o);
+  addToLLVMPhase(pm, target, o, chip);
+  addDevicePhase(pm, target, o, chip);
   addLaunchPhase(pm);
 }
 
@@ -270,80 +148,26 @@ void mlir::symm::buildSymmSerializationPipeline(OpPassManager &pm,
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
-void mlir::symm::buildSymmPipeline(OpPassManager &pm, TargetKind kind,
-                                   const SymmPipelineOptions &options,
-                                   PipelinePart part) {
-  if (part != PipelinePart::Serialization)
-    buildSymmLoweringPipeline(pm, kind, options);
-  if (part != PipelinePart::Lowering)
-    buildSymmSerializationPipeline(pm, options);
+void mlir::symm::buildSymmPipeline(OpPassManager &pm, const SymmTarget &target,
+                                   const SymmPipelineOptions &options) {
+  buildSymmLoweringPipeline(pm, target, options);
+  buildSymmSerializationPipeline(pm, options);
 }
 
-void mlir::symm::buildSymmToNVVMPipeline(OpPassManager &pm,
-                                         const SymmPipelineOptions &options) {
-  buildSymmPipeline(pm, TargetKind::NVVM, options);
-}
-
-void mlir::symm::buildSymmToROCDLPipeline(OpPassManager &pm,
-                                          const SymmPipelineOptions &options) {
-  buildSymmPipeline(pm, TargetKind::ROCDL, options);
-}
-
-void mlir::symm::buildSymmToHostPipeline(OpPassManager &pm,
-                                         const SymmPipelineOptions &options) {
-  buildSymmPipeline(pm, TargetKind::Host, options);
-}
-
-std::string mlir::symm::getPipelineString(TargetKind kind,
+std::string mlir::symm::getPipelineString(const SymmTarget &target,
                                           const SymmPipelineOptions &options) {
   OpPassManager pm(ModuleOp::getOperationName());
-  buildSymmPipeline(pm, kind, options);
+  buildSymmPipeline(pm, target, options);
   std::string text;
   llvm::raw_string_ostream os(text);
   pm.printAsTextualPipeline(os);
   return text;
 }
 
-/// Rejects chips LLVM does not know, and NVIDIA chips without scoped atomics.
-static LogicalResult
-checkChip(TargetKind kind, StringRef chip,
-          llvm::function_ref<void(const Twine &)> emitError) {
-  if (kind == TargetKind::Host)
-    return success();
-  llvm::InitializeAllTargetInfos();
-  llvm::InitializeAllTargets();
-  llvm::InitializeAllTargetMCs();
-  llvm::Triple triple(kind == TargetKind::NVVM ? "nvptx64-nvidia-cuda"
-                                               : "amdgcn-amd-amdhsa");
-  std::string message;
-  const llvm::Target *target =
-      llvm::TargetRegistry::lookupTarget(triple, message);
-  if (!target) {
-    emitError("this LLVM has no " + triple.str() + " backend: " + message);
-    return failure();
-  }
-  std::unique_ptr<llvm::MCSubtargetInfo> info(
-      target->createMCSubtargetInfo(triple, "", ""));
-  if (!info->isCPUStringValid(chip)) {
-    emitError("unknown chip '" + chip + "' for " + triple.str());
-    return failure();
-  }
-  unsigned sm = 0;
-  if (kind == TargetKind::NVVM && !chip.drop_front(3).getAsInteger(10, sm) &&
-      sm < 70) {
-    emitError("'" + chip +
-              "' has no scoped atomics (.acquire/.release/.sys); Symm needs "
-              "sm_70 or newer");
-    return failure();
-  }
-  return success();
-}
-
 LogicalResult mlir::symm::validateSymmPipelineOptions(
-    TargetKind kind, const SymmPipelineOptions &o,
+    const SymmTarget &target, const SymmPipelineOptions &o,
     llvm::function_ref<void(const Twine &)> emitError) {
-  std::string chip = o.chip.empty() ? getDefaultChip(kind) : o.chip.getValue();
-  if (failed(checkChip(kind, chip, emitError)))
+  if (failed(target.checkChip(chipOf(target, o), emitError)))
     return failure();
   if (o.optLevel < 0 || o.optLevel > 3) {
     emitError("optimisation level " + Twine(o.optLevel) +
@@ -355,81 +179,51 @@ LogicalResult mlir::symm::validateSymmPipelineOptions(
               "'; use llvm, isa, bin or fatbin");
     return failure();
   }
-  if (o.checkRaces && kind != TargetKind::Host) {
-    emitError("check-races applies to the CPU target (--target=host), not '" +
+  std::string chip = chipOf(target, o);
+  if (o.checkRaces && !target.canCheckRaces()) {
+    emitError("check-races applies to " +
+              describeTargetsWith(&SymmTarget::canCheckRaces) + ", not '" +
               chip + "'");
     return failure();
   }
-  if (o.kernelContext != "global" && o.kernelContext != "argument") {
-    emitError("kernel-context must be 'global' or 'argument', got '" +
-              o.kernelContext + "'");
+  if (failed(checkKernelContext(o.kernelContext, emitError)))
     return failure();
-  }
   if (!llvm::is_contained({"direct", "nvshmem", "auto"}, o.remote)) {
     emitError("remote must be 'direct', 'nvshmem' or 'auto', got '" + o.remote +
               "'");
     return failure();
   }
-  if (o.remote != "direct" && kind != TargetKind::NVVM) {
-    emitError("remote=" + o.remote +
-              " reaches peers through NVSHMEM, which needs an NVIDIA target "
-              "(sm_<N>), not " +
-              chip);
+  if (o.remote != "direct" && !target.canReachPeersThroughNVSHMEM()) {
+    emitError("remote=" + o.remote + " reaches peers through NVSHMEM, which " +
+              "needs " +
+              describeTargetsWith(&SymmTarget::canReachPeersThroughNVSHMEM) +
+              ", not " + chip);
     return failure();
   }
-  // gpu-module-to-binary links HSACO with <toolkit>/llvm/bin/ld.lld and
-  // reports a missing one only after lowering, with the module attached.
-  if (kind == TargetKind::ROCDL && o.format == "bin") {
-    if (o.toolkit.empty()) {
-      emitError("format=bin for AMD GPUs links with <toolkit>/llvm/bin/ld.lld: "
-                "pass toolkit=<folder> (a ROCm install, or a folder whose "
-                "llvm/bin/ld.lld is the system's ld.lld), or use format=isa");
-      return failure();
-    }
-    SmallString<128> lld(o.toolkit.getValue());
-    llvm::sys::path::append(lld, "llvm", "bin", "ld.lld");
-    if (!llvm::sys::fs::can_execute(lld)) {
-      emitError("toolkit=" + o.toolkit + " has no " + lld +
-                "; point toolkit= at a folder with llvm/bin/ld.lld");
-      return failure();
-    }
-  }
-  return success();
+  return target.checkOptions(o, emitError);
 }
 
 void mlir::symm::registerSymmPipelines() {
-  using Builder = void (*)(OpPassManager &, const SymmPipelineOptions &);
   // PassPipelineRegistration's builder cannot fail; a bad chip or format must
   // be a one-line error, so the options are validated here first.
-  auto reg = [](const char *name, const char *desc, TargetKind kind,
-                Builder build) {
+  for (const SymmTarget *target : getTargets()) {
     registerPassPipeline(
-        name, desc,
-        [name, kind,
-         build](OpPassManager &pm, StringRef text,
-                function_ref<LogicalResult(const Twine &)> errorHandler) {
+        target->getPipelineName(), target->getPipelineDescription(),
+        [target](OpPassManager &pm, StringRef text,
+                 function_ref<LogicalResult(const Twine &)> errorHandler) {
           SymmPipelineOptions options;
           if (failed(options.parseFromString(text)))
             return failure();
           std::string message;
           if (failed(validateSymmPipelineOptions(
-                  kind, options, [&](const Twine &m) { message = m.str(); })))
-            return errorHandler(Twine(name) + ": " + message);
-          build(pm, options);
+                  *target, options,
+                  [&](const Twine &m) { message = m.str(); })))
+            return errorHandler(target->getPipelineName() + ": " + message);
+          buildSymmPipeline(pm, *target, options);
           return success();
         },
         [](function_ref<void(const mlir::detail::PassOptions &)> handler) {
           handler(SymmPipelineOptions());
         });
-  };
-  reg("symm-to-nvvm",
-      "Lower a symm program for NVIDIA GPUs: PTX/cubin kernels, LLVM host code",
-      TargetKind::NVVM, buildSymmToNVVMPipeline);
-  reg("symm-to-rocdl",
-      "Lower a symm program for AMD GPUs: HSACO kernels, LLVM host code",
-      TargetKind::ROCDL, buildSymmToROCDLPipeline);
-  reg("symm-to-host",
-      "Lower a symm program for the CPU target: shared-object kernels, LLVM "
-      "host code",
-      TargetKind::Host, buildSymmToHostPipeline);
+  }
 }

@@ -6,8 +6,7 @@
 #include "symm/Dialect/Symm/IR/SymmDialect.h"
 #include "symm/Dialect/Symm/Transforms/Passes.h"
 #include "symm/Pipelines/Pipelines.h"
-#include "symm/Target/Host/HostTarget.h"
-#include "symm/Target/Host/Passes.h"
+#include "symm/Target/Target.h"
 
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -18,7 +17,8 @@
 
 void mlir::symm::registerAllSymmDialects(DialectRegistry &registry) {
   registry.insert<SymmDialect>();
-  registerHostTargetInterfaceExternalModels(registry);
+  for (const SymmTarget *target : getTargets())
+    target->registerDialects(registry);
 }
 
 void mlir::symm::registerAllSymmPasses() {
@@ -27,7 +27,8 @@ void mlir::symm::registerAllSymmPasses() {
   std::call_once(once, [] {
     registerSymmTransformsPasses();
     registerSymmConversionPasses();
-    registerSymmHostTargetPasses();
+    for (const SymmTarget *target : getTargets())
+      target->registerPasses();
     registerSymmPipelines();
   });
 }

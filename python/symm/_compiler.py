@@ -13,14 +13,6 @@ from ._module import Module
 from ._runtime import SymmError, find_library, library_dirs
 
 
-class _Options(ctypes.Structure):
-    _fields_ = [("target", ctypes.c_char_p), ("emit", ctypes.c_char_p),
-                ("opt_level", ctypes.c_int),
-                ("kernel_context", ctypes.c_char_p),
-                ("check_ranks", ctypes.c_int),
-                ("library", ctypes.c_char_p)]
-
-
 class _Result(ctypes.Structure):
     _fields_ = [("binary", ctypes.c_void_p), ("binary_size", ctypes.c_size_t),
                 ("manifest", ctypes.c_void_p), ("error", ctypes.c_void_p)]
@@ -42,11 +34,10 @@ def _load_driver() -> ctypes.CDLL:
                 "symm.load(path)")
         lib = ctypes.CDLL(path)
         try:
-            lib.symmCompileOptionsInit.argtypes = [ctypes.POINTER(_Options)]
-            lib.symmCompileOptionsInit.restype = None
             lib.symmCompileSource.argtypes = [
                 ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p,
-                ctypes.POINTER(_Options), ctypes.POINTER(_Result)]
+                ctypes.POINTER(ctypes.c_char_p), ctypes.c_size_t,
+                ctypes.POINTER(_Result)]
             lib.symmCompileSource.restype = ctypes.c_int
             lib.symmCompileResultDestroy.argtypes = [ctypes.POINTER(_Result)]
             lib.symmCompileResultDestroy.restype = None
@@ -111,26 +102,21 @@ def compile(source: Union[str, bytes, os.PathLike],
     require_init("compile")
     text, name = _source_text(source)
     driver = _load_driver()
-    options = _Options()
-    driver.symmCompileOptionsInit(ctypes.byref(options))
-    options.target = (target or default_target()).encode()
-    options.opt_level = opt_level
+    # The same flags as symm-compile's: the driver parses and checks them.
+    flags = [f"--target={target or default_target()}"]
+    if opt_level != -1:
+        flags.append(f"-O{opt_level}")
     if kernel_context is not None:
-        options.kernel_context = kernel_context.encode()
-    options.check_ranks = int(check_ranks)
+        flags.append(f"--kernel-context={kernel_context}")
+    if check_ranks:
+        flags.append("--check-ranks")
     if isinstance(library, (str, os.PathLike)):
         library = [library]
-    paths = [os.fspath(p) for p in library]
-    for p in paths:
-        if ":" in p or not os.path.exists(p):
-            raise SymmError(f"symm.compile: library {p!r} "
-                            + ("contains ':'" if ":" in p
-                               else "does not exist"))
-    if paths:
-        options.library = ":".join(paths).encode()
+    flags += [f"--library={os.fspath(p)}" for p in library]
+    flag_array = (ctypes.c_char_p * len(flags))(*[f.encode() for f in flags])
     result = _Result()
     failed = driver.symmCompileSource(text, len(text), name.encode(),
-                                      ctypes.byref(options),
+                                      flag_array, len(flags),
                                       ctypes.byref(result))
     try:
         if failed:

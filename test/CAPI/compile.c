@@ -78,10 +78,9 @@ static int launch(const char *what, const SymmCompileResult *result) {
 
 static int run(void) {
   CHECK(symm_init());
-  SymmCompileOptions options;
-  symmCompileOptionsInit(&options);
   SymmCompileResult result;
-  if (symmCompileSource(kKernel, strlen(kKernel), "kernel.mlir", &options,
+  /* No flags: the host target and its default object. */
+  if (symmCompileSource(kKernel, strlen(kKernel), "kernel.mlir", NULL, 0,
                         &result)) {
     printf("compile failed:\n%s", result.error);
     return 1;
@@ -104,7 +103,8 @@ static int run(void) {
     printf("parse failed\n");
     return 1;
   }
-  if (symmCompileModule(module, &options, &result)) {
+  const char *flags[] = {"--target=host", "-O2"};
+  if (symmCompileModule(module, flags, 2, &result)) {
     printf("compile failed:\n%s", result.error);
     return 1;
   }
@@ -116,15 +116,13 @@ static int run(void) {
   return failed;
 }
 
-/* Compiles `source` and prints the error it must fail with. */
+/* Compiles `source` with `flag` (NULL: none) and prints the error it must
+   fail with. */
 static void expectError(const char *what, const char *source,
-                        const char *target) {
-  SymmCompileOptions options;
-  symmCompileOptionsInit(&options);
-  options.target = target;
+                        const char *flag) {
   SymmCompileResult result;
-  int rc =
-      symmCompileSource(source, strlen(source), "bad.mlir", &options, &result);
+  int rc = symmCompileSource(source, strlen(source), "bad.mlir", &flag,
+                             flag ? 1 : 0, &result);
   fprintf(stderr, "%s: rc=%d binary=%p\n%s", what, rc != 0,
           (void *)result.binary, result.error ? result.error : "(none)\n");
   symmCompileResultDestroy(&result);
@@ -136,7 +134,7 @@ static int errors(void) {
   expectError("bad mlir", "gpu.module @k {\n  gpu.bogus\n}\n", NULL);
   // ERR-LABEL: unknown target: rc=1 binary=(nil)
   // ERR-NEXT: symm: error: unknown target 'tpu'; expected host, sm_<N> (NVIDIA) or gfx<N> (AMD)
-  expectError("unknown target", kKernel, "tpu");
+  expectError("unknown target", kKernel, "--target=tpu");
   // ERR-LABEL: whole program: rc=1 binary=(nil)
   // ERR-NEXT: symm: error: the input is a whole program (func.func @main); compile it to an executable with symm-compile --emit=exe, and give this entry point only kernels (gpu.module)
   expectError("whole program", "func.func @main() { return }\n", NULL);
@@ -151,12 +149,40 @@ static int errors(void) {
   expectError("deep nesting", deep, NULL);
   // ERR-LABEL: bad option: rc=1 binary=(nil)
   // ERR-NEXT: symm: error: --emit=cubin does not apply to --target=host
-  SymmCompileOptions options;
-  symmCompileOptionsInit(&options);
-  options.emit = "cubin";
+  const char *cubin = "--emit=cubin";
   SymmCompileResult result;
-  int rc = symmCompileSource(kKernel, strlen(kKernel), NULL, &options, &result);
+  int rc =
+      symmCompileSource(kKernel, strlen(kKernel), NULL, &cubin, 1, &result);
   fprintf(stderr, "bad option: rc=%d binary=%p\n%s", rc != 0,
+          (void *)result.binary, result.error);
+  symmCompileResultDestroy(&result);
+  // Flags are symm-compile's; each misuse is one line naming the flag.
+  // ERR-LABEL: unknown flag: rc=1 binary=(nil)
+  // ERR-NEXT: symm: error: unknown compile flag '--chip=sm_90'; the flags are --target, --emit, -O, --kernel-context, --check-ranks, --library, --remote, --check-host-access, --check-races
+  expectError("unknown flag", kKernel, "--chip=sm_90");
+  // ERR-LABEL: not a flag: rc=1 binary=(nil)
+  // ERR-NEXT: symm: error: 'sm_90' is not a compile flag; flags start with - or --
+  expectError("not a flag", kKernel, "sm_90");
+  // ERR-LABEL: no value: rc=1 binary=(nil)
+  // ERR-NEXT: symm: error: --target needs a value: --target=<name>
+  expectError("no value", kKernel, "--target");
+  // ERR-LABEL: no level: rc=1 binary=(nil)
+  // ERR-NEXT: symm: error: -O needs a value: -O<level>
+  expectError("no level", kKernel, "-O");
+  // ERR-LABEL: bad level: rc=1 binary=(nil)
+  // ERR-NEXT: symm: error: -O takes a number, got 'fast'; use -O0 to -O3
+  expectError("bad level", kKernel, "-Ofast");
+  // ERR-LABEL: bad switch: rc=1 binary=(nil)
+  // ERR-NEXT: symm: error: --check-ranks takes true or false, got 'maybe'
+  expectError("bad switch", kKernel, "--check-ranks=maybe");
+  // ERR-LABEL: empty library: rc=1 binary=(nil)
+  // ERR-NEXT: symm: error: --library needs a path: --library=<path>
+  expectError("empty library", kKernel, "--library=");
+  // ERR-LABEL: null flag: rc=1 binary=(nil)
+  // ERR-NEXT: symm: error: compile flag 0 is NULL
+  const char *none = NULL;
+  rc = symmCompileSource(kKernel, strlen(kKernel), NULL, &none, 1, &result);
+  fprintf(stderr, "null flag: rc=%d binary=%p\n%s", rc != 0,
           (void *)result.binary, result.error);
   symmCompileResultDestroy(&result);
   return 0;

@@ -5,9 +5,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "symm/Conversion/TargetInfo.h"
 #include "symm/Conversion/SymmToLLVM.h"
 #include "symm/InitAllSymm.h"
+#include "symm/Target/Host/HostTarget.h"
+#include "symm/Target/NVVM/NVVMTarget.h"
+#include "symm/Target/ROCDL/ROCDLTarget.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"

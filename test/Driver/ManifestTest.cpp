@@ -14,6 +14,7 @@
 #include "symm/Driver/Manifest.h"
 #include "symm/InitAllSymm.h"
 #include "symm/Pipelines/Pipelines.h"
+#include "symm/Target/Host/HostTarget.h"
 #include "symm/abi.h"
 #include "symm/manifest.h"
 
@@ -72,7 +73,7 @@ std::string writeManifest(StringRef kernelContext) {
   writer.recordKernels(*module);
   PassManager pm(&context);
   pm.addInstrumentation(writer.createInstrumentation());
-  mlir::symm::buildSymmLoweringPipeline(pm, mlir::symm::TargetKind::Host,
+  mlir::symm::buildSymmLoweringPipeline(pm, mlir::symm::getHostTarget(),
                                         options);
   EXPECT_TRUE(succeeded(pm.run(*module)));
   FailureOr<std::string> text =

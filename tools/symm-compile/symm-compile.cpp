@@ -9,7 +9,6 @@
 
 #include "symm/Driver/Driver.h"
 #include "symm/InitAllSymm.h"
-#include "symm/Pipelines/Pipelines.h"
 #include "symm/version.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -44,69 +43,67 @@ static cl::opt<std::string>
                         "stem>.<emit> otherwise, the standard output when "
                         "the input is -"),
                cl::value_desc("path"), cl::init(""), cl::cat(symmCategory));
-static cl::opt<std::string>
-    targetName("target",
-               cl::desc("host (default), sm_80/sm_90/sm_100..., or "
-                        "gfx90a/gfx942/gfx950..."),
-               cl::init("host"), cl::cat(symmCategory));
-static cl::opt<std::string> emitKind(
-    "emit",
-    cl::desc("What to write: llvm, ptx, cubin (NVIDIA), isa, hsaco (AMD), so "
-             "(host), exe (whole program), mlir (lowered IR). Default: exe "
-             "when the input has func.func @main, else cubin / hsaco / so "
-             "(ptx when no ptxas is found)"),
-    cl::init(""), cl::cat(symmCategory));
-static cl::opt<std::string>
-    kernelContext("kernel-context",
-                  cl::desc("Where kernels find the kernel context: global "
-                           "(default) or argument"),
-                  cl::init("global"), cl::cat(symmCategory));
 static cl::opt<std::string> manifestFile(
     "manifest",
     cl::desc("Kernel manifest (JSON) of a device object; - writes it to the "
              "standard output. Default: <output>.json, none when the output "
              "is the standard output or an executable"),
     cl::value_desc("path"), cl::init(""), cl::cat(symmCategory));
-static cl::opt<bool> checkRanks(
-    "check-ranks",
-    cl::desc("On GPUs, check every peer rank against the world size: an "
-             "out-of-range peer prints the rank, operation and peer (NVIDIA) "
-             "and traps. The CPU target always checks"),
-    cl::init(false), cl::cat(symmCategory));
-static cl::list<std::string>
-    libraries("library",
-              cl::desc("A device library (.mlir file, or a folder of them) "
-                       "searched after the one installed with Symm; may be "
-                       "repeated"),
-              cl::value_desc("path"), cl::cat(symmCategory));
-static cl::opt<std::string> remote(
-    "remote",
-    cl::desc("How kernels reach peers on NVIDIA GPUs: direct (default; "
-             "loads and stores through the mapped heaps), nvshmem (NVSHMEM's "
-             "device API for every peer: what runs across nodes) or auto "
-             "(NVSHMEM only where a peer's heap is not mapped). nvshmem and "
-             "auto run on the nvshmem backend (docs/MultiNode.md)"),
-    cl::init("direct"), cl::cat(symmCategory));
-static cl::opt<bool> checkHostAccess(
-    "check-host-access",
-    cl::desc("On the CPU target, reject host code that reads or writes "
-             "#symm.heap or gpu.alloc memory, as GPU targets always do (there "
-             "it is device memory)"),
-    cl::init(false), cl::cat(symmCategory));
-static cl::opt<bool> checkRaces(
-    "check-races",
-    cl::desc("CPU target: kernels report every access of heap and workgroup "
-             "memory to the runtime's race detector, which runs with "
-             "SYMM_HOST_CHECK_RACES=1 (symm-run --check-races); a checked "
-             "module runs only with it"),
-    cl::init(false), cl::cat(symmCategory));
-static cl::opt<int> optLevel("O", cl::desc("Optimisation level (0 to 3)"),
-                             cl::Prefix, cl::init(2), cl::cat(symmCategory));
 static cl::opt<bool> printPipeline("print-pipeline",
                                    cl::desc("Print the pass pipeline and exit"),
                                    cl::init(false), cl::cat(symmCategory));
 
 namespace {
+
+/// The driver's compile flags (getCompileFlags) as command-line options, in
+/// the Symm category; after parsing, the flags given, in command-line order,
+/// as parseCompileFlags reads them.
+class CompileFlagOptions {
+public:
+  CompileFlagOptions() {
+    for (const CompileFlag &flag : getCompileFlags()) {
+      if (flag.kind == CompileFlag::Switch) {
+        switches.emplace_back(&flag, std::make_unique<cl::opt<bool>>(
+                                         flag.name, cl::desc(flag.description),
+                                         cl::cat(symmCategory)));
+        continue;
+      }
+      auto option = std::make_unique<cl::list<std::string>>(
+          flag.name, cl::desc(flag.description), cl::cat(symmCategory));
+      if (flag.kind == CompileFlag::Prefix)
+        option->setFormattingFlag(cl::Prefix);
+      values.emplace_back(&flag, std::move(option));
+    }
+  }
+
+  std::vector<std::string> getFlags() const {
+    std::vector<std::pair<unsigned, std::string>> given;
+    for (const auto &[flag, option] : values) {
+      std::string prefix = flag->kind == CompileFlag::Prefix
+                               ? ("-" + flag->name).str()
+                               : ("--" + flag->name + "=").str();
+      for (unsigned i = 0; i < option->size(); ++i)
+        given.emplace_back(option->getPosition(i), prefix + (*option)[i]);
+    }
+    for (const auto &[flag, option] : switches)
+      if (option->getNumOccurrences())
+        given.emplace_back(option->getPosition(),
+                           ("--" + flag->name + "=").str() +
+                               (*option ? "true" : "false"));
+    llvm::sort(given);
+    std::vector<std::string> flags;
+    for (auto &[position, text] : given)
+      flags.push_back(std::move(text));
+    return flags;
+  }
+
+private:
+  std::vector<
+      std::pair<const CompileFlag *, std::unique_ptr<cl::list<std::string>>>>
+      values;
+  std::vector<std::pair<const CompileFlag *, std::unique_ptr<cl::opt<bool>>>>
+      switches;
+};
 
 /// Fails with a message on stderr; the driver's errors name the input.
 LogicalResult error(const Twine &message) {
@@ -139,24 +136,14 @@ LogicalResult writeFile(StringRef path, StringRef bytes, bool executable) {
   return success();
 }
 
-LogicalResult run(MLIRContext &context) {
+LogicalResult run(MLIRContext &context, ArrayRef<std::string> flags) {
+  auto reportError = [](const Twine &message) { (void)error(message); };
   CompileOptions options;
-  options.target = targetName;
-  options.emit = emitKind;
-  options.optLevel = optLevel;
-  options.kernelContext = kernelContext;
-  options.checkRanks = checkRanks;
-  options.libraries.assign(libraries.begin(), libraries.end());
-  options.remote = remote;
-  options.checkHostAccess = checkHostAccess;
-  options.checkRaces = checkRaces;
+  if (failed(parseCompileFlags(flags, options, reportError)))
+    return failure();
   options.configurePassManager = [](PassManager &pm) {
     return applyPassManagerCLOptions(pm);
   };
-  auto reportError = [](const Twine &message) { (void)error(message); };
-  if (!getTargetKind(targetName))
-    return error("unknown target '" + targetName +
-                 "'; expected host, sm_<N> (NVIDIA) or gfx<N> (AMD)");
 
   std::string errorMessage;
   auto file = openInputFile(inputFile, &errorMessage);
@@ -170,9 +157,11 @@ LogicalResult run(MLIRContext &context) {
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return failure();
-  FailureOr<std::string> emit = resolveEmit(*module, options, reportError);
-  if (failed(emit))
+  FailureOr<std::unique_ptr<CompilePlan>> plan =
+      planCompile(*module, options, reportError);
+  if (failed(plan))
     return failure();
+  std::string emit = (*plan)->getEmit().str();
 
   // The standard input compiles to the standard output unless -o says
   // otherwise; the manifest of a device object goes next to it, or where
@@ -180,30 +169,26 @@ LogicalResult run(MLIRContext &context) {
   std::string output = outputFile;
   if (output.empty())
     output = inputFile == "-" ? "-"
-             : *emit == "exe"
+             : emit == "exe"
                  ? "a.out"
-                 : (llvm::sys::path::stem(inputFile) + "." + *emit).str();
-  bool wantsManifest = *emit != "exe" && *emit != "mlir";
+                 : (llvm::sys::path::stem(inputFile) + "." + emit).str();
+  bool wantsManifest = emit != "exe" && emit != "mlir";
   std::string manifestPath = manifestFile;
   if (manifestPath.empty() && wantsManifest && output != "-")
     manifestPath = output + ".json";
   if (!manifestPath.empty() && !wantsManifest)
-    return error("--manifest applies to device objects, not --emit=" + *emit);
+    return error("--manifest applies to device objects, not --emit=" + emit);
   if (manifestPath == "-" && output == "-")
     return error("the output and --manifest cannot both be the standard "
                  "output; give one of them a file");
 
   if (printPipeline) {
-    FailureOr<std::string> pipeline =
-        getPipeline(*module, options, reportError);
-    if (failed(pipeline))
-      return failure();
-    llvm::outs() << *pipeline << "\n";
+    llvm::outs() << (*plan)->getPipeline() << "\n";
     return success();
   }
-  FailureOr<CompileResult> result = compile(*module, options, reportError);
+  FailureOr<CompileResult> result = compile(*module, **plan, reportError);
   if (failed(result) ||
-      failed(writeFile(output, result->binary, *emit == "exe")))
+      failed(writeFile(output, result->binary, emit == "exe")))
     return failure();
   if (manifestPath.empty())
     return success();
@@ -227,6 +212,7 @@ int main(int argc, char **argv) {
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();
   registerDefaultTimingManagerCLOptions();
+  CompileFlagOptions compileFlags;
   showDebugOptions();
   cl::HideUnrelatedOptions({&symmCategory, &debugCategory});
   cl::SetVersionPrinter([](llvm::raw_ostream &os) {
@@ -251,5 +237,5 @@ int main(int argc, char **argv) {
            ->getNumOccurrences())
     context.printOpOnDiagnostic(false);
   context.loadAllAvailableDialects();
-  return failed(run(context)) ? 1 : 0;
+  return failed(run(context, compileFlags.getFlags())) ? 1 : 0;
 }

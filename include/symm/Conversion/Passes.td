@@ -5,44 +5,6 @@
 
 include "mlir/Pass/PassBase.td"
 
-def ConvertSymmToNVVM : Pass<"convert-symm-to-nvvm", "::mlir::ModuleOp"> {
-  let summary = "Lower symm device operations for NVIDIA GPUs";
-  let description = [{
-    Runs after `symm-translate-to-heap-base`. `symm.translate` rebases the
-    memref descriptor's pointers with the heap bases of the kernel context (a
-    `__symm_context` global in constant memory, address space 4, or the
-    kernel's context argument); `#symm.heap` becomes global memory (address
-    space 1). Scopes map to PTX `.cta`/`.gpu`/`.sys` (LLVM syncscopes `block`,
-    `device`, system). Atomic loads, stores, compare-and-swap and fences are
-    LLVM atomics, which the NVPTX backend prints with their ordering and scope.
-    Read-modify-writes are inline PTX `atom.<sem>.<scope>.<space>.<op>.<type>`
-    (`red` when the result is unused), because LLVM 22 prints every
-    `atomicrmw` as a relaxed `.gpu` atom; `seq_cst` is `fence.sc.<scope>`
-    followed by an acquire `atom`. What PTX has no `atom` for (`fmax`,
-    `fmin`, 8- and 16-bit integers) is a compare-and-swap loop, whose
-    `atom.cas` keeps the ordering and scope. `symm.backoff N` is
-    `nanosleep.u32 N`.
-
-    Like every target pass it also lowers the host side of the module (see
-    `convert-symm-to-llvm`) in the same step, so that kernel signatures and
-    `gpu.launch_func` operands keep agreeing: kernels take heap memrefs in
-    the default memory space and cast them to address space 1 on entry.
-    `gpu.subgroup_size`, which `convert-gpu-to-nvvm` does not lower, is 32.
-  }];
-  let options = [
-    Option<"checkRanks", "check-ranks", "bool", /*default=*/"false",
-           "Check every translation's peer against the world size; one out "
-           "of range prints the rank, the operation and the peer, then "
-           "traps (unchecked, it reads a heap base past the context's and "
-           "faults or corrupts memory)">,
-  ];
-  let dependentDialects = ["::mlir::arith::ArithDialect",
-                           "::mlir::LLVM::LLVMDialect",
-                           "::mlir::memref::MemRefDialect",
-                           "::mlir::NVVM::NVVMDialect",
-                           "::mlir::scf::SCFDialect"];
-}
-
 def SymmRemoteToNVSHMEM : Pass<"symm-remote-to-nvshmem", "::mlir::ModuleOp"> {
   let summary = "Reach peers through NVSHMEM's device API";
   let description = [{
@@ -78,67 +40,6 @@ def SymmRemoteToNVSHMEM : Pass<"symm-remote-to-nvshmem", "::mlir::ModuleOp"> {
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect"];
-}
-
-def ConvertSymmToAMDGPU : Pass<"convert-symm-to-amdgpu", "::mlir::ModuleOp"> {
-  let summary = "Lower symm device operations for AMD GPUs";
-  let description = [{
-    Runs after `symm-translate-to-heap-base`. Translation and the context are
-    as on NVIDIA (the context global lives in the constant address space 4);
-    `#symm.heap` becomes global memory (address space 1). Scopes map to the
-    AMDGPU syncscopes `workgroup`, `agent-one-as` and `one-as`: device and
-    system synchronisation only needs to order global memory, since LDS is
-    private to the workgroup. Atomics are LLVM atomics without
-    `amdgpu.no.remote.memory`/`amdgpu.no.fine.grained.memory`, so the backend
-    keeps them correct on peer memory (float atomics become CAS loops where the
-    hardware instruction would not be). `symm.backoff N` is `s_sleep`.
-    `gpu.block_dim` and `gpu.grid_dim` inside kernels are read from the HSA
-    dispatch packet rather than through `__ockl_get_local_size` /
-    `__ockl_get_num_groups`, and `gpu.global_id` is expanded over them, so
-    that HSACO builds without the ROCm device libraries; for the same reason `gpu.all_reduce` is
-    rewritten into shuffles here, before `convert-gpu-to-rocdl`.
-  }];
-  let options = [
-    Option<"checkRanks", "check-ranks", "bool", /*default=*/"false",
-           "Check every translation's peer against the world size and trap "
-           "when it is out of range (unchecked, such a peer reads a heap base "
-           "past the context's and faults or corrupts memory)">,
-  ];
-  let dependentDialects = ["::mlir::arith::ArithDialect",
-                           "::mlir::cf::ControlFlowDialect",
-                           "::mlir::LLVM::LLVMDialect",
-                           "::mlir::memref::MemRefDialect",
-                           "::mlir::ROCDL::ROCDLDialect",
-                           "::mlir::scf::SCFDialect"];
-}
-
-def ConvertSymmToHost : Pass<"convert-symm-to-host", "::mlir::ModuleOp"> {
-  let summary = "Lower symm device operations for the CPU target";
-  let description = [{
-    Runs after `symm-translate-to-heap-base`. Translation is the same as on
-    GPUs, against the heaps the host runtime mapped; every scope is the system
-    syncscope and `#symm.heap` is the default address space. `symm.backoff`
-    calls the runtime's `_symm_host_yield`, which switches to the other GPU
-    threads (fibers) so that the one being waited for runs. A bf16 `fadd`,
-    `fmax` or `fmin` is a compare-and-swap loop whose arithmetic is `arith` on
-    f32 (CPUs have no bf16 arithmetic); the `symm-to-host` pipeline then
-    expands the bf16 rounding into integer operations.
-
-    Every translation checks its peer: one outside [0, world size) calls the
-    runtime's `_symm_peer_out_of_range`, which prints the rank, the operation
-    with its location and the valid range, and ends the process with status 1.
-
-    With `check-races`, atomics carry their symm scope in their syncscope
-    (`symm-workgroup`, `symm-device`, system) for `symm-instrument-races`.
-  }];
-  let options = [
-    Option<"checkRaces", "check-races", "bool", /*default=*/"false",
-           "Keep each atomic's scope in its syncscope for "
-           "symm-instrument-races">,
-  ];
-  let dependentDialects = ["::mlir::arith::ArithDialect",
-                           "::mlir::LLVM::LLVMDialect",
-                           "::mlir::scf::SCFDialect"];
 }
 
 def SymmInstrumentRaces

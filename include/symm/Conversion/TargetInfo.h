@@ -2,10 +2,10 @@
 //
 // What the lowering of symm operations must know about a target: address
 // spaces, the syncscope of each symm scope, and the few operations it lowers
-// its own way. One factory per target builds it (each beside its conversion,
-// lib/Conversion/SymmTo<Target>/); the conversion passes call them, and so
-// can a compiler that embeds Symm's patterns
-// (populateSymmToLLVMConversionPatterns).
+// its own way. One factory per target builds it, in the target's folder
+// (get{NVVM,AMDGPU,Host}TargetInfo in symm/Target/<target>/); the target's
+// convert-symm-to-<target> pass calls it, and so can a compiler that embeds
+// Symm's patterns (populateSymmToLLVMConversionPatterns).
 //
 //===----------------------------------------------------------------------===//
 
@@ -60,18 +60,6 @@ struct GPUTargetOptions {
   /// Check every peer rank against the world size (report and trap).
   bool checkRanks = false;
 };
-
-/// NVIDIA: block/device/system syncscopes, inline PTX for read-modify-writes
-/// (LLVM 22's NVPTX backend drops their ordering and scope), nanosleep.
-SymmTargetInfo getNVVMTargetInfo(const GPUTargetOptions &options);
-/// AMD: AMDGPU syncscopes, the context in the constant address space,
-/// s_sleep.
-SymmTargetInfo getAMDGPUTargetInfo(const GPUTargetOptions &options);
-/// The CPU target: one address space, system scope, a runtime call in spin
-/// loops, and every peer checked. With `raceScopes`, atomics keep their symm
-/// scope in their syncscope (kHostRaceSyncScopes) for
-/// `symm-instrument-races`, which reads it and sets it back to system.
-SymmTargetInfo getHostTargetInfo(bool raceScopes = false);
 
 /// The syncscopes of the workgroup, device and system scopes on the CPU target
 /// when races are checked.

@@ -1,193 +1,91 @@
-//===- HostTarget.cpp - gpu.module to a host shared object ------*- C++ -*-===//
+//===- HostTarget.cpp - The CPU target --------------------------*- C++ -*-===//
 //
-// Serialises a gpu.module, already lowered to LLVM for the CPU, into a
-// position-independent object for this machine and links it with ld.lld into
-// a shared object that the host backend loads from memory.
+// Kernels as host shared objects that the host backend runs on CPU ranks
+// (docs/CPUTarget.md); the CPU lowering phases.
 //
 //===----------------------------------------------------------------------===//
 
 #include "symm/Target/Host/HostTarget.h"
-#include "symm/Dialect/Symm/IR/SymmDialect.h"
+#include "symm/Conversion/Passes.h"
+#include "symm/Target/Host/Passes.h"
+#include "symm/abi.h"
 
-#include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
+#include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Target/LLVM/ModuleToObject.h"
-
-#include "llvm/ADT/ScopeExit.h"
-#include "llvm/Bitcode/BitcodeWriter.h"
-#include "llvm/IR/LegacyPassManager.h"
-#include "llvm/MC/TargetRegistry.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Program.h"
-#include "llvm/Support/TargetSelect.h"
-#include "llvm/Target/TargetMachine.h"
-#include "llvm/TargetParser/Host.h"
 
 using namespace mlir;
 using namespace mlir::symm;
 
-std::string mlir::symm::findLinker() {
-  if (const char *lld = getenv("SYMM_LLD"); lld && *lld)
-    return lld;
-  for (const char *name :
-       {"/usr/lib/llvm-22/bin/ld.lld", "ld.lld-22", "ld.lld"}) {
-    if (llvm::sys::fs::can_execute(name))
-      return name;
-    if (auto found = llvm::sys::findProgramByName(name))
-      return *found;
-  }
-  return "";
-}
-
 namespace {
 
-class HostSerializer : public LLVM::ModuleToObject {
+class HostTarget final : public SymmTarget {
 public:
-  HostSerializer(Operation &module, int optLevel, gpu::CompilationTarget format)
-      : ModuleToObject(module, hostTriple(), "generic", "", optLevel),
-        format(format) {}
-
-  static StringRef hostTriple() {
-    static std::string triple = llvm::sys::getDefaultTargetTriple();
-    return triple;
+  StringRef getPipelineName() const override { return "symm-to-host"; }
+  StringRef getPipelineDescription() const override {
+    return "Lower a symm program for the CPU target: shared-object kernels, "
+           "LLVM host code";
+  }
+  StringRef getSpelling() const override { return SYMM_TARGET_HOST; }
+  StringRef getDisplayName() const override { return SYMM_TARGET_HOST; }
+  StringRef getDescription() const override {
+    return "the CPU target (--target=" SYMM_TARGET_HOST ")";
+  }
+  bool hostReachesDeviceMemory() const override { return true; }
+  bool canCheckRaces() const override { return true; }
+  bool matches(StringRef target) const override {
+    return target == SYMM_TARGET_HOST;
+  }
+  StringRef getDefaultChip() const override { return SYMM_TARGET_HOST; }
+  /// The CPU is the one this compiler runs on: no chip to name.
+  std::string getChip(StringRef target) const override { return ""; }
+  LogicalResult checkChip(StringRef chip,
+                          TargetErrorFn emitError) const override {
+    return success();
   }
 
-protected:
-  void setDataLayoutAndTriple(llvm::Module &module) override {
-    if (llvm::TargetMachine *tm = machine()) {
-      module.setDataLayout(tm->createDataLayout());
-      module.setTargetTriple(tm->getTargetTriple());
-    }
+  ArrayRef<EmitKind> getEmitKinds() const override {
+    static const EmitKind kinds[] = {{"so", "bin"}};
+    return kinds;
+  }
+  StringRef getDefaultEmit(StringRef foundToolkit) const override {
+    return "so";
   }
 
-  FailureOr<SmallVector<char, 0>>
-  moduleToObject(llvm::Module &llvmModule) override {
-    // A GPU thread's stack is a fiber's, with one guard page below it: a
-    // frame larger than a page (a big private array) must touch its pages in
-    // order, so that it faults in the guard page, which the runtime reports,
-    // instead of jumping over it into another thread's stack.
-    for (llvm::Function &function : llvmModule)
-      if (!function.isDeclaration())
-        function.addFnAttr("probe-stack", "inline-asm");
-    SmallVector<char, 0> bytes;
-    if (format == gpu::CompilationTarget::Offload) {
-      llvm::raw_svector_ostream os(bytes);
-      llvm::WriteBitcodeToFile(llvmModule, os);
-      return bytes;
-    }
-    llvm::TargetMachine *tm = machine();
-    if (!tm)
-      return getOperation().emitError("no LLVM backend for ") << hostTriple();
-    SmallString<0> object;
-    {
-      llvm::raw_svector_ostream os(object);
-      llvm::legacy::PassManager pm;
-      auto kind = format == gpu::CompilationTarget::Assembly
-                      ? llvm::CodeGenFileType::AssemblyFile
-                      : llvm::CodeGenFileType::ObjectFile;
-      if (tm->addPassesToEmitFile(pm, os, nullptr, kind))
-        return getOperation().emitError("the host backend cannot emit code");
-      pm.run(llvmModule);
-    }
-    if (format == gpu::CompilationTarget::Assembly)
-      return SmallVector<char, 0>(object.begin(), object.end());
-    return link(object);
+  void addSymmToTargetPasses(OpPassManager &pm,
+                             const SymmPipelineOptions &o) const override {
+    ConvertSymmToHostOptions host;
+    host.checkRaces = o.checkRaces;
+    pm.addPass(createConvertSymmToHost(host));
+    pm.addNestedPass<gpu::GPUModuleOp>(createSymmConvertSubgroupMmaToHost());
+    // Kernels' Hopper operations, then the host's nvgpu.tma.create.descriptor
+    // (upstream's call of mgpuTensorMapEncodeTiledMemref).
+    pm.addPass(createSymmConvertNvgpuToHost());
+    pm.addPass(createConvertNVGPUToNVVMPass());
+    addBf16OnCPUPasses(pm);
+  }
+  void addAttachTargetPasses(OpPassManager &pm, const SymmPipelineOptions &o,
+                             StringRef chip) const override {
+    SymmHostAttachTargetOptions attach;
+    attach.optLevel = o.optLevel;
+    pm.addPass(createSymmHostAttachTarget(attach));
+  }
+  void addDeviceToLLVMPasses(OpPassManager &device,
+                             const SymmPipelineOptions &o,
+                             StringRef chip) const override {
+    device.addPass(createSymmConvertGpuToHost());
+    if (o.checkRaces)
+      device.addPass(createSymmInstrumentRaces());
   }
 
-private:
-  llvm::TargetMachine *machine() {
-    if (tm)
-      return tm.get();
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-    llvm::Triple triple(hostTriple());
-    std::string error;
-    const llvm::Target *target =
-        llvm::TargetRegistry::lookupTarget(triple, error);
-    if (!target)
-      return nullptr;
-    // Position-independent: the result is a shared object.
-    tm.reset(target->createTargetMachine(
-        triple, "generic", "", llvm::TargetOptions(), llvm::Reloc::PIC_));
-    return tm.get();
+  void registerDialects(DialectRegistry &registry) const override {
+    registerHostTargetInterfaceExternalModels(registry);
   }
-
-  FailureOr<SmallVector<char, 0>> link(StringRef object) {
-    std::string linker = findLinker();
-    if (linker.empty())
-      return getOperation().emitError(
-          "the CPU target links kernels with ld.lld: install lld-22 or set "
-          "SYMM_LLD");
-    SmallString<128> objectPath, libraryPath;
-    if (llvm::sys::fs::createTemporaryFile("symm-host-kernels", "o",
-                                           objectPath) ||
-        llvm::sys::fs::createTemporaryFile("symm-host-kernels", "so",
-                                           libraryPath))
-      return getOperation().emitError("cannot create temporary files");
-    auto cleanup = llvm::make_scope_exit([&] {
-      llvm::sys::fs::remove(objectPath);
-      llvm::sys::fs::remove(libraryPath);
-    });
-    {
-      std::error_code ec;
-      llvm::raw_fd_ostream os(objectPath, ec);
-      if (ec)
-        return getOperation().emitError("cannot write ") << objectPath;
-      os << object;
-    }
-    StringRef args[] = {linker,     "-shared", "--no-undefined-version",
-                        objectPath, "-o",      libraryPath};
-    std::string message;
-    if (llvm::sys::ExecuteAndWait(linker, args, std::nullopt, {}, 0, 0,
-                                  &message) != 0)
-      return getOperation().emitError("linking the host kernels with ")
-             << linker << " failed" << (message.empty() ? "" : ": ") << message;
-    auto buffer = llvm::MemoryBuffer::getFile(libraryPath);
-    if (!buffer)
-      return getOperation().emitError("cannot read ") << libraryPath;
-    StringRef data = (*buffer)->getBuffer();
-    return SmallVector<char, 0>(data.begin(), data.end());
-  }
-
-  gpu::CompilationTarget format;
-  std::unique_ptr<llvm::TargetMachine> tm;
-};
-
-struct HostTargetModel
-    : public gpu::TargetAttrInterface::ExternalModel<HostTargetModel,
-                                                     HostTargetAttr> {
-  std::optional<SmallVector<char, 0>>
-  serializeToObject(Attribute attribute, Operation *module,
-                    const gpu::TargetOptions &options) const {
-    if (!isa<gpu::GPUModuleOp>(module)) {
-      module->emitError("the CPU target serialises gpu.module operations");
-      return std::nullopt;
-    }
-    HostSerializer serializer(*module, cast<HostTargetAttr>(attribute).getO(),
-                              options.getCompilationTarget());
-    return serializer.run();
-  }
-
-  Attribute createObject(Attribute attribute, Operation *,
-                         const SmallVector<char, 0> &object,
-                         const gpu::TargetOptions &options) const {
-    gpu::CompilationTarget format = options.getCompilationTarget();
-    if (format == gpu::CompilationTarget::Fatbin)
-      format = gpu::CompilationTarget::Binary;
-    return gpu::ObjectAttr::get(
-        attribute.getContext(), attribute, format,
-        StringAttr::get(attribute.getContext(),
-                        StringRef(object.data(), object.size())),
-        nullptr, nullptr);
-  }
+  void registerPasses() const override { registerSymmHostTargetPasses(); }
 };
 
 } // namespace
 
-void mlir::symm::registerHostTargetInterfaceExternalModels(
-    DialectRegistry &registry) {
-  registry.addExtension(+[](MLIRContext *ctx, SymmDialect *) {
-    HostTargetAttr::attachInterface<HostTargetModel>(*ctx);
-  });
+const SymmTarget &mlir::symm::getHostTarget() {
+  static const HostTarget target;
+  return target;
 }

@@ -1,11 +1,12 @@
-//===- HostTarget.h - The CPU target of gpu-module-to-binary ----*- C++ -*-===//
+//===- HostTarget.h - The CPU target ----------------------------*- C++ -*-===//
 
 #ifndef SYMM_TARGET_HOST_HOSTTARGET_H
 #define SYMM_TARGET_HOST_HOSTTARGET_H
 
-#include "mlir/IR/DialectRegistry.h"
+#include "symm/Conversion/TargetInfo.h"
+#include "symm/Target/Target.h"
 
-#include <string>
+#include "mlir/IR/DialectRegistry.h"
 
 namespace mlir::symm {
 
@@ -13,9 +14,14 @@ namespace mlir::symm {
 /// then turns gpu.modules carrying it into host shared objects.
 void registerHostTargetInterfaceExternalModels(DialectRegistry &registry);
 
-/// The ld.lld that links host kernels and HSACO: `$SYMM_LLD`, Debian's LLVM 22
-/// one, or the first on PATH; empty when there is none.
-std::string findLinker();
+/// The CPU's lowering decisions: one address space, system scope, a runtime
+/// call in spin loops, and every peer checked. With `raceScopes`, atomics
+/// keep their symm scope in their syncscope (kHostRaceSyncScopes) for
+/// `symm-instrument-races`, which reads it and sets it back to system.
+SymmTargetInfo getHostTargetInfo(bool raceScopes = false);
+
+/// The Host row of the target table: kernels as host shared objects.
+const SymmTarget &getHostTarget();
 
 } // namespace mlir::symm
 

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "symm/Dialect/Symm/Transforms/Passes.h"
+#include "symm/manifest.h"
 
 namespace mlir::symm {
 #define GEN_PASS_DEF_SYMMTRANSLATETOHEAPBASE
@@ -18,6 +19,18 @@ namespace mlir::symm {
 using namespace mlir;
 using namespace mlir::symm;
 
+LogicalResult mlir::symm::checkKernelContext(
+    StringRef kernelContext,
+    llvm::function_ref<void(const Twine &)> emitError) {
+  if (kernelContext == SYMM_MANIFEST_CONTEXT_GLOBAL ||
+      kernelContext == SYMM_MANIFEST_CONTEXT_ARGUMENT)
+    return success();
+  emitError("kernel-context must be '" SYMM_MANIFEST_CONTEXT_GLOBAL
+            "' or '" SYMM_MANIFEST_CONTEXT_ARGUMENT "', got '" +
+            kernelContext + "'");
+  return failure();
+}
+
 namespace {
 
 struct TranslateToHeapBase
@@ -26,18 +39,16 @@ struct TranslateToHeapBase
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (kernelContext != "global" && kernelContext != "argument") {
-      module.emitError() << "kernel-context must be 'global' or 'argument', "
-                            "got '"
-                         << kernelContext << "'";
+    if (failed(checkKernelContext(kernelContext, [&](const Twine &message) {
+          module.emitError() << message;
+        })))
       return signalPassFailure();
-    }
     if (failed(lowerTileCopies(module)))
       return signalPassFailure();
     lowerSynchronisation(module);
     lowerPeerAccesses(module);
     hoistTranslations(module);
-    if (kernelContext == "argument" &&
+    if (kernelContext == SYMM_MANIFEST_CONTEXT_ARGUMENT &&
         failed(addKernelContextArguments(module)))
       return signalPassFailure();
   }

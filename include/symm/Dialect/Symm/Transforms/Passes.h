@@ -4,6 +4,7 @@
 #define SYMM_DIALECT_SYMM_TRANSFORMS_PASSES_H
 
 #include "symm/Dialect/Symm/IR/SymmDialect.h"
+#include "symm/manifest.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -49,6 +50,13 @@ void hoistTranslations(Operation *root);
 /// context. Fails, with an error on the op, when a non-kernel device function
 /// reads it.
 LogicalResult addKernelContextArguments(ModuleOp module);
+
+/// Checks that `kernelContext` is where kernels may find the kernel context:
+/// SYMM_MANIFEST_CONTEXT_GLOBAL or SYMM_MANIFEST_CONTEXT_ARGUMENT
+/// (symm/manifest.h); reports one line otherwise.
+LogicalResult
+checkKernelContext(StringRef kernelContext,
+                   llvm::function_ref<void(const Twine &)> emitError);
 
 /// The device library installed with Symm: share/symm/library beside the
 /// folder of the program or shared library that holds this code (<prefix>/bin

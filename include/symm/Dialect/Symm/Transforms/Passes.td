@@ -118,7 +118,7 @@ def SymmTranslateToHeapBase : Pass<"symm-translate-to-heap-base", "ModuleOp"> {
   }];
   let options = [
     Option<"kernelContext", "kernel-context", "std::string",
-           /*default=*/"\"global\"",
+           /*default=*/"SYMM_MANIFEST_CONTEXT_GLOBAL",
            "Where kernels find the kernel context: 'global' (a module "
            "global the runtime writes) or 'argument' (a trailing kernel "
            "argument)">,

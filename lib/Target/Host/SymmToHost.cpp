@@ -7,8 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "symm/Conversion/Passes.h"
 #include "symm/Conversion/SymmToLLVM.h"
+#include "symm/Target/Host/HostTarget.h"
+#include "symm/Target/Host/Passes.h"
 #include "symm/abi.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -16,7 +17,7 @@
 
 namespace mlir::symm {
 #define GEN_PASS_DEF_CONVERTSYMMTOHOST
-#include "symm/Conversion/Passes.h.inc"
+#include "symm/Target/Host/Passes.h.inc"
 } // namespace mlir::symm
 
 using namespace mlir;

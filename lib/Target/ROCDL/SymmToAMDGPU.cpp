@@ -7,8 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "symm/Conversion/Passes.h"
 #include "symm/Conversion/SymmToLLVM.h"
+#include "symm/Target/ROCDL/Passes.h"
+#include "symm/Target/ROCDL/ROCDLTarget.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
@@ -16,7 +17,7 @@
 
 namespace mlir::symm {
 #define GEN_PASS_DEF_CONVERTSYMMTOAMDGPU
-#include "symm/Conversion/Passes.h.inc"
+#include "symm/Target/ROCDL/Passes.h.inc"
 } // namespace mlir::symm
 
 using namespace mlir;
@@ -25,14 +26,12 @@ using namespace mlir::symm;
 namespace {
 
 /// Field `offset` (bytes, `bits` wide) of the HSA dispatch packet, as an i64.
-Value dispatchField(OpBuilder &b, Location loc, int32_t offset,
-                    unsigned bits) {
+Value dispatchField(OpBuilder &b, Location loc, int32_t offset, unsigned bits) {
   auto constant = LLVM::LLVMPointerType::get(b.getContext(), 4);
-  Value packet =
-      LLVM::CallIntrinsicOp::create(
-          b, loc, constant, b.getStringAttr("llvm.amdgcn.dispatch.ptr"),
-          ValueRange{})
-          .getResult(0);
+  Value packet = LLVM::CallIntrinsicOp::create(
+                     b, loc, constant,
+                     b.getStringAttr("llvm.amdgcn.dispatch.ptr"), ValueRange{})
+                     .getResult(0);
   Value field = LLVM::GEPOp::create(b, loc, constant, b.getI8Type(), packet,
                                     ArrayRef<LLVM::GEPArg>{offset});
   Value value = LLVM::LoadOp::create(b, loc, b.getIntegerType(bits), field,
@@ -71,13 +70,12 @@ void lowerDispatchDims(ModuleOp module) {
       // u32 grid_size_{x,y,z} at byte 12 counts work-items, not workgroups.
       gpu::Dimension d = grid.getDimension();
       Value items = dispatchField(b, loc, 12 + 4 * static_cast<int32_t>(d), 32);
-      Value groups =
-          LLVM::UDivOp::create(b, loc, items, blockDim(b, loc, d));
+      Value groups = LLVM::UDivOp::create(b, loc, items, blockDim(b, loc, d));
       result = arith::IndexCastUIOp::create(b, loc, index, groups);
     } else {
       gpu::Dimension d = cast<gpu::GlobalIdOp>(op).getDimension();
-      Value size = arith::IndexCastUIOp::create(b, loc, index,
-                                                blockDim(b, loc, d));
+      Value size =
+          arith::IndexCastUIOp::create(b, loc, index, blockDim(b, loc, d));
       Value block = gpu::BlockIdOp::create(b, loc, d);
       Value thread = gpu::ThreadIdOp::create(b, loc, d);
       result = arith::AddIOp::create(
@@ -121,7 +119,8 @@ struct ConvertSymmToAMDGPU
   using Base::Base;
   void runOnOperation() override {
     // convert-gpu-to-rocdl would rewrite gpu.all_reduce too, but after
-    // lowerDispatchDims: its gpu.block_dim would need the ROCm device libraries.
+    // lowerDispatchDims: its gpu.block_dim would need the ROCm device
+    // libraries.
     RewritePatternSet allReduce(&getContext());
     populateGpuAllReducePatterns(allReduce);
     if (failed(applyPatternsGreedily(getOperation(), std::move(allReduce))))

@@ -6,14 +6,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "symm/Conversion/Passes.h"
 #include "symm/Conversion/SymmToLLVM.h"
+#include "symm/Target/NVVM/NVVMTarget.h"
+#include "symm/Target/NVVM/Passes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 namespace mlir::symm {
 #define GEN_PASS_DEF_CONVERTSYMMTONVVM
-#include "symm/Conversion/Passes.h.inc"
+#include "symm/Target/NVVM/Passes.h.inc"
 } // namespace mlir::symm
 
 using namespace mlir;
