@@ -43,7 +43,8 @@ from ._dtypes import DTYPES
 from ._module import Kernel, Module, load
 from ._runtime import SymmError
 
-#: The dtypes arrays, kernels and collectives take (reductions: all but bool).
+#: The dtypes arrays and kernels take (collectives: all but int16;
+#: reductions: all but bool and int16).
 dtypes = tuple(DTYPES)
 
 __all__ = [

@@ -24,6 +24,9 @@ def _info(x: Any, what: str, name: str) -> _tensors.ArrayInfo:
         raise TypeError(f"symm.{what}: {name} must be an array or tensor, got "
                         f"{type(x).__name__}")
     require_live(x, info, f"symm.{what}: {name}")
+    if info.dtype.collective is None and info.dtype.name != "bool":
+        raise TypeError(f"symm.{what}: {name} has dtype {info.dtype.name}, "
+                        "which the collectives do not take (kernels do)")
     if info.dtype.collective is None and what in _REDUCTIONS:
         raise TypeError(f"symm.{what}: {name} has dtype {info.dtype.name}, "
                         "which is not reduced (all_gather, all_to_all and "

@@ -130,8 +130,9 @@ def empty(shape: Shape, dtype: Any = "float32"):
     uninitialised. Every rank makes the same calls with the same shapes.
 
     Returns a ``numpy.ndarray`` on the host backend and a ``torch.Tensor`` on
-    the device on cuda/hip. dtypes: bool, int8, int32, int64, float16,
-    bfloat16 (NumPy needs ml_dtypes), float32, float64."""
+    the device on cuda/hip. dtypes: bool, int8, int16 (for kernels; the
+    collectives refuse it), int32, int64, float16, bfloat16 (NumPy needs
+    ml_dtypes), float32, float64."""
     return _allocate(shape, dtype, "empty")
 
 

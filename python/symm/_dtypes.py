@@ -3,8 +3,9 @@
 Each dtype is known by its NumPy/PyTorch name (``"float32"``), the MLIR element
 type that kernel manifests spell (``"f32"``), its code in ``symm_dtype``
 (``symm/collectives.h``; bool has none: the collectives that move
-bytes take it as int8, the reductions refuse it) and its
-DLPack type code.
+bytes take it as int8, the reductions refuse it; int16 has none either: it
+is for kernel arguments, such as bf16 bits a kernel moves as ``i16``, and
+the collectives refuse it) and its DLPack type code.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ DTYPES: Dict[str, DType] = {
     d.name: d for d in (
         DType("bool", "i1", 1, None, 6),
         DType("int8", "i8", 1, _code("int8"), 0),
+        DType("int16", "i16", 2, _code("int16"), 0),
         DType("int32", "i32", 4, _code("int32"), 0),
         DType("int64", "i64", 8, _code("int64"), 0),
         DType("float16", "f16", 2, _code("float16"), 2),

@@ -21,8 +21,8 @@ def sym():
 
 def test_unknown_kernel(kernels):
     with pytest.raises(KeyError, match="no kernel 'nope' in .*; it has: "
-                       "scale, ring, scalars, add_one, copy2d, iota, "
-                       "scale_all_reduce"):
+                       "scale, ring, scalars, add_one, copy2d, negate16, "
+                       "iota, scale_all_reduce"):
         kernels["nope"]
 
 
@@ -290,7 +290,8 @@ def test_a_freed_array_raises_naming_the_argument(kernels):
 
 def test_bad_dtype():
     with pytest.raises(TypeError, match="symm: unsupported dtype 'complex64'"
-                       "; expected one of bool, int8, int32, int64, float16, "
+                       "; expected one of bool, int8, int16, int32, int64, "
+                       "float16, "
                        "bfloat16, float32, float64"):
         symm.zeros(4, dtype="complex64")
     with pytest.raises(TypeError, match="unsupported dtype 'uint32'"):
@@ -337,6 +338,10 @@ def test_collective_errors():
                        r"which is not reduced \(all_gather, all_to_all and "
                        r"broadcast move it\)"):
         symm.all_reduce(np.ones(4, dtype=bool))
+    with pytest.raises(TypeError, match=r"symm.all_gather: x has dtype "
+                       r"int16, which the collectives do not take \(kernels "
+                       r"do\)"):
+        symm.all_gather(np.ones(4, dtype=np.int16))
     with pytest.raises(TypeError, match="symm.all_gather: x must be an array "
                        "or tensor, got list"):
         symm.all_gather([1, 2])

@@ -79,6 +79,16 @@ gpu.module @kernels {
     gpu.return
   }
 
+  // x[i] = -x[i] on 16-bit integers (bf16 bits move as i16): thread i.
+  gpu.func @negate16(%x: memref<?xi16>) kernel {
+    %i = gpu.thread_id x
+    %zero = arith.constant 0 : i16
+    %v = memref.load %x[%i] : memref<?xi16>
+    %r = arith.subi %zero, %v : i16
+    memref.store %r, %x[%i] : memref<?xi16>
+    gpu.return
+  }
+
   // x[i, j] = 4 i + j on a static, contiguous 4x4 array: thread (j, i).
   gpu.func @iota(%x: memref<4x4xi64>) kernel {
     %j = gpu.thread_id x
