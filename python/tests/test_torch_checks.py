@@ -138,3 +138,16 @@ def test_as_tensor_refuses_what_is_not_a_symm_allocation():
                        r"array of shape \(8,\): the float32 array of shape "
                        r"\(8,\) from symm.zeros was freed by symm.free"):
         st.as_tensor(x)
+
+
+@pytest.mark.skipif("symm.backend() != 'host'")
+def test_as_tensor_of_a_host_array_shares_it():
+    torch = pytest.importorskip("torch")  # none in CI: torch-gpu.sh runs it
+    x = symm.zeros((2, 6), dtype="int32")
+    t = st.as_tensor(x[:, ::2])  # a strided view
+    assert t.dtype == torch.int32 and t.device.type == "cpu"
+    assert t.shape == (2, 3) and t.stride() == (6, 2)
+    t += 7
+    np.testing.assert_array_equal(x, np.tile([7, 0], (2, 3)))
+    symm.barrier()
+    symm.free(x)

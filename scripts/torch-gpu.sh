@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# symm.torch on a GPU machine, in one command: the torch interop tests
+# (python/tests/test_torch.py, under torchrun on the cuda and nvshmem
+# backends), the fused operators and the tensor-parallel MLP block
+# (python/tests/test_torch_ops.py, 2 ranks under symm-run, sharing the GPU
+# where there is one), test_torch_checks.py with PyTorch (host backend), and the path of a remote access timed on the cuda
+# backend and on the nvshmem backend, direct and forced through NVSHMEM
+# (bench/python/remote_paths.py); a table last.
+#
+# Here (after scripts/setup.sh configured with -DSYMM_NVSHMEM_HOME=<the
+# nvidia-nvshmem wheel's folder or an NVSHMEM install>):
+#   scripts/torch-gpu.sh bundle [DIR]       # default .device-torch
+# There (CUDA 13, PyTorch, the nvidia-nvshmem-cu13 wheel; no LLVM):
+#   DIR/torch-gpu.sh gpu DIR
+# Logs go to DIR/logs (and $OUT/torch-logs.tgz when OUT is set).
+set -uo pipefail
+MODE="${1:-gpu}"
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+DIR="$(realpath -m "${2:-$ROOT/.device-torch}")"
+BUILD="${SYMM_BUILD_DIR:-$ROOT/build}"
+
+if [[ $MODE == bundle ]]; then
+  set -e
+  ninja -C "$BUILD" symm_runtime symm-run symm-compile
+  rm -rf "$DIR" && mkdir -p "$DIR"
+  compile() { "$BUILD/bin/symm-compile" --target=sm_90 --emit=ptx "$@"; }
+  compile --kernel-context=argument "$ROOT/python/tests/kernels/torch_heap.mlir" \
+    -o "$DIR/torch_heap.ptx"
+  for w in all_gather_gemm gemm_reduce_scatter; do
+    compile "$ROOT/examples/$w/$w.mlir" -o "$DIR/$w.ptx"
+  done
+  for form in direct nvshmem; do
+    compile --remote=$form "$ROOT/bench/kernels.mlir" -o "$DIR/bench.$form.ptx"
+    compile --remote=$form "$ROOT/bench/python/remote_paths.mlir" \
+      -o "$DIR/remote_paths.$form.ptx"
+  done
+  cp -r "$ROOT/python" "$DIR/python"
+  find "$DIR/python" -name __pycache__ -prune -exec rm -rf {} +
+  cp "$BUILD/lib/libsymm_runtime.so" "$BUILD/bin/symm-run" \
+    "$ROOT/bench/python/remote_paths.py" "$ROOT/scripts/torch-gpu.sh" "$DIR/"
+  echo "bundle in $DIR ($(du -sh "$DIR" | cut -f1))"
+  exit 0
+fi
+
+cd "$DIR" || exit 1
+LOG="$DIR/logs"
+mkdir -p "$LOG"
+NV=$(python3 -c "import nvidia.nvshmem as m; print(list(m.__path__)[0])")
+PY=$(command -v python3)
+export LD_LIBRARY_PATH="$DIR:$NV/lib:${LD_LIBRARY_PATH:-}"
+export SYMM_NVSHMEM_HOME="$NV" SYMM_LIBRARY_DIR="$DIR" PYTHONPATH="$DIR/python"
+export SYMM_TIMEOUT=60 SYMM_HEAP_SIZE=512M NVSHMEM_SYMMETRIC_SIZE=2G
+export NVSHMEM_BOOTSTRAP_UID_SOCK_IFNAME=lo SYMM_TORCH_KERNEL_DIR="$DIR"
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+GPUS=$(nvidia-smi -L | wc -l)
+RANKS=$((GPUS >= 2 ? GPUS : 2))
+pytest=(-m pytest -q -p no:cacheprovider -rfE)
+result() { # NAME LOG STATUS: pytest's summary, or the failure
+  if (($3 == 0)); then grep -o "[0-9]* passed.*" "$2" | tail -1
+  else echo "FAILED ($(grep -o "[0-9]* failed.*" "$2" | tail -1))"; tail -30 "$2" >&2; fi
+}
+
+# The torch interop tests: one rank per GPU (NCCL puts no two on one GPU).
+declare -A row
+for backend in cuda nvshmem; do
+  SYMM_BACKEND=$backend SYMM_TORCH_KERNELS="$DIR/torch_heap.ptx" \
+    timeout 100 torchrun --nproc-per-node "$GPUS" "${pytest[@]}" \
+    "$DIR/python/tests/test_torch.py" >"$LOG/torch.$backend.log" 2>&1
+  row[torch.$backend]=$(result torch "$LOG/torch.$backend.log" $?)
+done
+
+# The fused operators: 2 ranks (sharing one GPU), no process group needed.
+timeout 150 ./symm-run -n $RANKS --backend cuda "$PY" "${pytest[@]}" \
+  "$DIR/python/tests/test_torch_ops.py" >"$LOG/ops.log" 2>&1
+row[ops]=$(result ops "$LOG/ops.log" $?)
+
+# What CI checks without PyTorch, and as_tensor on the host backend, with it.
+timeout 60 ./symm-run -n 2 --backend host "$PY" "${pytest[@]}" \
+  "$DIR/python/tests/test_torch_checks.py" >"$LOG/checks.log" 2>&1
+row[checks]=$(result checks "$LOG/checks.log" $?)
+
+# The path of a remote access: direct on the cuda backend (IPC), direct and
+# forced through NVSHMEM on the nvshmem backend.
+paths=()
+for run in cuda:direct nvshmem:direct nvshmem:nvshmem; do
+  timeout 40 ./symm-run -n 2 --backend "${run%:*}" "$PY" remote_paths.py \
+    "$DIR" "${run#*:}" >"$LOG/paths.${run/:/.}.log" 2>&1
+  line=$(grep "^.*remote_paths " "$LOG/paths.${run/:/.}.log" | sed 's/.*remote_paths //')
+  paths+=("${line:-FAILED ${run}}")
+  [[ -n $line ]] || tail -15 "$LOG/paths.${run/:/.}.log"
+done
+
+python3 -c "import torch; print('torch', torch.__version__, 'cuda', torch.version.cuda)"
+nvidia-smi --query-gpu=name --format=csv,noheader | head -1
+echo "== symm.torch, $GPUS GPU(s)"
+echo "| what | result |"
+echo "| --- | --- |"
+echo "| test_torch.py, torchrun, cuda backend | ${row[torch.cuda]} |"
+echo "| test_torch.py, torchrun, nvshmem backend | ${row[torch.nvshmem]} |"
+echo "| test_torch_ops.py, symm-run -n $RANKS, cuda backend | ${row[ops]} |"
+echo "| test_torch_checks.py, symm-run -n 2, host backend | ${row[checks]} |"
+for p in "${paths[@]}"; do echo "| remote path: $p |"; done
+[[ -n ${OUT:-} ]] && tar czf "$OUT/torch-logs.tgz" -C "$DIR" logs
+exit 0
