@@ -32,7 +32,6 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from . import _collectives, _tensors
 from ._core import empty, in_heap, require_init, require_live, state, zeros
-from ._dtypes import DTYPES
 from ._module import Module, load
 from ._runtime import lib
 
@@ -135,7 +134,7 @@ def as_tensor(x: Any) -> Any:
     result is a new tensor over the same memory. Raises ``TypeError`` or
     ``ValueError`` naming the array when it is not a Symm allocation, or
     was freed."""
-    require_init("symm.torch.as_tensor")
+    require_init("torch.as_tensor")
     info = _tensors.describe(x)
     if info is None:
         raise TypeError("symm.torch.as_tensor: expected an array from "
@@ -390,16 +389,15 @@ def fused_all_gather_matmul(A: Any, Bs: List[Any], gather_dim: int,
     m, n = rows * w, sum(ns)
     b = (Bs[0] if len(Bs) == 1 else torch.cat(list(Bs), dim=1)).contiguous()
     grid = _grid((m // TILE) * (n // TILE))
-    bf16 = DTYPES["bfloat16"]
     # The gathered A the fused kernel's peers push into, and the one the
     # bulk form's collective fills: two, so that a peer's next fused launch
     # never writes rows a bulk GEMM of this rank still reads. The flags:
     # ready per 128-row block, then drained per rank, then one word the
     # Hopper kernel uses.
     ws = _workspace(("ag", rows, k, n, grid), lambda: {
-        "shard": empty((rows * k,), bf16),
-        "pushed": empty((m * k,), bf16),
-        "gathered": empty((m * k,), bf16),
+        "shard": empty((rows * k,), "bfloat16"),
+        "pushed": empty((m * k,), "bfloat16"),
+        "gathered": empty((m * k,), "bfloat16"),
         "flags": zeros((m // TILE + w + 1,), "int32"),
     })
     buf = ws.buffers
