@@ -70,9 +70,11 @@ for backend in cuda nvshmem; do
 done
 
 # The fused operators: 2 ranks (sharing one GPU), no process group needed.
-timeout 150 ./symm-run -n $RANKS --backend cuda "$PY" "${pytest[@]}" \
-  "$DIR/python/tests/test_torch_ops.py" >"$LOG/ops.log" 2>&1
-row[ops]=$(result ops "$LOG/ops.log" $?)
+for backend in cuda nvshmem; do
+  timeout 150 ./symm-run -n $RANKS --backend $backend "$PY" "${pytest[@]}" \
+    "$DIR/python/tests/test_torch_ops.py" >"$LOG/ops.$backend.log" 2>&1
+  row[ops.$backend]=$(result ops "$LOG/ops.$backend.log" $?)
+done
 
 # What CI checks without PyTorch, and as_tensor on the host backend, with it.
 timeout 60 ./symm-run -n 2 --backend host "$PY" "${pytest[@]}" \
@@ -97,7 +99,8 @@ echo "| what | result |"
 echo "| --- | --- |"
 echo "| test_torch.py, torchrun, cuda backend | ${row[torch.cuda]} |"
 echo "| test_torch.py, torchrun, nvshmem backend | ${row[torch.nvshmem]} |"
-echo "| test_torch_ops.py, symm-run -n $RANKS, cuda backend | ${row[ops]} |"
+echo "| test_torch_ops.py, symm-run -n $RANKS, cuda backend | ${row[ops.cuda]} |"
+echo "| test_torch_ops.py, symm-run -n $RANKS, nvshmem backend | ${row[ops.nvshmem]} |"
 echo "| test_torch_checks.py, symm-run -n 2, host backend | ${row[checks]} |"
 for p in "${paths[@]}"; do echo "| remote path: $p |"; done
 [[ -n ${OUT:-} ]] && tar czf "$OUT/torch-logs.tgz" -C "$DIR" logs
