@@ -91,7 +91,7 @@ def heap(tensor: Any, group: Any = None) -> Heap:
     import torch
     import torch.distributed as dist
     import torch.distributed._symmetric_memory as symm_mem
-    require_init("symm.torch.heap")
+    require_init("torch.heap")
     if not isinstance(tensor, torch.Tensor):
         raise TypeError("symm.torch.heap: expected a torch.Tensor, got "
                         f"{type(tensor).__name__}")
