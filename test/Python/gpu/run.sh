@@ -2,20 +2,20 @@
 # The Python package on the GPUs in one command.
 #
 # Here (after scripts/setup.sh):
-#   bench/python/run.sh bundle [DIR]     # default DIR: bench/python/.bundle
+#   test/Python/gpu/run.sh bundle [DIR]     # default DIR: .device-python
 # puts into DIR the runtime library, symm-run, the package and the test
 # kernels compiled for sm_90 (PTX, with their manifests).
 #
 # There (2x H200, CUDA 13, PyTorch with NCCL; no LLVM), from the repository:
-#   bench/python/run.sh gpu [DIR]
+#   test/Python/gpu/run.sh gpu [DIR]
 # runs gpu_test.py on 2 GPUs under torchrun (cuda backend): symmetric
 # tensors, kernels launched on them, every collective against
 # torch.distributed; prints a table. The log goes to $OUT or DIR/results.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-ROOT="$(cd "$HERE/../.." && pwd)"
+ROOT="$(cd "$HERE/../../.." && pwd)"
 MODE="${1:-gpu}"
-DIR="$(realpath -m "${2:-$HERE/.bundle}")"
+DIR="$(realpath -m "${2:-$ROOT/.device-python}")"
 
 if [[ $MODE == bundle ]]; then
   BUILD="${SYMM_BUILD_DIR:-$ROOT/build}"
