@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # ===- bench/collectives/model.py - Collectives' analytical model -*- Python -*-===#
 """An analytical model of the collectives' time per call, and its check
-against every collectives run logged under docs/results/ (python3, stdlib).
+against every collectives run logged under bench/results/ (python3, stdlib).
 
     python3 model.py [RESULTS_DIR]          # predicted vs measured, per row
     python3 model.py --choose               # the predicted winner per size
@@ -73,25 +73,27 @@ BEFORE_LL = Rules(ll=False, all_peers_at_once=False, one_shot_max_2=1 * MB,
                   ring_min_ranks=0, bcast_scatter=False, rs_pipelined=False)
 RUNS = {
     # 3329cff: before the low-latency kernels and the ring.
-    "h200x4": (4, "collectives-symm.csv", BEFORE_LL),
+    "h200x4-collectives-vs-nccl-before-ll":
+        (4, "collectives-symm.csv", BEFORE_LL),
     # a7bbb98 / e70ee15: the first 8-GPU run (two-shot above 1M), then the
     # ring from 8 ranks, still without low-latency kernels.
-    "h200x8": (8, "symm.csv", BEFORE_LL),
-    "h200x8-ring-default": (8, "symm.csv",
-                            Rules(**{**BEFORE_LL.__dict__, "ring_min_ranks": 8})),
+    "h200x8-collectives-two-shot-and-workloads": (8, "symm.csv", BEFORE_LL),
+    "h200x8-collectives-vs-nccl-ring":
+        (8, "symm.csv", Rules(**{**BEFORE_LL.__dict__, "ring_min_ranks": 8})),
     # 57f4ad1 was made from this run: two-shot by default, the ring forced.
-    "h200x4-ring": (4, "symm.csv", BEFORE_LL),
+    "h200x4-collectives-vs-nccl-ring": (4, "symm.csv", BEFORE_LL),
     # 1817f73: low-latency up to 256K, a wait per peer, one-shot up to 1M.
-    "h200x2-collectives-ll": (2, "symm.csv",
-                              Rules(ll_per_peer=False, all_peers_at_once=False,
-                                    one_shot_max_2=1 * MB, bcast_scatter=False)),
-    "h200x2-collectives-blocks": (2, "symm-256-blocks.csv",
-                                  Rules(one_shot_max_2=1 * MB)),
-    "h200x2-collectives-final": (2, "symm.csv", Rules(one_shot_max_2=1 * MB)),
-    "h200x4-collectives-final": (4, "symm.csv", Rules(one_shot_max_2=1 * MB)),
+    "h200x2-collectives-vs-nccl-wait-per-peer":
+        (2, "symm.csv", Rules(ll_per_peer=False, all_peers_at_once=False,
+                              one_shot_max_2=1 * MB, bcast_scatter=False)),
+    "h200x2-collectives-workgroups-one-vs-two-shot":
+        (2, "symm-256-blocks.csv", Rules(one_shot_max_2=1 * MB)),
+    "h200x2-collectives-vs-nccl": (2, "symm.csv", Rules(one_shot_max_2=1 * MB)),
+    "h200x4-collectives-vs-nccl": (4, "symm.csv", Rules(one_shot_max_2=1 * MB)),
 }
 # The forced all-reduce table (graph, 2 GPUs), one column per configuration.
-FORCED_TABLE = ("h200x2-collectives-blocks", "one-shot-two-shot.txt",
+FORCED_TABLE = ("h200x2-collectives-workgroups-one-vs-two-shot",
+                "one-shot-two-shot.txt",
                 [("one_shot", None), ("two_shot", 2 * MB),
                  ("two_shot", 64 * KB), ("two_shot", 256 * KB)])
 
@@ -364,12 +366,13 @@ SIZES = [8 * KB << i for i in range(18)]  # 8 KB .. 1 GB
 
 def nccl_times(results):
     """NCCL's stream-mode times from the latest run on each rank count."""
-    latest = {2: "h200x2-collectives-final", 4: "h200x4-collectives-final",
-              8: "h200x8-ring-default"}
+    latest = {2: "h200x2-collectives-vs-nccl", 4: "h200x4-collectives-vs-nccl",
+              8: "h200x8-collectives-vs-nccl-ring"}
     out = {}
     for n, run in latest.items():
         name = RUNS[run][1]
-        for extra in (run, "h200x8"):  # the second 8-GPU run starts at 1 MB
+        # The second 8-GPU run starts at 1 MB.
+        for extra in (run, "h200x8-collectives-two-shot-and-workloads"):
             if n != 8 and extra != run:
                 continue
             with open(os.path.join(results, extra, RUNS[extra][1])) as f:
@@ -408,7 +411,7 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("results", nargs="?",
-                    default=os.path.join(here, "..", "..", "docs", "results"))
+                    default=os.path.join(here, "..", "results"))
     ap.add_argument("--choose", action="store_true",
                     help="print each algorithm's predicted time and the winner per size")
     ap.add_argument("--step", type=float,
