@@ -1,10 +1,55 @@
 #!/usr/bin/env bash
-# On the GPU machine, from the folder scripts/gpu-bundle.sh filled: every
-# integration program and example on all GPUs (cuda backend), a table last.
-# The sm_90a programs (nvvm-hopper-gemm: TMA and warpgroup MMA) need Hopper
-# GPUs (H100, H200).
-cd "$(dirname "$0")"
-export LD_LIBRARY_PATH=$PWD NCCL_NVLS_ENABLE=0
+# Every integration program and example on the GPUs (cuda backend), a table
+# last.
+#
+# Here (after scripts/setup.sh; nvcc and NCCL's header for the benchmark):
+#   scripts/gpu-integration.sh bundle [DIR]     # default DIR: .device
+# compiles into DIR the programs for sm_90 (SYMM_CHIP; those with Hopper's TMA
+# or warpgroup MMA for sm_90a), an out-of-range peer under --check-ranks, 10^6
+# message-passing round trips, the launch checks' module and the peer-put,
+# flag and all-gather benchmark (bench/bench.cu), with symm-run, symm-launch
+# and the runtime.
+#
+# There (CUDA; no LLVM), from the repository or from the bundle:
+#   scripts/gpu-integration.sh gpu [DIR]    # or DIR/gpu-integration.sh gpu
+# runs each program on every GPU (SYMM_BENCH_RANKS overrides), checks that
+# the out-of-range peer is reported, and prints the counts last. The sm_90a
+# programs (nvvm-hopper-gemm: TMA and warpgroup MMA) need Hopper GPUs (H100,
+# H200). docs/GPU.md has the launch checks and the benchmark.
+set -uo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+MODE="${1:-gpu}"
+# The bundle's own copy runs its folder.
+DEFAULT="$HERE/../.device"
+[[ -x $HERE/symm-run ]] && DEFAULT="$HERE"
+DIR="$(realpath -m "${2:-$DEFAULT}")"
+
+if [[ $MODE == bundle ]]; then
+  set -e
+  mkdir -p "$DIR"
+  # --check-ranks on the GPU: a peer 3 past the last rank prints the rank,
+  # the operation and the peer, and traps (a .trap, so that the loop over
+  # *.exe leaves it alone).
+  sed -e 's/SCALE/1/' -e 's/OFFSET/3/' "$HERE/../test/Integration/peer-out-of-range.mlir" \
+    > "$DIR/peer-out-of-range.mlir"
+  # One million release/acquire round trips instead of a thousand.
+  sed 's/%iters = arith.constant 1000 : i32/%iters = arith.constant 1000000 : i32/' \
+    "$HERE/../test/Integration/message-passing.mlir" > "$DIR/message-passing-1m.mlir"
+  exec "$HERE/gpu-bundle.sh" --build symm-launch --programs exe \
+    --compile "$DIR/message-passing-1m.mlir" message-passing-1m.exe \
+    --compile test/Runtime/launch-errors.mlir launch.cubin \
+    --compile bench/kernels.mlir bench.cubin \
+    --nccl-program bench/bench.cu bench-gpu --bin symm-launch \
+    --flags --check-ranks --compile "$DIR/peer-out-of-range.mlir" peer-out-of-range.trap \
+    --copy scripts/gpu-integration.sh "$DIR"
+fi
+if [[ $MODE != gpu ]]; then
+  echo "usage: $0 bundle|gpu [DIR]" >&2
+  exit 2
+fi
+
+source "$DIR/gpu-bundle.sh"
+gpu_run_setup "$DIR"
 N="${SYMM_BENCH_RANKS:-$(nvidia-smi -L | wc -l)}"
 pass=0 fail=0 failed=()
 # run PROGRAM: runs PROGRAM on N ranks; sets out and rc.

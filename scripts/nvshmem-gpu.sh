@@ -15,46 +15,34 @@
 # when OUT is set).
 set -uo pipefail
 MODE="${1:-gpu}"
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-DIR="$(realpath -m "${2:-$ROOT/.device-nvshmem}")"
-BUILD="${SYMM_BUILD_DIR:-$ROOT/build}"
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+DIR="$(realpath -m "${2:-$HERE/../.device-nvshmem}")"
 
 if [[ $MODE == bundle ]]; then
-  set -e
-  ninja -C "$BUILD" symm_runtime symm-run symm-compile symm-collectives-test \
-    gemv_all_reduce
-  mkdir -p "$DIR"
-  compile() { "$BUILD/bin/symm-compile" --target=sm_90 "$@"; }
-  # The programs gpu-bundle.sh runs on GPUs, in both forms.
-  for f in "$ROOT"/test/Integration/*.mlir "$ROOT"/examples/*.mlir; do
-    name=$(basename "$f" .mlir)
-    grep -q "REQUIRES: backend-host\|printMemref\|async.execute\|nvgpu\.tma\.\|nvgpu\.warpgroup\." "$f" && continue
-    compile "$f" -o "$DIR/$name.direct.exe" ||
-      echo "nvshmem-gpu: $name does not compile for sm_90" >&2
-    compile --remote=nvshmem "$f" -o "$DIR/$name.nvshmem.exe" ||
-      echo "nvshmem-gpu: $name has no NVSHMEM form" >&2
-  done
-  w="$ROOT/examples/gemv_all_reduce/gemv_all_reduce.mlir"
-  for r in direct auto nvshmem; do
-    compile --emit=ptx --remote=$r "$w" -o "$DIR/gemv_all_reduce.$r.ptx"
-  done
-  compile --emit=ptx --kernel-context=argument \
-    "$ROOT/python/tests/kernels/torch_heap.mlir" -o "$DIR/torch_heap.ptx"
-  rm -rf "$DIR/python" && cp -r "$ROOT/python" "$DIR/python"
-  cp "$BUILD/lib/libsymm_runtime.so" "$BUILD/bin/symm-run" \
-    "$BUILD/bin/symm-collectives-test" "$BUILD/bin/gemv_all_reduce" \
-    "$ROOT/scripts/nvshmem-gpu.sh" "$DIR/"
-  exit 0
+  # The programs gpu-integration.sh runs on GPUs but the Hopper ones, in both
+  # forms; gemv_all_reduce with each remote mode; torch interop's kernel.
+  w=examples/gemv_all_reduce/gemv_all_reduce.mlir
+  exec "$HERE/gpu-bundle.sh" --build symm-collectives-test --build gemv_all_reduce \
+    --chip sm_90 --portable-programs direct.exe \
+    --flags --remote=nvshmem --portable-programs nvshmem.exe \
+    --flags --remote=direct --compile "$w" gemv_all_reduce.direct.ptx \
+    --flags --remote=auto --compile "$w" gemv_all_reduce.auto.ptx \
+    --flags --remote=nvshmem --compile "$w" gemv_all_reduce.nvshmem.ptx \
+    --flags --kernel-context=argument \
+    --compile python/tests/kernels/torch_heap.mlir torch_heap.ptx \
+    --copy python --bin symm-collectives-test --bin gemv_all_reduce \
+    --copy scripts/nvshmem-gpu.sh "$DIR"
 fi
 
-cd "$DIR" || exit 1
+source "$DIR/gpu-bundle.sh"
+gpu_run_setup "$DIR"
+
 LOG="$DIR/logs"
 mkdir -p "$LOG"
 NV=$(python3 -c "import nvidia.nvshmem as m; print(list(m.__path__)[0])")
 export LD_LIBRARY_PATH="$DIR:$NV/lib:${LD_LIBRARY_PATH:-}"
 export SYMM_NVSHMEM_HOME="$NV" SYMM_TIMEOUT=30 SYMM_HEAP_SIZE=512M
 export NVSHMEM_SYMMETRIC_SIZE=2G NVSHMEM_BOOTSTRAP_UID_SOCK_IFNAME=lo
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 GPUS=$(nvidia-smi -L | wc -l)
 # A hung program costs at most its timeout; the whole run stays under ~6 min.
 run() { timeout "${T:-40}" ./symm-run -n "$N" --backend nvshmem "$@"; }

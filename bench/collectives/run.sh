@@ -22,31 +22,18 @@ MIN="${SYMM_BENCH_MIN:-8192}"
 MAX="${SYMM_BENCH_MAX:-1073741824}"
 
 if [[ $MODE == bundle ]]; then
-  BUILD="${SYMM_BUILD_DIR:-$ROOT/build}"
-  ninja -C "$BUILD" symm_runtime symm-run symm-collectives-test
-  mkdir -p "$DIR"
-  NCCL_LIB="${SYMM_NCCL_LIB:-$(dirname "$(find /usr/local/cuda*/lib* /usr/lib -name 'libnccl.so*' 2>/dev/null | head -1)")}"
-  nvcc -O2 -std=c++17 -arch=sm_90 "$HERE/collectives_bench.cu" \
-    -I "$ROOT/runtime/include" -L "$BUILD/lib" -lsymm_runtime \
-    -L "$NCCL_LIB" -lnccl -o "$DIR/collectives-bench"
   # The user kernel that all-reduces its tiles with the library's blocks.
-  "$BUILD/bin/symm-compile" --target=sm_90 \
-    "$ROOT/test/Collectives/tile-all-reduce.mlir" \
-    -o "$DIR/tile-all-reduce.exe"
-  cp "$BUILD/lib/libsymm_runtime.so" "$BUILD/bin/symm-run" \
-    "$BUILD/bin/symm-collectives-test" "$HERE/torch_symm_mem.py" \
-    "$HERE/plot.py" "$HERE/run.sh" "$DIR/"
-  echo "bundle in $DIR ($(du -sh "$DIR" | cut -f1))"
-  exit 0
+  exec "$ROOT/scripts/gpu-bundle.sh" --build symm-collectives-test \
+    --bin symm-collectives-test --chip sm_90 \
+    --nccl-program bench/collectives/collectives_bench.cu collectives-bench \
+    --compile test/Collectives/tile-all-reduce.mlir tile-all-reduce.exe \
+    --copy bench/collectives/torch_symm_mem.py --copy bench/collectives/plot.py \
+    --copy bench/collectives/run.sh "$DIR"
 fi
 
-RESULTS="${OUT:-$DIR/results}"
-mkdir -p "$RESULTS"
-cd "$DIR"
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-# NCCL for the benchmark: PyTorch's copy on the GPU machine.
-NCCL_DIR="$(python3 -c 'import nvidia.nccl as m, os; print(os.path.join(list(m.__path__)[0], "lib"))' 2>/dev/null || true)"
-export LD_LIBRARY_PATH="$DIR${NCCL_DIR:+:$NCCL_DIR}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# The benchmark loads PyTorch's NCCL (gpu_run_setup puts it on the path).
+source "$DIR/gpu-bundle.sh"
+gpu_run_setup "$DIR"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$RESULTS/gpus.txt"
 
 # One rank per GPU unless SYMM_BENCH_RANKS says otherwise.

@@ -34,10 +34,8 @@ read -r -a RAGGED <<< "${SYMM_GEMM_RAGGED-1x8x8 200x328x136 127x264x72 \
 SPLITS="${SYMM_GEMM_SPLITS-1,2,4,6,9}"
 
 if [[ $MODE == bundle ]]; then
-  set -e
-  bundle_workload gemm "$SELF/gemm_torch.py"
-  echo "bundle in $DIR ($(du -sh "$DIR" | cut -f1))"
-  exit 0
+  bundle_workload gemm --copy "$SELF/gemm_torch.py"
+  exit
 fi
 start_gpu_run gemm
 nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv,noheader \

@@ -17,29 +17,19 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 MODE="${1:-gpu}"
 
 if [[ $MODE == bundle ]]; then
-  set -e
   ROOT="$(cd "$HERE/../.." && pwd)"
   BUILD="${SYMM_BUILD_DIR:-$ROOT/build}"
-  DIR="$(realpath -m "${2:-$ROOT/.device-litmus}")"
-  ninja -C "$BUILD" symm_runtime symm-run symm-compile litmus
-  mkdir -p "$DIR"
-  "$BUILD/bin/symm-compile" --target=sm_90 --emit=ptx \
-    "$BUILD/examples/litmus/litmus.mlir" -o "$DIR/litmus.ptx"
-  cp "$BUILD/lib/libsymm_runtime.so" "$BUILD/bin/symm-run" \
-    "$BUILD/bin/litmus" "$HERE/run.sh" "$DIR/"
-  echo "bundle in $DIR ($(du -sh "$DIR" | cut -f1))"
-  exit 0
+  exec "$ROOT/scripts/gpu-bundle.sh" --build litmus --bin litmus --chip sm_90 \
+    --compile "$BUILD/examples/litmus/litmus.mlir" litmus.ptx \
+    --copy bench/litmus/run.sh "${2:-$ROOT/.device-litmus}"
 fi
 if [[ $MODE != gpu ]]; then
   echo "usage: $0 bundle [DIR] | gpu" >&2
   exit 2
 fi
 
-RESULTS="${OUT:-$HERE/results}"
-mkdir -p "$RESULTS"
-cd "$HERE" || exit 1
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-export LD_LIBRARY_PATH="$HERE${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+source "$HERE/gpu-bundle.sh"
+gpu_run_setup "$HERE"
 LOG="$RESULTS/litmus-gpu.log"
 nvidia-smi -L > "$LOG" 2>&1
 WEAK=mp_relaxed@device,mp_relaxed@system,sb_relaxed@device,sb_relaxed@system

@@ -25,11 +25,10 @@ source "$HERE/common.sh"
 SHAPES="${SYMM_AGG_SHAPES:-16384,3584,8192 4096,$((28672 / N)),8192}"
 
 if [[ $MODE == bundle ]]; then
-  set -e
-  bundle_workload all_gather_gemm "$HERE/all_gather_gemm.sh" "$HERE/common.sh" \
-    "$HERE/all_gather_gemm_torch.py"
-  echo "bundle in $DIR ($(du -sh "$DIR" | cut -f1))"
-  exit 0
+  bundle_workload all_gather_gemm --copy "$HERE/all_gather_gemm.sh" \
+    --copy "$HERE/common.sh" \
+    --copy "$HERE/all_gather_gemm_torch.py"
+  exit
 fi
 
 start_gpu_run all_gather_gemm

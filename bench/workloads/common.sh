@@ -12,48 +12,37 @@ BACKEND="${SYMM_BENCH_BACKEND:-cuda}"
 DIR="$(realpath -m "${2:-$ROOT/.device-workloads}")"
 BUILD="${SYMM_BUILD_DIR:-$ROOT/build}"
 
-# bundle_workload NAME [FILE...]: builds the runtime, symm-run and NAME's
-# driver, compiles NAME's kernels to sm_90 PTX into DIR (and its Hopper
-# kernels, NAME_hopper.mlir where there is one, to sm_90a PTX), and copies
-# the runtime, symm-run, the driver, its kernels for the host target, the
-# baselines' timing module and each FILE there.
+# bundle_workload NAME [OPTION...]: fills DIR through scripts/gpu-bundle.sh
+# with NAME's driver, its kernels as sm_90 PTX (and its Hopper kernels,
+# NAME_hopper.mlir where there is one, as sm_90a PTX), its kernels for the
+# host target (so that SYMM_BENCH_BACKEND=host can try the script on CPU
+# ranks), the baselines' timing module, and what each gpu-bundle.sh OPTION
+# adds (--copy FILE: the script, its baseline).
 bundle_workload() {
-  local name=$1
+  local name=$1 so
   shift
-  ninja -C "$BUILD" symm_runtime symm-run symm-compile "$name"
-  mkdir -p "$DIR"
-  "$BUILD/bin/symm-compile" --target=sm_90 --emit=ptx \
-    "$ROOT/examples/$name/$name.mlir" -o "$DIR/$name.ptx"
-  local hopper="$ROOT/examples/$name/${name}_hopper.mlir"
-  if [[ -f $hopper ]]; then
-    "$BUILD/bin/symm-compile" --target=sm_90a --emit=ptx "$hopper" \
-      -o "$DIR/${name}_hopper.ptx"
-  fi
-  # The kernels for the host target too, so that SYMM_BENCH_BACKEND=host
-  # can try the script on CPU ranks.
-  local so
+  local args=(--build "$name" --bin "$name" --chip sm_90
+    --compile "examples/$name/$name.mlir" "$name.ptx")
+  local hopper="examples/$name/${name}_hopper.mlir"
+  [[ -f $ROOT/$hopper ]] &&
+    args+=(--chip sm_90a --compile "$hopper" "${name}_hopper.ptx" --chip sm_90)
   for so in "$name" "${name}_hopper"; do
-    [[ -f $BUILD/bin/$so.so ]] && cp "$BUILD/bin/$so.so" "$BUILD/bin/$so.so.json" "$DIR/"
+    [[ -f $BUILD/bin/$so.so ]] && args+=(--bin "$so.so")
   done
-  cp "$BUILD/lib/libsymm_runtime.so" "$BUILD/bin/symm-run" \
-    "$BUILD/bin/$name" "$HERE/torch_timing.py" "$@" "$DIR/"
+  "$ROOT/scripts/gpu-bundle.sh" "${args[@]}" --copy "$HERE/torch_timing.py" "$@" "$DIR"
 }
 
 # start_gpu_run NAME: checks that MODE is gpu (after a script's bundle step)
-# and prepares the run on the GPU machine: RESULTS is $OUT (the device
-# machine's output folder) or DIR/results, the bundle is the working
-# directory and comes first in LD_LIBRARY_PATH, multicast is off, and LOG
-# (RESULTS/NAME.log) starts empty.
+# and prepares the run on the GPU machine (gpu_run_setup of the bundle's
+# gpu-bundle.sh: RESULTS, the bundle as the working directory, the
+# environment); LOG (RESULTS/NAME.log) starts empty.
 start_gpu_run() {
   if [[ $MODE != gpu ]]; then
     echo "usage: $0 bundle|gpu [DIR]" >&2
     exit 2
   fi
-  RESULTS="${OUT:-$DIR/results}"
-  mkdir -p "$RESULTS"
-  cd "$DIR" || exit 1
-  export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-  export LD_LIBRARY_PATH="$DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  source "$DIR/gpu-bundle.sh"
+  gpu_run_setup "$DIR"
   LOG="$RESULTS/$1.log"
   : > "$LOG"
 }

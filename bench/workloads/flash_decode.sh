@@ -23,24 +23,12 @@ read -r -a LENGTHS <<< "${SYMM_FD_LENGTHS:-32K 128K 512K}"
 HEADS="${SYMM_FD_HEADS:-96}"
 
 if [[ $MODE == bundle ]]; then
-  set -e
-  bundle_workload flash_decode "$BUILD/bin/flash_decode.so" \
-    "$BUILD/bin/flash_decode.so.json"
-  NCCL_LIB="${SYMM_NCCL_LIB:-$(dirname "$(find /usr/local/cuda*/lib* /usr/lib -name 'libnccl.so*' 2>/dev/null | head -1)")}"
-  CUDA_INC="${SYMM_CUDA_INCLUDE:-/usr/local/cuda/include}"
-  /usr/lib/llvm-22/bin/clang++ -std=c++17 -O2 -DFLASH_DECODE_NCCL \
-    -I "$ROOT/runtime/include" -I "$BUILD/runtime/include" \
-    -I "$ROOT/examples/common" -I "$CUDA_INC" \
-    "$ROOT/examples/flash_decode/flash_decode.cpp" \
-    -L "$BUILD/lib" -lsymm_runtime -L "$NCCL_LIB" -lnccl \
-    -o "$DIR/flash_decode_nccl"
-  echo "bundle in $DIR ($(du -sh "$DIR" | cut -f1))"
-  exit 0
+  bundle_workload flash_decode --cxxflags -DFLASH_DECODE_NCCL \
+    --nccl-program examples/flash_decode/flash_decode.cpp flash_decode_nccl
+  exit
 fi
+# The NCCL baseline loads PyTorch's NCCL (gpu_run_setup puts it on the path).
 start_gpu_run flash_decode
-# NCCL for the baseline: PyTorch's copy on the GPU machine, after the bundle.
-NCCL_DIR="$(python3 -c 'import nvidia.nccl as m, os; print(os.path.join(list(m.__path__)[0], "lib"))' 2>/dev/null || true)"
-export LD_LIBRARY_PATH="$DIR${NCCL_DIR:+:$NCCL_DIR}${LD_LIBRARY_PATH#"$DIR"}"
 failed=()
 
 for L in "${LENGTHS[@]}"; do

@@ -26,11 +26,10 @@ source "$HERE/common.sh"
 SHAPES="${SYMM_GEMM_SHAPES:-16384,3584,8192 4096,28672,8192}"
 
 if [[ $MODE == bundle ]]; then
-  set -e
-  bundle_workload gemm_reduce_scatter "$HERE/gemm_reduce_scatter.sh" \
-    "$HERE/common.sh" "$HERE/gemm_collectives_torch.py"
-  echo "bundle in $DIR ($(du -sh "$DIR" | cut -f1))"
-  exit 0
+  bundle_workload gemm_reduce_scatter --copy "$HERE/gemm_reduce_scatter.sh" \
+    --copy "$HERE/common.sh" \
+    --copy "$HERE/gemm_collectives_torch.py"
+  exit
 fi
 start_gpu_run gemm_reduce_scatter
 for shape in $SHAPES; do

@@ -22,13 +22,8 @@ source "$HERE/common.sh"
 read -r -a SHAPES <<< "${SYMM_MOE_SHAPES:-256,8,7168,256 64,6,4096,128 32,4,2048,64}"
 
 if [[ $MODE == bundle ]]; then
-  set -e
-  bundle_workload moe_dispatch_combine \
-    "$BUILD/bin/moe_dispatch_combine.so" \
-    "$BUILD/bin/moe_dispatch_combine.so.json" \
-    "$HERE/moe_dispatch_combine_torch.py"
-  echo "bundle in $DIR ($(du -sh "$DIR" | cut -f1))"
-  exit 0
+  bundle_workload moe_dispatch_combine --copy "$HERE/moe_dispatch_combine_torch.py"
+  exit
 fi
 start_gpu_run moe_dispatch_combine
 failed=()

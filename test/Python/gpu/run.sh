@@ -18,27 +18,16 @@ MODE="${1:-gpu}"
 DIR="$(realpath -m "${2:-$ROOT/.device-python}")"
 
 if [[ $MODE == bundle ]]; then
-  BUILD="${SYMM_BUILD_DIR:-$ROOT/build}"
-  ninja -C "$BUILD" symm_runtime symm-run symm-compile
-  rm -rf "$DIR"
-  mkdir -p "$DIR/lib"
-  "$BUILD/bin/symm-compile" --target=sm_90 --emit=ptx \
-    "$ROOT/python/tests/kernels/kernels.mlir" -o "$DIR/kernels.ptx"
-  "$BUILD/bin/symm-compile" --target=sm_90 --emit=ptx --kernel-context=argument \
-    "$ROOT/python/tests/kernels/context_argument.mlir" -o "$DIR/context_argument.ptx"
-  cp "$BUILD/lib/libsymm_runtime.so" "$DIR/lib/"
-  cp "$BUILD/bin/symm-run" "$HERE/gpu_test.py" "$DIR/"
-  cp -r "$ROOT/python/symm" "$DIR/symm"
-  rm -rf "$DIR/symm/__pycache__" "$DIR/symm/lib"
-  echo "bundle in $DIR ($(du -sh "$DIR" | cut -f1))"
-  exit 0
+  exec "$ROOT/scripts/gpu-bundle.sh" --chip sm_90 \
+    --compile python/tests/kernels/kernels.mlir kernels.ptx \
+    --flags --kernel-context=argument \
+    --compile python/tests/kernels/context_argument.mlir context_argument.ptx \
+    --copy python/symm --copy test/Python/gpu/gpu_test.py "$DIR"
 fi
 
-RESULTS="${OUT:-$DIR/results}"
-mkdir -p "$RESULTS"
-cd "$DIR"
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-export SYMM_BACKEND=cuda SYMM_LIBRARY_DIR="$DIR/lib" PYTHONPATH="$DIR"
+source "$DIR/gpu-bundle.sh"
+gpu_run_setup "$DIR"
+export SYMM_BACKEND=cuda SYMM_LIBRARY_DIR="$DIR" PYTHONPATH="$DIR"
 export SYMM_HEAP_SIZE="${SYMM_HEAP_SIZE:-4G}" SYMM_TIMEOUT="${SYMM_TIMEOUT:-120}"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$RESULTS/gpus.txt"
 torchrun --nproc-per-node 2 --master-port "${MASTER_PORT:-29541}" gpu_test.py "$DIR" \
