@@ -6,8 +6,8 @@
 # builds the driver, compiles its kernels to sm_90 PTX, and copies them with
 # symm-run, the runtime and this script into DIR.
 #
-# There (a GPU, CUDA; no LLVM), from DIR:
-#   ./run.sh gpu
+# There (a GPU, CUDA; no LLVM):
+#   DIR/run.sh gpu     # or bench/litmus/run.sh gpu DIR
 # runs every variant 2^20 times at each scope, requires the weak outcome of
 # MP and SB with relaxed accesses at device and system scope (and none where
 # the orderings forbid it), and prints the table last. The log goes to $OUT
@@ -24,12 +24,13 @@ if [[ $MODE == bundle ]]; then
     --copy bench/litmus/run.sh "${2:-$ROOT/.device-litmus}"
 fi
 if [[ $MODE != gpu ]]; then
-  echo "usage: $0 bundle [DIR] | gpu" >&2
+  echo "usage: $0 bundle|gpu [DIR]" >&2
   exit 2
 fi
 
-source "$HERE/gpu-bundle.sh"
-gpu_run_setup "$HERE"
+DIR="$(realpath -m "${2:-$HERE}")"
+source "$DIR/gpu-bundle.sh"
+gpu_run_setup "$DIR"
 LOG="$RESULTS/litmus-gpu.log"
 nvidia-smi -L > "$LOG" 2>&1
 WEAK=mp_relaxed@device,mp_relaxed@system,sb_relaxed@device,sb_relaxed@system
