@@ -15,34 +15,25 @@
 # Logs go to DIR/logs (and $OUT/torch-logs.tgz when OUT is set).
 set -uo pipefail
 MODE="${1:-gpu}"
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-DIR="$(realpath -m "${2:-$ROOT/.device-torch}")"
-BUILD="${SYMM_BUILD_DIR:-$ROOT/build}"
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+DIR="$(realpath -m "${2:-$HERE/../.device-torch}")"
 
 if [[ $MODE == bundle ]]; then
-  set -e
-  ninja -C "$BUILD" symm_runtime symm-run symm-compile
-  rm -rf "$DIR" && mkdir -p "$DIR"
-  compile() { "$BUILD/bin/symm-compile" --target=sm_90 --emit=ptx "$@"; }
-  compile --kernel-context=argument "$ROOT/python/tests/kernels/torch_heap.mlir" \
-    -o "$DIR/torch_heap.ptx"
+  args=(--chip sm_90 --flags --kernel-context=argument
+    --compile python/tests/kernels/torch_heap.mlir torch_heap.ptx --flags "")
   for w in all_gather_gemm gemm_reduce_scatter; do
-    compile "$ROOT/examples/$w/$w.mlir" -o "$DIR/$w.ptx"
+    args+=(--compile "examples/$w/$w.mlir" "$w.ptx")
   done
   for form in direct nvshmem; do
-    compile --remote=$form "$ROOT/bench/kernels.mlir" -o "$DIR/bench.$form.ptx"
-    compile --remote=$form "$ROOT/bench/python/remote_paths.mlir" \
-      -o "$DIR/remote_paths.$form.ptx"
+    args+=(--flags --remote=$form --compile bench/kernels.mlir "bench.$form.ptx"
+      --compile bench/python/remote_paths.mlir "remote_paths.$form.ptx")
   done
-  cp -r "$ROOT/python" "$DIR/python"
-  find "$DIR/python" -name __pycache__ -prune -exec rm -rf {} +
-  cp "$BUILD/lib/libsymm_runtime.so" "$BUILD/bin/symm-run" \
-    "$ROOT/bench/python/remote_paths.py" "$ROOT/scripts/torch-gpu.sh" "$DIR/"
-  echo "bundle in $DIR ($(du -sh "$DIR" | cut -f1))"
-  exit 0
+  exec "$HERE/gpu-bundle.sh" "${args[@]}" --copy python \
+    --copy bench/python/remote_paths.py --copy scripts/torch-gpu.sh "$DIR"
 fi
 
-cd "$DIR" || exit 1
+source "$DIR/gpu-bundle.sh"
+gpu_run_setup "$DIR"
 LOG="$DIR/logs"
 mkdir -p "$LOG"
 NV=$(python3 -c "import nvidia.nvshmem as m; print(list(m.__path__)[0])")
@@ -51,7 +42,6 @@ export LD_LIBRARY_PATH="$DIR:$NV/lib:${LD_LIBRARY_PATH:-}"
 export SYMM_NVSHMEM_HOME="$NV" SYMM_LIBRARY_DIR="$DIR" PYTHONPATH="$DIR/python"
 export SYMM_TIMEOUT=60 SYMM_HEAP_SIZE=512M NVSHMEM_SYMMETRIC_SIZE=2G
 export NVSHMEM_BOOTSTRAP_UID_SOCK_IFNAME=lo SYMM_TORCH_KERNEL_DIR="$DIR"
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 GPUS=$(nvidia-smi -L | wc -l)
 RANKS=$((GPUS >= 2 ? GPUS : 2))
 pytest=(-m pytest -q -p no:cacheprovider -rfE)
