@@ -9,11 +9,12 @@
 # the target that consumes it.
 
 set(_coll_dir ${CMAKE_CURRENT_SOURCE_DIR}/lib/collectives)
-target_sources(symm_runtime PRIVATE ${_coll_dir}/Collectives.cpp)
+target_sources(symm_runtime PRIVATE ${_coll_dir}/Algorithms.cpp
+  ${_coll_dir}/Channels.cpp ${_coll_dir}/Checks.cpp ${_coll_dir}/Collectives.cpp)
 # The most threads per workgroup SYMM_COLLECTIVES_THREADS allows, and the
 # bound the kernels are compiled for.
 set(MAX_THREADS 1024)
-set_property(SOURCE ${_coll_dir}/Collectives.cpp APPEND PROPERTY
+set_property(SOURCE ${_coll_dir}/Channels.cpp APPEND PROPERTY
   COMPILE_DEFINITIONS SYMM_COLL_MAX_THREADS=${MAX_THREADS})
 target_include_directories(symm_runtime PRIVATE ${_coll_dir})
 

@@ -1,0 +1,412 @@
+//===- Algorithms.cpp - The collectives' algorithms and launches ----------===//
+//
+// Which algorithm a call runs (by size and rank count, or forced by an
+// environment variable) and its launches: the data is cut into chunks that
+// fit the channel's scratch, and each chunk is a launch of an embedded
+// kernel (Kernels.mlir.in) on the call's stream. The protocol itself (direct
+// stores into the peers' scratch, ready and acknowledge flags numbered by
+// epoch) lives in the kernels; see docs/Collectives.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Internal.h"
+
+#include "../core/Environment.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+
+namespace symm::collectives {
+namespace {
+
+/// With SYMM_COLLECTIVES_DEBUG=1, says on stderr what a call launches: the
+/// kernel (and so the algorithm), how many launches (chunks) and workgroups.
+/// `count` is the call's count argument.
+void trace(const Call &call, size_t count, const char *kernel, size_t launches,
+           unsigned grid) {
+  if (call.s->debug)
+    fprintf(stderr,
+            "symm: rank %d: %s: count %zu: %s, %zu launch%s of up to %u "
+            "workgroup%s\n",
+            call.rank, call.fn, count, kernel, launches,
+            launches == 1 ? "" : "es", grid, grid == 1 ? "" : "s");
+}
+
+/// Where the senders may store straight into `recv`: its element offset in
+/// this rank's heap, or -1 when it is not wholly in the heap at a whole
+/// element, or when `direct` is false.
+int64_t publishedOffset(const Call &call, const void *recv, size_t elems,
+                        bool direct) {
+  void *base = nullptr;
+  symm_heap_base(call.rank, &base);
+  uintptr_t lo = reinterpret_cast<uintptr_t>(base),
+            at = reinterpret_cast<uintptr_t>(recv);
+  if (!direct || at < lo || at - lo > symm_heap_size() ||
+      elems * call.esize > symm_heap_size() - (at - lo) ||
+      (at - lo) % call.esize)
+    return -1;
+  return int64_t((at - lo) / call.esize);
+}
+
+/// The low-latency reduction (`reduce_ll`) of `count` elements: rank r's
+/// contribution is send[r * sendStride ..] (all-reduce: sendStride 0, every
+/// peer gets the whole buffer; reduce-scatter: the block), the result recv.
+struct LowLatencyReduce {
+  const void *send;
+  size_t sendElems;
+  void *recv;
+  size_t count;
+  size_t sendStride;
+  symm_reduce_op op;
+};
+
+symm_status reduceLowLatency(Call &call, const LowLatencyReduce &r) {
+  Params p;
+  p.memref(r.send, r.sendElems);
+  p.memref(r.recv, r.count);
+  call.llParams(p);
+  p.scalar(r.count);
+  p.scalar(r.sendStride);
+  p.scalar(call.llCap());
+  p.i32(r.op);
+  call.epochParams(p);
+  trace(call, r.count, "reduce_ll", 1, call.grid(r.count));
+  return call.launch(p, "reduce_ll", call.grid(r.count));
+}
+
+/// The position in `names` of the algorithm that environment variable `var`
+/// forces, or -1 where it is unset or empty.
+symm_status forcedAlgorithm(const char *var,
+                            std::initializer_list<const char *> names,
+                            int *index) {
+  const char *forced = getenv(var);
+  *index = -1;
+  if (!forced || !*forced)
+    return SYMM_SUCCESS;
+  std::string all;
+  int i = 0;
+  for (const char *name : names) {
+    if (!strcmp(forced, name)) {
+      *index = i;
+      return SYMM_SUCCESS;
+    }
+    all += (i++ ? ", " : "") + std::string(name);
+  }
+  return fail(SYMM_ERROR_INVALID_ARGUMENT, "%s='%s' is not one of %s", var,
+              forced, all.c_str());
+}
+
+/// The pipelined chain broadcast (`broadcast_chain`, see
+/// symm_tile_chain_broadcast): one launch per scratch-sized chunk, since only
+/// the previous rank in the chain stores into a rank's scratch. Pieces of at
+/// least 16 KiB on GPUs: each costs a fence and a flag, and a stage of the
+/// pipeline is a piece of every workgroup, which each further rank waits for
+/// (bench/collectives/model.py puts the chain ahead of the scatter and
+/// all-gather from 8 MB on 4 GPUs with 16 KiB, from 32 MB with 64 KiB). On
+/// CPU ranks 256 bytes, so that their small calls cut a workgroup's part into
+/// many pieces too.
+symm_status chainBroadcast(Call &call, const void *src, void *recv,
+                           size_t count, int root) {
+  size_t piece = call.roundUp((onGpu() ? size_t(16) << 10 : 256) / call.esize);
+  size_t cap = call.roundDown(call.scratchElems());
+  trace(call, count, "broadcast_chain", (count + cap - 1) / cap,
+        call.grid(std::min(cap, count)));
+  for (size_t off = 0; off < count; off += cap) {
+    size_t total = std::min(cap, count - off);
+    Params p;
+    p.memref(src, count);
+    p.memref(recv, count);
+    call.channelParams(p, /*direct=*/false);
+    p.scalar(off);
+    p.scalar(total);
+    p.scalar(piece);
+    p.i32(root);
+    call.epochParams(p);
+    if (symm_status st = call.launch(p, "broadcast_chain", call.grid(total)))
+      return st;
+  }
+  return SYMM_SUCCESS;
+}
+
+} // namespace
+
+/// One-shot up to SYMM_ALL_REDUCE_ONE_SHOT_MAX, then two-shot, or on 4 or
+/// more ranks the ring (see docs/Collectives.md). Low-latency is chosen
+/// later, once the configuration is read.
+symm_status allReduceAlgorithm(size_t bytes, int world, AllReduceAlgo *algo,
+                               bool *bySize) {
+  int forced;
+  if (symm_status st =
+          forcedAlgorithm("SYMM_ALL_REDUCE_ALGO",
+                          {"ll", "one_shot", "two_shot", "ring"}, &forced))
+    return st;
+  *bySize = forced < 0;
+  if (!*bySize) {
+    *algo = AllReduceAlgo(forced); // in the order of the names
+    return SYMM_SUCCESS;
+  }
+  // One-shot has one flag round trip less, and NVLink has bandwidth to
+  // spare: on 2 H200s it beat two-shot (through the scratch or stored
+  // straight into heap buffers) at every size up to 4 MB (from a graph:
+  // 14.3 against 19.1 us at 1 MB, 25.7 against 30.8 at 4 MB). With more
+  // ranks it moves (n - 1) buffers out of every rank: 1M there.
+  bool gpu = onGpu();
+  const char *oneShotMax =
+      envOr("SYMM_ALL_REDUCE_ONE_SHOT_MAX", !gpu         ? "64K"
+                                            : world == 2 ? "4M"
+                                                         : "1M");
+  std::optional<size_t> limit = env::parseSize(oneShotMax);
+  if (!limit)
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "SYMM_ALL_REDUCE_ONE_SHOT_MAX='%s' is not a size", oneShotMax);
+  // Above the one-shot limit the ring was faster than two-shot at every
+  // size measured on 4 and 8 H200s (2 MB: 45 against 58 us on 4, 90 against
+  // 118 on 8; 256 MB: 340 against 329 GB/s of busbw on 4, 337 against 282
+  // on 8): two-shot has every rank store into n - 1 peers at once and reduce
+  // n slots after the last lands, the ring pipelines one peer per step. On 2
+  // GPUs the ring is two-shot plus a copy (2% slower). CPU ranks follow the
+  // same rule, so that they fold floating-point sums in the order GPUs do.
+  constexpr int kRingMinRanks = 4;
+  if (world <= 1 || bytes <= *limit)
+    *algo = AllReduceAlgo::OneShot;
+  else if (world >= kRingMinRanks)
+    *algo = AllReduceAlgo::Ring;
+  else
+    *algo = AllReduceAlgo::TwoShot;
+  return SYMM_SUCCESS;
+}
+
+/// `root` (the root stores into every rank), `scatter` (a scatter and an
+/// all-gather), `chain` (a pipelined chain), or unset: the choice by size and
+/// rank count (see broadcast).
+symm_status broadcastAlgorithm(BroadcastAlgo *algo) {
+  int forced;
+  if (symm_status st = forcedAlgorithm("SYMM_BROADCAST_ALGO",
+                                       {"root", "scatter", "chain"}, &forced))
+    return st;
+  // In the order of the names.
+  *algo = forced < 0 ? BroadcastAlgo::BySize : BroadcastAlgo(forced);
+  return SYMM_SUCCESS;
+}
+
+/// Launches one exchange per chunk (see symm_tile_exchange in the kernels).
+/// From SYMM_COLLECTIVES_DIRECT_MIN bytes per block on, the `exchange_direct`
+/// kernel stores into receive buffers in the heap directly, except where a
+/// receiver still reads its send buffer in place (`directInPlace` false).
+symm_status exchange(Call &call, const Exchange &x) {
+  if (call.llFits(x.send, x.recv, x.count)) {
+    Params p;
+    p.memref(x.send, x.sendElems);
+    p.memref(x.recv, x.recvElems);
+    call.llParams(p);
+    for (size_t v : {x.count, x.sendStride, x.recvStride})
+      p.scalar(v);
+    p.i32(x.root);
+    p.scalar(call.llCap());
+    call.epochParams(p);
+    trace(call, x.count, "exchange_ll", 1, call.grid(x.count));
+    return call.launch(p, "exchange_ll", call.grid(x.count));
+  }
+  bool direct = call.world > 1 && x.count * call.esize >= call.s->directMin;
+  int64_t published = publishedOffset(call, x.recv, x.recvElems,
+                                      x.directInPlace || x.send != x.recv);
+  size_t cap = call.slotCap(1);
+  const char *kernel = direct ? "exchange_direct" : "exchange";
+  trace(call, x.count, kernel, (x.count + cap - 1) / cap,
+        call.grid(std::min(cap, x.count)));
+  for (size_t off = 0; off < x.count; off += cap) {
+    size_t total = std::min(cap, x.count - off);
+    Params p;
+    p.memref(x.send, x.sendElems);
+    p.memref(x.recv, x.recvElems);
+    call.channelParams(p, direct);
+    for (size_t v : {off, total, x.sendStride, x.recvStride})
+      p.scalar(v);
+    p.i32(x.root);
+    if (direct)
+      p.scalar(uint64_t(published));
+    call.epochParams(p);
+    if (symm_status st = call.launch(p, kernel, call.grid(total)))
+      return st;
+  }
+  return SYMM_SUCCESS;
+}
+
+symm_status allReduce(Call &call, const void *send, void *recv, size_t count,
+                      symm_reduce_op op, AllReduceAlgo algo, bool bySize) {
+  // Low-latency where the call fits it (Call::llFits); a forced `ll` that
+  // does not runs one-shot.
+  bool llFits = call.llFits(send, recv, count);
+  if (bySize && algo == AllReduceAlgo::OneShot && llFits)
+    algo = AllReduceAlgo::LowLatency;
+  else if (algo == AllReduceAlgo::LowLatency && !llFits)
+    algo = AllReduceAlgo::OneShot;
+  if (algo == AllReduceAlgo::LowLatency) // every peer gets the whole buffer
+    return reduceLowLatency(call, {.send = send,
+                                   .sendElems = count,
+                                   .recv = recv,
+                                   .count = count,
+                                   .sendStride = 0,
+                                   .op = op});
+  // One-shot: every rank's chunk in a slot of every rank's scratch. Two-shot:
+  // world segments per chunk, each in a reduce slot and a gather slot; from
+  // SYMM_COLLECTIVES_DIRECT_MIN bytes on, the reduced segments go straight
+  // into receive buffers in the heap. Ring: world segments per chunk, and a
+  // slot per step for the one peer that stores here (2 (world - 1) steps).
+  size_t cap = call.slotCap(1);
+  const char *kernel = "all_reduce_one_shot";
+  bool direct = false;
+  if (algo == AllReduceAlgo::TwoShot) {
+    cap = call.slotCap(2) * call.world;
+    direct = count * call.esize >= call.s->directMin;
+    kernel = direct ? "all_reduce_two_shot_direct" : "all_reduce_two_shot";
+  } else if (algo == AllReduceAlgo::Ring) {
+    size_t steps = std::max(1, 2 * (call.world - 1));
+    cap = call.roundDown(call.scratchElems() / steps) * call.world;
+    kernel = "all_reduce_ring";
+  }
+  int64_t published = publishedOffset(call, recv, count, direct);
+  trace(call, count, kernel, (count + cap - 1) / cap,
+        call.grid(std::min(cap, count)));
+  for (size_t off = 0; off < count; off += cap) {
+    size_t total = std::min(cap, count - off);
+    Params p;
+    p.memref(send, count);
+    p.memref(recv, count);
+    call.channelParams(p, direct);
+    p.scalar(off);
+    p.scalar(total);
+    if (algo != AllReduceAlgo::OneShot)
+      p.scalar(call.roundUp((total + call.world - 1) / call.world));
+    p.i32(op);
+    if (direct)
+      p.scalar(uint64_t(published));
+    call.epochParams(p);
+    if (symm_status st = call.launch(p, kernel, call.grid(total)))
+      return st;
+  }
+  return SYMM_SUCCESS;
+}
+
+symm_status reduceScatter(Call &call, const void *send, void *recv,
+                          size_t count, symm_reduce_op op) {
+  if (call.llFits(send, recv, count)) // peer p gets block p
+    return reduceLowLatency(call, {.send = send,
+                                   .sendElems = count * call.world,
+                                   .recv = recv,
+                                   .count = count,
+                                   .sendStride = count,
+                                   .op = op});
+  size_t cap = call.slotCap(1);
+  trace(call, count, "reduce_scatter", (count + cap - 1) / cap,
+        call.grid(std::min(cap, count) * call.world));
+  for (size_t off = 0; off < count; off += cap) {
+    size_t total = std::min(cap, count - off);
+    Params p;
+    p.memref(send, count * call.world);
+    // The kernel indexes recv like this rank's block of send: from 0.
+    p.memref(recv, count);
+    call.channelParams(p, /*direct=*/false);
+    p.memref(call.progress(), kProgressBytes / sizeof(int32_t));
+    p.scalar(off);
+    p.scalar(total);
+    p.scalar(count);
+    p.i32(op);
+    call.epochParams(p);
+    if (symm_status st =
+            call.launch(p, "reduce_scatter", call.grid(total * call.world)))
+      return st;
+  }
+  return SYMM_SUCCESS;
+}
+
+symm_status broadcast(Call &call, const void *send, void *recv, size_t count,
+                      int root, BroadcastAlgo algo) {
+  const void *src = call.rank == root ? send : recv;
+  if (algo == BroadcastAlgo::Chain)
+    return chainBroadcast(call, src, recv, count, root);
+  // From 3 ranks on, a large broadcast is a scatter (the root stores block p
+  // into rank p) and an all-gather of the blocks: the root's links then
+  // carry (n-1)/n of the buffer once and every link shares the rest, where
+  // storing the whole buffer into every peer put (n-1) buffers on the root's
+  // links (on 4 H200s: 121 GB/s against NCCL's 356 at 256 MB). The last
+  // count mod n elements are broadcast directly. Blocks at least
+  // SYMM_COLLECTIVES_DIRECT_MIN, so that both phases store into the receive
+  // buffers directly where they are in the heap. Forced, from 2 ranks and
+  // any count of at least one element per rank.
+  size_t block = count / call.world;
+  bool scatter = algo == BroadcastAlgo::Scatter
+                     ? call.world >= 2 && block
+                     : algo == BroadcastAlgo::BySize && call.world >= 3 &&
+                           block && block * call.esize >= call.s->directMin;
+  if (!scatter)
+    return exchange(call, {.send = src,
+                           .recv = recv,
+                           .count = count,
+                           .root = root,
+                           .sendElems = count,
+                           .recvElems = count});
+  size_t esize = call.esize, own = call.rank * block * esize;
+  char *mine = static_cast<char *>(recv) + own;
+  if (symm_status st = exchange(call, {.send = src,
+                                       .recv = mine,
+                                       .count = block,
+                                       .sendStride = block,
+                                       .root = root,
+                                       .sendElems = count,
+                                       .recvElems = block}))
+    return st;
+  if (symm_status st = exchange(call, {.send = mine,
+                                       .recv = recv,
+                                       .count = block,
+                                       .recvStride = block,
+                                       .sendElems = block,
+                                       .recvElems = block * call.world}))
+    return st;
+  size_t done = block * call.world;
+  if (done == count)
+    return SYMM_SUCCESS;
+  return exchange(call, {.send = static_cast<const char *>(src) + done * esize,
+                         .recv = static_cast<char *>(recv) + done * esize,
+                         .count = count - done,
+                         .root = root,
+                         .sendElems = count - done,
+                         .recvElems = count - done});
+}
+
+symm_status allToAllv(Call &call, const AllToAllv &a) {
+  // Round k: send to rank + k, receive from rank - k; each pair of ranks
+  // talks in the same round on both ends.
+  size_t cap = call.slotCap(1), launches = 0, sent = 0;
+  for (int k = 0; k < call.world; ++k) {
+    int to = (call.rank + k) % call.world;
+    int from = (call.rank - k + call.world) % call.world;
+    size_t nsend = (a.sendCounts[to] + cap - 1) / cap;
+    size_t nrecv = (a.recvCounts[from] + cap - 1) / cap;
+    if (!nsend && !nrecv)
+      continue;
+    ++launches;
+    sent += a.sendCounts[to];
+    Params p;
+    p.memref(a.send, a.sendElems);
+    p.memref(a.recv, a.recvElems);
+    p.memref(call.pairScratch(), call.scratchElems());
+    p.memref(call.pairFlags(), kFlagBytes / sizeof(int32_t));
+    for (size_t v : {a.sendDispls[to], a.sendCounts[to], a.recvDispls[from],
+                     a.recvCounts[from]})
+      p.scalar(v);
+    p.i32(to);
+    p.i32(from);
+    p.scalar(cap);
+    p.memref(call.pairCounts(), kPairCountBytes / sizeof(int32_t));
+    // The pair flags count chunks per workgroup: every launch uses them all.
+    if (symm_status st =
+            call.launch(p, "send_recv", call.s->blocks, /*slots=*/false))
+      return st;
+  }
+  trace(call, sent, "send_recv", launches, call.s->blocks);
+  return SYMM_SUCCESS;
+}
+
+} // namespace symm::collectives

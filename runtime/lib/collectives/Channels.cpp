@@ -1,0 +1,316 @@
+//===- Channels.cpp - The collectives' configuration and channels ---------===//
+//
+// Reads the collectives' environment once per runtime, loads the embedded
+// kernels of each element type, and keeps one channel (scratch space, flags
+// and epoch counters in the symmetric heap) per stream.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Internal.h"
+
+#include "../core/Environment.h"
+#include "../host/Races.h"
+#include "Embedded.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <optional>
+
+namespace symm::collectives {
+
+State &state() {
+  static State s;
+  return s;
+}
+
+std::mutex &stateMutex() {
+  static std::mutex m;
+  return m;
+}
+
+const char *envOr(const char *name, const char *fallback) {
+  const char *v = getenv(name);
+  return v && *v ? v : fallback;
+}
+
+bool onGpu() { return strcmp(symm_backend_name(), "host") != 0; }
+
+namespace {
+
+/// symm_stream_destroy's hook: the stream's channel (if it made collective
+/// calls) waits for the next new stream. A stream at the same address later
+/// must not find it: on some ranks the address is reused and on others not.
+void retireChannel(symm_stream *stream) {
+  std::lock_guard<std::mutex> lock(stateMutex());
+  for (Channel &c : state().channels)
+    if (!c.retired && c.stream == stream)
+      c.retired = true;
+}
+
+/// Reads the configuration once per runtime instance.
+symm_status configure(State &s) {
+  void *base = nullptr;
+  if (symm_status st = symm_heap_base(symm_rank(), &base))
+    return st;
+  if (s.heapBase == base && !s.backend.empty())
+    return SYMM_SUCCESS;
+  // A new heap: earlier modules and channels belong to a finalised runtime.
+  s = State{};
+  setStreamDestroyHook(retireChannel);
+  s.heapBase = static_cast<char *>(base);
+  std::string backend = symm_backend_name();
+  bool gpu = backend != "host";
+  // CPU ranks run every GPU thread on the processor: few small workgroups.
+  // On GPUs a sixteenth of the heap, at most 256M: data beyond the scratch
+  // goes in chunks, and each chunk costs a launch and a flag round trip
+  // with the link idle (about 10% of a 256 MB call with 64M, measured).
+  if (const char *scratch = getenv("SYMM_COLLECTIVES_SCRATCH");
+      scratch && *scratch) {
+    s.scratchBytes = env::parseSize(scratch).value_or(0);
+    if (s.scratchBytes < kMinScratch)
+      return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                  "SYMM_COLLECTIVES_SCRATCH='%s' is not a size of at least 64K",
+                  scratch);
+  } else {
+    s.scratchBytes = gpu ? std::min(kMaxDefaultScratch, symm_heap_size() / 16)
+                         : size_t(1) << 20;
+    s.scratchBytes =
+        std::max(kMinScratch, s.scratchBytes / kMinScratch * kMinScratch);
+  }
+  // Storing straight into the receive buffers costs a flag round trip more
+  // (on 2 H200s an all-gather took 13.0 us at 256 KB through the scratch and
+  // 16.0 us at 512 KB direct) and saves a local copy of the block out of the
+  // scratch (about 1 us per 2 MB of HBM traffic).
+  const char *direct = envOr("SYMM_COLLECTIVES_DIRECT_MIN", "2M");
+  s.directMin = env::parseSize(direct).value_or(0);
+  if (!s.directMin)
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "SYMM_COLLECTIVES_DIRECT_MIN='%s' is not a size", direct);
+  // Blocks up to this size go low-latency (reduce_ll, exchange_ll): their
+  // words carry half data, half tag, so they move twice the bytes but skip
+  // the fence and flag hop the other kernels pay per call. Each channel
+  // holds world_size * 2 * this many bytes for them. 0 turns them off. On
+  // GPUs 256K / (world_size - 1): the doubled bytes go to every peer, and
+  // one-shot overtook the low-latency all-reduce above 256 KB on 2 H200s
+  // and above 64 KB on 4 (12.2 against 14.3 us at 128 KB).
+  if (const char *llMax = getenv("SYMM_COLLECTIVES_LL_MAX"); llMax && *llMax) {
+    std::optional<size_t> ll =
+        strcmp(llMax, "0") ? env::parseSize(llMax) : std::optional<size_t>(0);
+    if (!ll || *ll % SYMM_COLL_VECTOR_BYTES || *ll > kMaxLowLatency)
+      return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                  "SYMM_COLLECTIVES_LL_MAX='%s' is not 0 or a size of whole "
+                  "16-byte vectors up to 4M",
+                  llMax);
+    s.llMax = *ll;
+  } else {
+    size_t peers = size_t(std::max(1, symm_world_size() - 1));
+    s.llMax = gpu ? (size_t(256) << 10) / peers / SYMM_COLL_VECTOR_BYTES *
+                        SYMM_COLL_VECTOR_BYTES
+                  : size_t(16) << 10;
+  }
+  const char *blocks = envOr("SYMM_COLLECTIVES_BLOCKS", gpu ? "128" : "2");
+  const char *threads = envOr("SYMM_COLLECTIVES_THREADS", gpu ? "512" : "16");
+  int b = atoi(blocks), t = atoi(threads);
+  if (b < 1 || b > int(kMaxBlocks) || t < 1 || t > SYMM_COLL_MAX_THREADS)
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "SYMM_COLLECTIVES_BLOCKS='%s' must be 1..%u and "
+                "SYMM_COLLECTIVES_THREADS='%s' 1..%d",
+                blocks, kMaxBlocks, threads, SYMM_COLL_MAX_THREADS);
+  s.blocks = unsigned(b);
+  s.threads = unsigned(t);
+  s.minBlocks = gpu ? std::min(kMinGpuBlocks, s.blocks) : 1;
+  const char *debug = envOr("SYMM_COLLECTIVES_DEBUG", "0");
+  if (strcmp(debug, "0") && strcmp(debug, "1"))
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "SYMM_COLLECTIVES_DEBUG='%s' must be 0 or 1", debug);
+  s.debug = !strcmp(debug, "1");
+  // Flags count calls modulo 2^32 (the kernels wait with `reached`); a
+  // channel may start near the wrap to show it. An epoch is 32 bits either
+  // way: 4294967290 and -6 are the same one.
+  const char *first = envOr("SYMM_COLLECTIVES_FIRST_EPOCH", "0");
+  char *end = nullptr;
+  errno = 0;
+  long long firstEpoch = strtoll(first, &end, 10);
+  if (end == first || *end || errno || firstEpoch < INT32_MIN ||
+      firstEpoch > UINT32_MAX)
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "SYMM_COLLECTIVES_FIRST_EPOCH='%s' is not a 32-bit integer "
+                "(-2147483648 to 4294967295: epochs count modulo 2^32)",
+                first);
+  s.firstEpoch = int32_t(uint32_t(firstEpoch));
+  // On the nvshmem backend the kernels reach a peer through NVSHMEM where
+  // its heap is not mapped (compiled with --remote=auto), or every peer so
+  // (--remote=nvshmem: what runs across nodes, exercised on one).
+  const char *remote = envOr("SYMM_COLLECTIVES_REMOTE", "auto");
+  if (strcmp(remote, "auto") && strcmp(remote, "nvshmem"))
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "SYMM_COLLECTIVES_REMOTE='%s' must be auto or nvshmem", remote);
+  if (!strcmp(remote, "nvshmem")) {
+    if (backend != "nvshmem")
+      return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                  "SYMM_COLLECTIVES_REMOTE=nvshmem needs the nvshmem "
+                  "backend, not %s",
+                  backend.c_str());
+    backend = "nvshmem-forced";
+  }
+  // Configured: later calls skip the checks above.
+  s.backend = backend;
+  return SYMM_SUCCESS;
+}
+
+symm_status module(State &s, symm_dtype dtype, symm_module **out) {
+  if (s.modules[dtype]) {
+    *out = s.modules[dtype];
+    return SYMM_SUCCESS;
+  }
+  std::vector<collectives::EmbeddedModule> all = collectives::embeddedModules();
+  if (all.empty())
+    return fail(SYMM_ERROR_UNAVAILABLE,
+                "the collectives are unavailable: this runtime was built "
+                "without the compiler (SYMM_BUILD_COMPILER=OFF)");
+  // The host backend checking races runs kernels compiled with the checks.
+  std::string wanted =
+      s.backend == "host" && races::enabled() ? "host-races" : s.backend;
+  for (const collectives::EmbeddedModule &m : all)
+    if (wanted == m.backend && !strcmp(m.dtype, kDtypeNames[dtype])) {
+      // The build instantiated the kernels from its own table of types.
+      if (m.elementBytes != kDtypeSizes[dtype])
+        return fail(SYMM_ERROR_UNAVAILABLE,
+                    "the %s collective kernels were built for %zu-byte "
+                    "elements, the runtime expects %zu",
+                    m.dtype, m.elementBytes, kDtypeSizes[dtype]);
+      if (symm_status st =
+              symm_module_load_data(m.data, m.size, &s.modules[dtype]))
+        return st;
+      *out = s.modules[dtype];
+      return SYMM_SUCCESS;
+    }
+  return fail(SYMM_ERROR_UNAVAILABLE,
+              "no collective kernels for the %s backend and %s in this "
+              "runtime",
+              s.backend.c_str(), kDtypeNames[dtype]);
+}
+
+/// The stream's channel, made on its first collective: a collective
+/// allocation, the same on every rank because every rank makes the same
+/// collective calls on the same streams in the same order.
+symm_status channel(State &s, symm_stream *stream, Channel **out) {
+  for (Channel &c : s.channels)
+    if (!c.retired && c.stream == stream) {
+      *out = &c;
+      return SYMM_SUCCESS;
+    }
+  // A channel whose stream was destroyed (symm_stream_destroy) serves the
+  // next stream that makes its first collective call: every rank destroys
+  // and creates the streams it makes collective calls on between the same
+  // collective calls, so every rank picks the same one, and its flags and
+  // epochs are where every rank left them.
+  for (Channel &c : s.channels)
+    if (c.retired) {
+      c.retired = false;
+      c.stream = stream;
+      *out = &c;
+      return SYMM_SUCCESS;
+    }
+  Channel c;
+  c.stream = stream;
+  void *base = nullptr;
+  if (symm_status st = symm_malloc(
+          2 * kFlagBytes + kEpochBytes + kPairCountBytes + kProgressBytes +
+              kMetaBytes + llBytes(s) + 2 * s.scratchBytes,
+          &base))
+    return st;
+  c.base = static_cast<char *>(base);
+  // Flags, counters and the low-latency words (whose tags must not match an
+  // epoch: the heap is not zeroed) are set on every rank before any peer may
+  // store there: flags, epochs and chunk counts to the first epoch (0, or
+  // SYMM_COLLECTIVES_FIRST_EPOCH, which tests their wrap-around), the rest
+  // to zero.
+  std::vector<char> init(2 * kFlagBytes + kEpochBytes + kPairCountBytes +
+                             kProgressBytes + kMetaBytes + llBytes(s),
+                         0);
+  std::vector<int32_t> counters(
+      (2 * kFlagBytes + kEpochBytes + kPairCountBytes) / sizeof(int32_t),
+      s.firstEpoch);
+  // No previous launch: nothing to wait for.
+  size_t grids = (2 * kFlagBytes + kEpochBytes / 2) / sizeof(int32_t);
+  std::fill_n(counters.begin() + grids, kMaxBlocks, 0);
+  memcpy(init.data(), counters.data(), counters.size() * sizeof(int32_t));
+  if (symm_status st = symm_memcpy(c.base, init.data(), init.size()))
+    return st;
+  if (symm_status st = symm_barrier())
+    return st;
+  s.channels.push_back(c);
+  *out = &s.channels.back();
+  return SYMM_SUCCESS;
+}
+
+} // namespace
+
+symm_status prepare(symm_dtype dtype, Call &call) {
+  symm_stream *stream = call.stream;
+  bool capturing = false;
+  if (symm_status st = streamCapturing(stream, capturing))
+    return st;
+  if (capturing) {
+    State &s = *call.s;
+    void *base = nullptr;
+    symm_heap_base(call.rank, &base);
+    // Ready when the kernels are loaded and a channel is there without an
+    // allocation: the stream's own, or a retired one it would take.
+    bool ready = s.heapBase == base && !s.backend.empty() && s.modules[dtype] &&
+                 std::any_of(s.channels.begin(), s.channels.end(),
+                             [&](const Channel &c) {
+                               return c.retired || c.stream == stream;
+                             });
+    if (!ready)
+      return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                  "%s: the first collective on a stream, and the first with "
+                  "each element type (%s here), cannot be captured: it makes "
+                  "the stream's channel and loads the kernels; make one such "
+                  "call on this stream before capturing it",
+                  call.fn, dtypeName(dtype));
+  }
+  if (symm_status st = configure(*call.s))
+    return st;
+  if (symm_status st = module(*call.s, dtype, &call.m))
+    return st;
+  return channel(*call.s, stream, &call.c);
+}
+
+symm_status Params::launch(State &s, symm_module *m, const char *kernel,
+                           symm_stream *stream, unsigned grid, bool slots) {
+  scalar(grid);
+  if (slots)
+    scalar(s.blocks);
+  if (count_ > kMax)
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "collective kernel '%s' takes %zu parameters, more than %zu",
+                kernel, count_, kMax);
+  void *params[kMax];
+  for (size_t i = 0; i < count_; ++i)
+    params[i] = &values_[i];
+  unsigned grid3[3] = {grid, 1, 1}, block[3] = {s.threads, 1, 1};
+  return symm_launch(m, kernel, grid3, block, 0, stream, params, count_);
+}
+
+void Call::channelParams(Params &p, bool direct) const {
+  p.memref(scratch(), scratchElems());
+  p.memref(flags(), kFlagBytes / sizeof(int32_t));
+  if (!direct)
+    return;
+  void *heap = nullptr;
+  symm_heap_base(rank, &heap);
+  p.memref(meta(), kMetaBytes / sizeof(int64_t));
+  p.memref(heap, symm_heap_size() / esize);
+}
+
+bool Call::llFits(const void *send, const void *recv, size_t elems) const {
+  auto aligned = [](const void *p) {
+    return reinterpret_cast<uintptr_t>(p) % SYMM_COLL_VECTOR_BYTES == 0;
+  };
+  return world > 1 && elems * esize <= s->llMax && elems % vector() == 0 &&
+         aligned(send) && aligned(recv);
+}
+
+} // namespace symm::collectives

@@ -1,0 +1,319 @@
+//===- Internal.h - The collectives' shared state and calls -----*- C++ -*-===//
+//
+// What the parts of the collectives share: the configuration and the
+// channels (Channels.cpp), a checked call (Checks.cpp), the kernel launches
+// of each algorithm (Algorithms.cpp) and the entry points of
+// symm/collectives.h (Collectives.cpp), which check the arguments, choose an
+// algorithm and launch it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SYMM_RUNTIME_LIB_COLLECTIVES_INTERNAL_H
+#define SYMM_RUNTIME_LIB_COLLECTIVES_INTERNAL_H
+
+#include "symm/collectives.h"
+
+#include "../core/Runtime.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <initializer_list>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace symm::collectives {
+
+constexpr int kNumDtypes = SYMM_FLOAT64 + 1;
+inline const char *const kDtypeNames[kNumDtypes] = {"i8",   "i32", "i64", "f16",
+                                                    "bf16", "f32", "f64"};
+inline const size_t kDtypeSizes[kNumDtypes] = {1, 4, 8, 2, 2, 4, 8};
+
+/// Workgroups per launch are at most this many: each uses one flag slot.
+constexpr unsigned kMaxBlocks = 512;
+/// A launch gets a workgroup per this many bytes, at least kMinGpuBlocks on
+/// GPUs and at most SYMM_COLLECTIVES_BLOCKS: a small call waits on flag round
+/// trips, not on bandwidth, and each workgroup adds fences and flags, while
+/// too few serialise the copies. On 2 H200s a one-shot all-reduce took
+/// 12.7 us at 8 KB on 128 workgroups, 10.2 on 8 and 11.8 on 1; 15.3 us at
+/// 1 MB on 128 and 17.6 on 32.
+constexpr size_t kBytesPerBlock = size_t(8) << 10;
+constexpr unsigned kMinGpuBlocks = 8;
+constexpr size_t kMinScratch = size_t(64) << 10;
+constexpr size_t kMaxDefaultScratch = size_t(256) << 20;
+/// The largest SYMM_COLLECTIVES_LL_MAX.
+constexpr size_t kMaxLowLatency = size_t(4) << 20;
+constexpr size_t kFlagBytes =
+    size_t(kMaxBlocks) * SYMM_COLL_FLAGS_PER_SLOT * sizeof(int32_t);
+/// What each rank publishes per workgroup for zero-copy exchanges: one
+/// offset per rank.
+constexpr size_t kMetaBytes = size_t(kMaxBlocks) * SYMM_MAX_RANKS * 8;
+/// Counters kept on the device, so that a captured launch can be replayed:
+/// the epoch of each flag slot, then the grid of the previous launch as each
+/// slot saw it.
+constexpr size_t kEpochBytes = 2 * size_t(kMaxBlocks) * sizeof(int32_t);
+/// All-to-allv's chunks sent to and received from each rank, per workgroup
+/// (see the kernels).
+constexpr size_t kPairCountBytes =
+    size_t(kMaxBlocks) * 2 * SYMM_MAX_RANKS * sizeof(int32_t);
+/// The pieces of a reduce-scatter each rank has announced to this one, per
+/// workgroup (zero between calls).
+constexpr size_t kProgressBytes =
+    size_t(kMaxBlocks) * SYMM_MAX_RANKS * sizeof(int32_t);
+
+/// Scratch, flags and counters in the heap for the collectives of one
+/// stream. Calls on one stream run in order, so they share a channel and
+/// number their launches with one epoch, counted on the device; calls on two
+/// streams may overlap, so each stream has its own channel. The
+/// variable-count all-to-all counts chunks per pair of ranks instead (both
+/// ends know that count, not a global one), in flags and scratch of its own.
+struct Channel {
+  symm_stream *stream = nullptr;
+  bool retired = false; // its stream was destroyed; the next new one takes it
+  // [flags][pair flags][epochs][pair counts][progress][meta][ll][scratch]
+  // [pair scratch]
+  char *base = nullptr;
+};
+
+struct State {
+  char *heapBase = nullptr; // detects a new runtime after symm_finalize
+  size_t scratchBytes = 0;
+  size_t directMin = 0; // exchanges of this many bytes per block store directly
+  size_t llMax = 0;     // the largest low-latency block (bytes)
+  unsigned blocks = 0, threads = 0;
+  unsigned minBlocks = 1; // the fewest workgroups a launch gets
+  bool debug = false;     // SYMM_COLLECTIVES_DEBUG: a line per call
+  int32_t firstEpoch = 0; // SYMM_COLLECTIVES_FIRST_EPOCH, for tests
+  std::string backend;    // empty until configured
+  symm_module *modules[kNumDtypes] = {};
+  std::vector<Channel> channels;
+};
+
+/// The one state of this process's collectives; calls from several threads
+/// of a rank take turns on stateMutex().
+State &state();
+std::mutex &stateMutex();
+
+/// The low-latency kernels' buffer: a slot per rank, each word carrying 4
+/// bytes of data and a 4-byte tag.
+inline size_t llBytes(const State &s) {
+  return size_t(symm_world_size()) * s.llMax * 2;
+}
+
+/// Kernel parameters: memrefs expand into (allocated, aligned, offset, size,
+/// stride); every scalar takes one 64-bit slot (i32 in its low half).
+class Params {
+public:
+  void memref(const void *p, size_t size) {
+    uint64_t ptr = reinterpret_cast<uint64_t>(p);
+    for (uint64_t v : {ptr, ptr, uint64_t(0), uint64_t(size), uint64_t(1)})
+      scalar(v);
+  }
+  void scalar(uint64_t v) {
+    if (count_ < kMax)
+      values_[count_] = v;
+    ++count_;
+  }
+  void i32(int32_t v) {
+    uint64_t slot = 0;
+    memcpy(&slot, &v, sizeof(v));
+    scalar(slot);
+  }
+  /// Launches `kernel` on `grid` workgroups. Every kernel but `send_recv`
+  /// (`slots` false) also takes the channel's number of flag slots, the most
+  /// workgroups any launch uses, which each launch acknowledges in full.
+  symm_status launch(State &s, symm_module *m, const char *kernel,
+                     symm_stream *stream, unsigned grid, bool slots = true);
+
+private:
+  static constexpr size_t kMax = 48;
+  uint64_t values_[kMax];
+  size_t count_ = 0;
+};
+
+/// Everything a collective call needs, checked.
+struct Call {
+  const char *fn = nullptr; // the entry point, for messages
+  State *s = nullptr;
+  symm_module *m = nullptr;
+  Channel *c = nullptr;
+  symm_stream *stream = nullptr;
+  size_t esize = 0;
+  int rank = 0, world = 1;
+  char *flags() const { return c->base; }
+  char *pairFlags() const { return c->base + kFlagBytes; }
+  char *epochs() const { return c->base + 2 * kFlagBytes; }
+  char *pairCounts() const { return epochs() + kEpochBytes; }
+  char *progress() const { return pairCounts() + kPairCountBytes; }
+  char *meta() const { return progress() + kProgressBytes; }
+  char *ll() const { return meta() + kMetaBytes; }
+  char *scratch() const { return ll() + llBytes(*s); }
+  char *pairScratch() const { return scratch() + s->scratchBytes; }
+  /// Elements of the scratch, for memref sizes.
+  size_t scratchElems() const { return s->scratchBytes / esize; }
+  /// Elements per vector: slots and segments are multiples of it.
+  size_t vector() const { return SYMM_COLL_VECTOR_BYTES / esize; }
+  size_t roundDown(size_t n) const { return n / vector() * vector(); }
+  size_t roundUp(size_t n) const { return roundDown(n + vector() - 1); }
+  /// Elements in each of `slots` slots per rank.
+  size_t slotCap(size_t slots) const {
+    return roundDown(scratchElems() / (slots * world));
+  }
+  /// The channel's memrefs every exchange kernel takes after its buffers:
+  /// scratch and flags, then, for stores straight into heap receive buffers,
+  /// the published offsets and this rank's whole heap.
+  void channelParams(Params &p, bool direct) const;
+  /// Whether blocks of `elems` elements at send and recv go low-latency:
+  /// whole 16-byte vectors at 16-byte aligned addresses, within
+  /// SYMM_COLLECTIVES_LL_MAX bytes per block, between several ranks.
+  bool llFits(const void *send, const void *recv, size_t elems) const;
+  /// The low-latency buffer and the flags, which every LL kernel takes
+  /// after its buffers.
+  void llParams(Params &p) const {
+    p.memref(ll(), llBytes(*s) / sizeof(int64_t));
+    p.memref(flags(), kFlagBytes / sizeof(int32_t));
+  }
+  /// The epoch counters, which every kernel but `send_recv` takes before
+  /// its grid.
+  void epochParams(Params &p) const {
+    p.memref(epochs(), kEpochBytes / sizeof(int32_t));
+  }
+  /// Words of a rank's slot in the low-latency buffer.
+  size_t llCap() const { return s->llMax / sizeof(int32_t); }
+  /// Workgroups for a launch that moves `elems` elements per rank.
+  unsigned grid(size_t elems) const {
+    size_t g = (elems * esize + kBytesPerBlock - 1) / kBytesPerBlock;
+    return unsigned(std::clamp<size_t>(g, s->minBlocks, s->blocks));
+  }
+  /// Launches `kernel` with `p` on this call's stream.
+  symm_status launch(Params &p, const char *kernel, unsigned grid,
+                     bool slots = true) const {
+    return p.launch(*s, m, kernel, stream, grid, slots);
+  }
+};
+
+// Channels.cpp: the configuration, the kernels and the streams' channels.
+
+/// The value of environment variable `name`, or `fallback` where it is unset
+/// or empty.
+const char *envOr(const char *name, const char *fallback);
+/// Whether the runtime's backend runs on GPUs (every backend but `host`).
+bool onGpu();
+/// The part of a call that allocates: only once the arguments are checked
+/// and there is something to move, so a bad call changes nothing. Reads the
+/// configuration, loads the element type's kernels and finds or makes the
+/// stream's channel; none of which can be captured in a graph: while the
+/// stream is being captured they are an error that says what to do.
+symm_status prepare(symm_dtype dtype, Call &call);
+
+// Checks.cpp: the arguments of a call, and checked mode's meeting of ranks.
+
+/// Common start of every collective: the runtime, the element type and the
+/// call's stream.
+symm_status begin(const char *fn, symm_dtype dtype, symm_stream *stream,
+                  Call &call);
+const char *dtypeName(symm_dtype d);
+/// `count` * `factor` elements in bytes, or an error naming `what`.
+symm_status bytesOf(const char *fn, const char *what, size_t count,
+                    size_t factor, size_t esize, size_t *bytes);
+/// A call's two buffers and how they may overlap: not at all, or exactly in
+/// place where `exact` says so; `inPlace` describes in place for the error
+/// (null when the collective has no in-place form). A rank that does not
+/// read send passes sendBytes 0.
+struct Buffers {
+  const void *send;
+  size_t sendBytes;
+  const void *recv;
+  size_t recvBytes;
+  bool exact = false;
+  const char *inPlace = nullptr;
+};
+/// Each buffer is not null unless empty, not a peer's heap as mapped here,
+/// and does not straddle the end of this rank's heap; then the overlap.
+symm_status checkBuffers(const char *fn, const Buffers &b);
+symm_status checkOp(const char *fn, symm_reduce_op op);
+
+/// One argument of a collective call, as checked mode compares it.
+struct Argument {
+  const char *name;
+  uint64_t value;
+  /// The value's name where it is an enumerator (a dtype, an op).
+  const char *const *names = nullptr;
+  size_t count = 0;
+};
+Argument dtypeArgument(symm_dtype dtype);
+Argument opArgument(symm_reduce_op op);
+/// all-to-allv: rank i's send_counts[j] must be rank j's recv_counts[i]. Each
+/// rank's gathered row holds its send counts from `at`, then its receive
+/// counts.
+using CrossCheck = symm_status (*)(uint64_t seq, const std::vector<uint64_t> &,
+                                   size_t stride, size_t at);
+symm_status crossCheckCounts(uint64_t seq, const std::vector<uint64_t> &all,
+                             size_t stride, size_t at);
+/// Checked mode (SYMM_CHECK_COLLECTIVES=1): every rank's call meets the
+/// others' before anything moves. A rank whose call failed its own checks
+/// (`local`) makes the call fail on every rank; so do `args` that differ
+/// between ranks, naming both ranks and both values, and `cross`'s check of
+/// `extra`. Without checked mode, `local` is the result: a mismatch then
+/// goes unnoticed (docs/Collectives.md says what it does).
+symm_status agree(CollectiveCall call, symm_status local,
+                  std::initializer_list<Argument> args,
+                  const std::vector<uint64_t> &extra = {},
+                  CrossCheck cross = nullptr);
+
+// Algorithms.cpp: the choice of algorithm and the kernel launches.
+
+enum class AllReduceAlgo { LowLatency, OneShot, TwoShot, Ring };
+/// SYMM_ALL_REDUCE_ALGO, or the choice by size and rank count (`bySize`
+/// says whether it may still turn low-latency once the call is prepared).
+symm_status allReduceAlgorithm(size_t bytes, int world, AllReduceAlgo *algo,
+                               bool *bySize);
+enum class BroadcastAlgo { Root, Scatter, Chain, BySize };
+/// SYMM_BROADCAST_ALGO, or BySize where it is unset.
+symm_status broadcastAlgorithm(BroadcastAlgo *algo);
+
+/// An exchange of `count` elements per block: rank r's block for rank p is
+/// send[p * sendStride ..] and lands at recv[r * recvStride ..] of p
+/// (all-gather: sendStride 0; all-to-all: both the block; broadcast: `root`
+/// >= 0 sends, everyone else receives). The buffers hold sendElems and
+/// recvElems elements. `directInPlace` false keeps stores out of a receive
+/// buffer that its rank still reads in place.
+struct Exchange {
+  const void *send;
+  void *recv;
+  size_t count;
+  size_t sendStride = 0;
+  size_t recvStride = 0;
+  int root = -1;
+  size_t sendElems;
+  size_t recvElems;
+  bool directInPlace = true;
+};
+symm_status exchange(Call &call, const Exchange &x);
+/// An all-reduce of `count` elements with `algo` as chosen.
+symm_status allReduce(Call &call, const void *send, void *recv, size_t count,
+                      symm_reduce_op op, AllReduceAlgo algo, bool bySize);
+/// A reduce-scatter of `count` elements per rank.
+symm_status reduceScatter(Call &call, const void *send, void *recv,
+                          size_t count, symm_reduce_op op);
+/// A broadcast of `count` elements from `root` with `algo` as forced or
+/// chosen by size.
+symm_status broadcast(Call &call, const void *send, void *recv, size_t count,
+                      int root, BroadcastAlgo algo);
+/// The variable-count all-to-all (its arguments as in symm_all_to_allv);
+/// sendElems and recvElems: the extents of send and recv in elements.
+struct AllToAllv {
+  const void *send;
+  const size_t *sendCounts, *sendDispls;
+  size_t sendElems;
+  void *recv;
+  const size_t *recvCounts, *recvDispls;
+  size_t recvElems;
+};
+symm_status allToAllv(Call &call, const AllToAllv &a);
+
+} // namespace symm::collectives
+
+#endif // SYMM_RUNTIME_LIB_COLLECTIVES_INTERNAL_H
