@@ -25,27 +25,28 @@ file(STRINGS ${_headers}/collectives.h _line
 string(REGEX REPLACE ".*SYMM_COLL_VECTOR_BYTES ([0-9]+).*" "\\1"
        SYMM_COLL_VECTOR_BYTES "${_line}")
 
-# Element types: name (symm_dtype order), bytes, accumulator type.
-set(SYMM_COLL_DTYPES i8 i32 i64 f16 bf16 f32 f64)
-set(_bytes_i8 1)
-set(_bytes_i32 4)
-set(_bytes_i64 8)
-set(_bytes_f16 2)
-set(_bytes_bf16 2)
-set(_bytes_f32 4)
-set(_bytes_f64 8)
-set(_acc_f16 f32)
-set(_acc_bf16 f32)
+# Element types: name (symm_dtype order), bytes, accumulator type, from the
+# one list of them (symm/dtypes.def).
+set(SYMM_COLL_DTYPES)
+file(STRINGS ${_headers}/dtypes.def _lines REGEX "^SYMM_DTYPE\\(")
+foreach(_line ${_lines})
+  string(REGEX MATCH "^SYMM_DTYPE\\(([A-Z0-9_]+), ([a-z0-9]+), ([0-9]+), ([a-z0-9]+)\\)$"
+         _ok "${_line}")
+  if(NOT _ok)
+    message(FATAL_ERROR "symm/dtypes.def: cannot read '${_line}'; each line is "
+                        "SYMM_DTYPE(ENUMERATOR, NAME, BYTES, ACCUMULATOR)")
+  endif()
+  list(APPEND SYMM_COLL_DTYPES ${CMAKE_MATCH_2})
+  set(_bytes_${CMAKE_MATCH_2} ${CMAKE_MATCH_3})
+  set(_acc_${CMAKE_MATCH_2} ${CMAKE_MATCH_4})
+endforeach()
 
 # Sets, for element type S, the names the templates use: T (the type), A
 # (its accumulator), BYTES, W (elements per vector), the arithmetic (ADD, MUL,
 # MIN, MAX) and the conversions between T and A (EXT, TRUNC).
 macro(symm_dtype_names S)
   set(T ${S})
-  set(A ${S})
-  if(DEFINED _acc_${S})
-    set(A ${_acc_${S}})
-  endif()
+  set(A ${_acc_${S}})
   set(BYTES ${_bytes_${S}})
   math(EXPR W "${SYMM_COLL_VECTOR_BYTES} / ${BYTES}")
   if(S MATCHES "^i")
@@ -99,7 +100,8 @@ foreach(S ${SYMM_COLL_DTYPES})
 endforeach()
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
   ${_lib_src}/signal.mlir.in ${_lib_src}/collectives.mlir.in
-  ${_headers}/kernel_context.h ${_headers}/collectives.h)
+  ${_headers}/kernel_context.h ${_headers}/collectives.h
+  ${_headers}/dtypes.def)
 foreach(f ${_lib_plain})
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_lib_src}/${f})
 endforeach()

@@ -119,6 +119,7 @@ def _load() -> ctypes.CDLL:
     _declare(lib, "symm_all_to_all", status, vp, vp, sz, i, vp)
     _declare(lib, "symm_broadcast", status, vp, vp, sz, i, i, vp)
     _declare(lib, "symm_dtype_size", sz, i)
+    _declare(lib, "symm_dtype_name", ctypes.c_char_p, i)
     return lib
 
 

@@ -4,6 +4,8 @@ the headers themselves (Python cannot include them)."""
 import re
 from pathlib import Path
 
+import pytest
+
 import symm
 from symm import _dtypes, _module
 from symm._runtime import lib
@@ -17,13 +19,30 @@ def enumerators(header: str, enum: str):
     return re.findall(r"\b(SYMM_\w+)", body.group(1))
 
 
-def test_dtype_codes_follow_collectives_h():
-    names = enumerators("collectives.h", "symm_dtype")
-    assert [n[len("SYMM_"):].lower() for n in names] == \
-        list(_dtypes.COLLECTIVE_DTYPES)
-    for name in _dtypes.COLLECTIVE_DTYPES:
+def test_dtypes_follow_dtypes_def():
+    rows = re.findall(r"^SYMM_DTYPE\((\w+), (\w+), (\d+), (\w+)\)$",
+                      (HEADERS / "dtypes.def").read_text(), re.M)
+    assert rows
+    assert [(_dtypes.DTYPES[n].element, _dtypes.DTYPES[n].itemsize)
+            for n in _dtypes.COLLECTIVE_DTYPES] == \
+        [(name, int(size)) for _, name, size, _ in rows]
+    for code, name in enumerate(_dtypes.COLLECTIVE_DTYPES):
         d = _dtypes.DTYPES[name]
-        assert lib.symm_dtype_size(d.collective) == d.itemsize
+        assert d.collective == code
+        assert lib.symm_dtype_size(code) == d.itemsize
+        assert lib.symm_dtype_name(code).decode() == d.element
+    assert lib.symm_dtype_name(len(rows)) is None
+
+
+def test_dtypes_that_drift_fail_the_import():
+    runtime = _dtypes.runtime_dtypes(lib.symm_dtype_name, lib.symm_dtype_size)
+    assert _dtypes.table(runtime) == _dtypes.DTYPES
+    with pytest.raises(ImportError, match="'f8' \\(symm_dtype 7\\) has no "
+                       "NumPy name"):
+        _dtypes.table(runtime + [("f8", 1)])
+    with pytest.raises(ImportError, match="the runtime has no element type "
+                       "bf16 that symm/_dtypes.py names"):
+        _dtypes.table([t for t in runtime if t[0] != "bf16"])
 
 
 def test_reduce_ops_follow_collectives_h():

@@ -28,6 +28,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -47,11 +48,12 @@ bool hostBackend;
     }                                                                          \
   } while (0)
 
-const symm_dtype kDtypes[] = {SYMM_INT8,    SYMM_INT32,    SYMM_INT64,
-                              SYMM_FLOAT16, SYMM_BFLOAT16, SYMM_FLOAT32,
-                              SYMM_FLOAT64};
-const char *const kDtypeNames[] = {"i8",   "i32", "i64", "f16",
-                                   "bf16", "f32", "f64"};
+// Every element type (symm/dtypes.def), so that a type added there is
+// tested here.
+const symm_dtype kDtypes[] = {
+#define SYMM_DTYPE(ENUMERATOR, NAME, BYTES, ACCUMULATOR) ENUMERATOR,
+#include "symm/dtypes.def"
+};
 const char *const kOpNames[] = {"sum", "prod", "min", "max"};
 
 bool isFloat(symm_dtype d) { return d >= SYMM_FLOAT16; }
@@ -265,9 +267,10 @@ struct Buffer {
 std::string describe(const char *what, symm_dtype d, int op, size_t count,
                      Place place, bool inPlace) {
   char buf[256];
-  snprintf(buf, sizeof(buf), "%s %s%s%s count=%zu %s %s", what, kDtypeNames[d],
-           op >= 0 ? " " : "", op >= 0 ? kOpNames[op] : "", count,
-           kPlaceNames[int(place)], inPlace ? "in-place" : "out-of-place");
+  snprintf(buf, sizeof(buf), "%s %s%s%s count=%zu %s %s", what,
+           symm_dtype_name(d), op >= 0 ? " " : "", op >= 0 ? kOpNames[op] : "",
+           count, kPlaceNames[int(place)],
+           inPlace ? "in-place" : "out-of-place");
   return buf;
 }
 
@@ -854,6 +857,16 @@ void testErrors() {
               bad, "send is null");
   expectError(symm_all_reduce(h, h, 4, symm_dtype(9), SYMM_SUM, nullptr), bad,
               "dtype 9 is not a symm_dtype");
+  // A value past the last element type has no size and no name.
+  size_t types = std::size(kDtypes);
+  if (symm_dtype_size(symm_dtype(types)) ||
+      symm_dtype_name(symm_dtype(types)) || !symm_dtype_name(kDtypes[0])) {
+    printf("FAILED: symm_dtype_size and symm_dtype_name of dtype %zu: %zu, "
+           "%s\n",
+           types, symm_dtype_size(symm_dtype(types)),
+           symm_dtype_name(symm_dtype(types)));
+    ++failures;
+  }
   expectError(
       symm_all_reduce(h, h, 4, SYMM_FLOAT32, symm_reduce_op(7), nullptr), bad,
       "reduce op 7 is not a symm_reduce_op");

@@ -21,14 +21,11 @@
 extern "C" {
 #endif
 
+/* The element types: SYMM_INT8, SYMM_INT32, SYMM_INT64, SYMM_FLOAT16,
+   SYMM_BFLOAT16, SYMM_FLOAT32, SYMM_FLOAT64 (symm/dtypes.def). */
 typedef enum symm_dtype {
-  SYMM_INT8,
-  SYMM_INT32,
-  SYMM_INT64,
-  SYMM_FLOAT16,
-  SYMM_BFLOAT16,
-  SYMM_FLOAT32,
-  SYMM_FLOAT64
+#define SYMM_DTYPE(ENUMERATOR, NAME, BYTES, ACCUMULATOR) ENUMERATOR,
+#include "symm/dtypes.def"
 } symm_dtype;
 
 typedef enum symm_reduce_op {
@@ -79,6 +76,9 @@ SYMM_EXPORT symm_status symm_all_to_allv(const void *send,
 
 /* Bytes one element of `dtype` occupies; 0 for a value out of range. */
 SYMM_EXPORT size_t symm_dtype_size(symm_dtype dtype);
+/* The MLIR element type of `dtype` ("i8", ..., "f64"); null for a value out
+   of range, so that bindings can list the element types. */
+SYMM_EXPORT const char *symm_dtype_name(symm_dtype dtype);
 
 /* The device-side protocol (docs/Collectives.md): each tile slot of a flag
    array holds SYMM_COLL_FLAG_KINDS flags per rank, so a flag array for S

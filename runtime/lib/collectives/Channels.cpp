@@ -269,7 +269,7 @@ symm_status prepare(symm_dtype dtype, Call &call) {
                   "each element type (%s here), cannot be captured: it makes "
                   "the stream's channel and loads the kernels; make one such "
                   "call on this stream before capturing it",
-                  call.fn, dtypeName(dtype));
+                  call.fn, kDtypeNames[dtype]);
   }
   if (symm_status st = configure(*call.s))
     return st;

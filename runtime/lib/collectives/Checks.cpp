@@ -12,10 +12,6 @@
 
 namespace symm::collectives {
 
-const char *dtypeName(symm_dtype d) {
-  return d >= 0 && d < kNumDtypes ? kDtypeNames[d] : "?";
-}
-
 symm_status bytesOf(const char *fn, const char *what, size_t count,
                     size_t factor, size_t esize, size_t *bytes) {
   // Kernels index with signed 64-bit integers.

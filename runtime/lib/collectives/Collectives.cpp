@@ -18,6 +18,10 @@ size_t symm_dtype_size(symm_dtype dtype) {
   return dtype >= 0 && dtype < kNumDtypes ? kDtypeSizes[dtype] : 0;
 }
 
+const char *symm_dtype_name(symm_dtype dtype) {
+  return dtype >= 0 && dtype < kNumDtypes ? kDtypeNames[dtype] : nullptr;
+}
+
 symm_status symm_all_gather(const void *send, void *recv, size_t send_count,
                             symm_dtype dtype, symm_stream *stream) {
   const char *fn = "symm_all_gather";

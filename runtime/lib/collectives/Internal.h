@@ -26,10 +26,20 @@
 
 namespace symm::collectives {
 
-constexpr int kNumDtypes = SYMM_FLOAT64 + 1;
-inline const char *const kDtypeNames[kNumDtypes] = {"i8",   "i32", "i64", "f16",
-                                                    "bf16", "f32", "f64"};
-inline const size_t kDtypeSizes[kNumDtypes] = {1, 4, 8, 2, 2, 4, 8};
+/// The element types, in symm_dtype's order (symm/dtypes.def).
+constexpr int kNumDtypes = 0
+#define SYMM_DTYPE(ENUMERATOR, NAME, BYTES, ACCUMULATOR) +1
+#include "symm/dtypes.def"
+    ;
+/// Each element type's MLIR name and size.
+inline const char *const kDtypeNames[kNumDtypes] = {
+#define SYMM_DTYPE(ENUMERATOR, NAME, BYTES, ACCUMULATOR) #NAME,
+#include "symm/dtypes.def"
+};
+inline const size_t kDtypeSizes[kNumDtypes] = {
+#define SYMM_DTYPE(ENUMERATOR, NAME, BYTES, ACCUMULATOR) BYTES,
+#include "symm/dtypes.def"
+};
 
 /// Workgroups per launch are at most this many: each uses one flag slot.
 constexpr unsigned kMaxBlocks = 512;
@@ -214,7 +224,6 @@ symm_status prepare(symm_dtype dtype, Call &call);
 /// call's stream.
 symm_status begin(const char *fn, symm_dtype dtype, symm_stream *stream,
                   Call &call);
-const char *dtypeName(symm_dtype d);
 /// `count` * `factor` elements in bytes, or an error naming `what`.
 symm_status bytesOf(const char *fn, const char *what, size_t count,
                     size_t factor, size_t esize, size_t *bytes);
