@@ -224,8 +224,10 @@ symm_status channel(State &s, symm_stream *stream, Channel **out) {
   // Flags, counters and the low-latency words (whose tags must not match an
   // epoch: the heap is not zeroed) are set on every rank before any peer may
   // store there: flags, epochs and chunk counts to the first epoch (0, or
-  // SYMM_COLLECTIVES_FIRST_EPOCH, which tests their wrap-around), the rest
-  // to zero.
+  // SYMM_COLLECTIVES_FIRST_EPOCH, which tests their wrap-around), the
+  // low-latency words' tags to it too (the epoch before the first call, so
+  // no call's epoch matches a word nobody stored: a tag of 0 would, 6 calls
+  // after a first epoch of -6), the rest to zero.
   std::vector<char> init(2 * kFlagBytes + kEpochBytes + kPairCountBytes +
                              kProgressBytes + kMetaBytes + llBytes(s),
                          0);
@@ -236,6 +238,9 @@ symm_status channel(State &s, symm_stream *stream, Channel **out) {
   size_t grids = (2 * kFlagBytes + kEpochBytes / 2) / sizeof(int32_t);
   std::fill_n(counters.begin() + grids, kMaxBlocks, 0);
   memcpy(init.data(), counters.data(), counters.size() * sizeof(int32_t));
+  std::vector<uint64_t> words(llBytes(s) / sizeof(uint64_t),
+                              uint64_t(uint32_t(s.firstEpoch)) << 32);
+  memcpy(init.data() + init.size() - llBytes(s), words.data(), llBytes(s));
   if (symm_status st = symm_memcpy(c.base, init.data(), init.size()))
     return st;
   if (symm_status st = symm_barrier())
