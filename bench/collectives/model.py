@@ -161,11 +161,21 @@ class Model:
         return chunked(S, SCRATCH * n // steps, lambda c: self.o + steps
                        * (self.step + link(c / n)))
 
-    def ll_two_shot(self, S):
-        """Proposed: reduce-scatter and all-gather phases in tagged words."""
+    def ll_two_shot(self, S, ll_max=None):
+        """SYMM_ALL_REDUCE_ALGO=ll_two_shot: reduce-scatter and all-gather
+        phases in tagged words, no fence; a launch per chunk of n segments of
+        at most half the low-latency limit (`ll_max`, today's default unless
+        given), on one rank two-shot."""
         n = self.n
-        return (self.o + 2 * ALPHA_US + link(4 * (n - 1) * S / n)
-                + hbm(4 * (n - 1) * S / n + 4 * S / n))
+        ll_max = self.ll_max() if ll_max is None else ll_max
+        if n < 2 or ll_max < 32:
+            return self.two_shot(S)
+        return chunked(S, n * (ll_max // 2), lambda c: self.o + 2 * ALPHA_US
+                       + link(4 * (n - 1) * c / n) + hbm(4 * (n - 1) * c / n + 4 * c / n))
+
+    def ll_two_shot_512k(self, S):
+        """ll_two_shot with SYMM_COLLECTIVES_LL_MAX=512K: segments of 256K."""
+        return self.ll_two_shot(S, 512 * KB)
 
     # Exchanges of S bytes in all (n blocks of S / n).
     def exchange(self, S):
@@ -249,7 +259,8 @@ class Model:
 
     ALGOS = {
         "all_reduce": {"ll": "ll", "one_shot": "one_shot", "two_shot": "two_shot",
-                       "ring": "ring", "ll_two_shot*": "ll_two_shot"},
+                       "ring": "ring", "ll_two_shot": "ll_two_shot",
+                       "ll2_LL512K": "ll_two_shot_512k"},
         "broadcast": {"root": "bcast_root", "scatter_all_gather": "bcast_scatter",
                       "chain": "bcast_chain", "tree*": "bcast_tree"},
     }

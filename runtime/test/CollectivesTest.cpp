@@ -5,8 +5,9 @@
 // Every collective x element type x reduce op x count (all-reduce with each
 // algorithm), compared on every rank with a reference computed here: exact
 // for integers; for floating point one-shot and two-shot fold in rank order
-// in f32 (f64 for f64) like the reference and round once (and so does the
-// low-latency all-reduce, "ll", at counts of whole vectors), so the results
+// in f32 (f64 for f64) like the reference and round once (and so do the
+// low-latency all-reduce, "ll", at counts of whole vectors, and the
+// low-latency two-shot, "ll_two_shot", at any count), so the results
 // must match within one unit in the last place of the element type (the
 // tolerance below), and in practice do bit for bit. The ring folds each
 // segment in ring order from the segment's rank and rounds to the element
@@ -564,9 +565,9 @@ void expectError(symm_status got, symm_status status, const char *text);
 /// graph replayed on new inputs: each replay must number its launches anew
 /// (the epochs live on the device), so every replay's results are right.
 /// Covers each kernel: all-reduce low-latency, one-shot (not whole vectors),
-/// two-shot and ring; reduce-scatter low-latency and pipelined; the
-/// exchanges low-latency and through the scratch (or direct, under
-/// SYMM_COLLECTIVES_DIRECT_MIN=1); all-to-allv. Then the first call on a
+/// two-shot, ring and low-latency two-shot; reduce-scatter low-latency and
+/// pipelined; the exchanges low-latency and through the scratch (or direct,
+/// under SYMM_COLLECTIVES_DIRECT_MIN=1); all-to-allv. Then the first call on a
 /// stream, which cannot be captured, is refused with a message.
 void testGraph() {
   const symm_dtype d = SYMM_INT32;
@@ -578,13 +579,13 @@ void testGraph() {
     Buffer *send = nullptr, *recv = nullptr;
   };
   std::vector<Case> cases = {
-      {AllReduce, 100, nullptr},      {AllReduce, 1001, nullptr},
-      {AllReduce, 20000, "two_shot"}, {AllReduce, 20000, "ring"},
-      {ReduceScatter, 100, nullptr},  {ReduceScatter, 20001, nullptr},
-      {AllGather, 100, nullptr},      {AllGather, 3001, nullptr},
-      {AllToAll, 100, nullptr},       {AllToAll, 3001, nullptr},
-      {Broadcast, 100, nullptr},      {Broadcast, 3001, nullptr},
-      {Broadcast, 3001, "chain"}};
+      {AllReduce, 100, nullptr},         {AllReduce, 1001, nullptr},
+      {AllReduce, 20000, "two_shot"},    {AllReduce, 20000, "ring"},
+      {AllReduce, 20001, "ll_two_shot"}, {ReduceScatter, 100, nullptr},
+      {ReduceScatter, 20001, nullptr},   {AllGather, 100, nullptr},
+      {AllGather, 3001, nullptr},        {AllToAll, 100, nullptr},
+      {AllToAll, 3001, nullptr},         {Broadcast, 100, nullptr},
+      {Broadcast, 3001, nullptr},        {Broadcast, 3001, "chain"}};
   auto blocks = [](Kind k, bool send) {
     switch (k) {
     case AllReduce:
@@ -920,7 +921,7 @@ void testErrors() {
   forceAlgorithm("three_shot");
   expectError(symm_all_reduce(h, h, 4, SYMM_FLOAT32, SYMM_SUM, nullptr), bad,
               "SYMM_ALL_REDUCE_ALGO='three_shot' is not one of ll, one_shot, "
-              "two_shot, ring");
+              "two_shot, ring, ll_two_shot");
   forceAlgorithm(nullptr);
   CHECK_OK(symm_free(heap));
 }
@@ -1108,7 +1109,8 @@ int main(int argc, char **argv) {
   // 16-byte vector width, and (unless quick) large enough for two-shot and
   // for several chunks of a 64K scratch (collectives-chunked) with each
   // all-reduce algorithm.
-  const char *const algos[] = {"ll", "one_shot", "two_shot", "ring"};
+  const char *const algos[] = {"ll", "one_shot", "two_shot", "ring",
+                               "ll_two_shot"};
   // 1024: whole vectors of every type, which the low-latency all-reduce
   // takes (it runs others one-shot).
   std::vector<size_t> counts = {0, 1, 7, 33, 1024};
@@ -1146,7 +1148,8 @@ int main(int argc, char **argv) {
       for (size_t count :
            {size_t(5), size_t(1024), size_t(quick ? 100 : 20000)})
         for (symm_dtype d : {SYMM_INT32, SYMM_BFLOAT16}) {
-          for (const char *algo : {static_cast<const char *>(nullptr), "ring"})
+          for (const char *algo :
+               {static_cast<const char *>(nullptr), "ring", "ll_two_shot"})
             testAllReduce(d, SYMM_SUM, count, place, inPlace, algo, ++seed);
           testReduceScatter(d, SYMM_MAX, count, place, inPlace, ++seed);
           testAllGather(d, count, place, inPlace, ++seed);
@@ -1171,7 +1174,8 @@ int main(int argc, char **argv) {
         {"ring"},
         {"ll"},
         {"ring", "ll", "one_shot", "two_shot"},
-        {"chain", "ll", "ring", "one_shot", "two_shot"}})
+        {"ll_two_shot"},
+        {"chain", "ll", "ring", "one_shot", "ll_two_shot", "two_shot"}})
     for (symm_stream *second : {a, b})
       testBackToBack(a, second, 100, cycle);
   CHECK_OK(symm_stream_destroy(b));

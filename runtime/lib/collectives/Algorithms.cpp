@@ -75,6 +75,43 @@ symm_status reduceLowLatency(Call &call, const LowLatencyReduce &r) {
   return call.launch(p, "reduce_ll", call.grid(r.count));
 }
 
+/// Elements of a rank's segment in one launch of the low-latency two-shot
+/// all-reduce: half a rank's slot of the low-latency buffer
+/// (SYMM_COLLECTIVES_LL_MAX / 2 bytes), in whole vectors.
+size_t llSegmentCap(const Call &call) {
+  return call.roundDown(call.s->llMax / 2 / call.esize);
+}
+
+/// The low-latency two-shot all-reduce (`all_reduce_ll_two_shot`, see
+/// symm_tile_ll_two_shot), on several ranks with a low-latency buffer of at
+/// least a vector per segment and 16-byte aligned buffers; larger calls go in
+/// chunks of world_size segments.
+symm_status lowLatencyTwoShot(Call &call, const void *send, void *recv,
+                              size_t count, symm_reduce_op op) {
+  size_t segCap = llSegmentCap(call);
+  size_t cap = segCap * call.world;
+  trace(call, count, "all_reduce_ll_two_shot", (count + cap - 1) / cap,
+        call.grid(std::min(segCap, count)));
+  for (size_t off = 0; off < count; off += cap) {
+    size_t total = std::min(cap, count - off);
+    size_t seg = call.roundUp((total + call.world - 1) / call.world);
+    Params p;
+    p.memref(send, count);
+    p.memref(recv, count);
+    call.llParams(p);
+    p.scalar(off);
+    p.scalar(total);
+    p.scalar(seg);
+    p.scalar(call.llCap());
+    p.i32(op);
+    call.epochParams(p);
+    if (symm_status st =
+            call.launch(p, "all_reduce_ll_two_shot", call.grid(seg)))
+      return st;
+  }
+  return SYMM_SUCCESS;
+}
+
 /// The position in `names` of the algorithm that environment variable `var`
 /// forces, or -1 where it is unset or empty.
 symm_status forcedAlgorithm(const char *var,
@@ -137,9 +174,9 @@ symm_status chainBroadcast(Call &call, const void *src, void *recv,
 symm_status allReduceAlgorithm(size_t bytes, int world, AllReduceAlgo *algo,
                                bool *bySize) {
   int forced;
-  if (symm_status st =
-          forcedAlgorithm("SYMM_ALL_REDUCE_ALGO",
-                          {"ll", "one_shot", "two_shot", "ring"}, &forced))
+  if (symm_status st = forcedAlgorithm(
+          "SYMM_ALL_REDUCE_ALGO",
+          {"ll", "one_shot", "two_shot", "ring", "ll_two_shot"}, &forced))
     return st;
   *bySize = forced < 0;
   if (!*bySize) {
@@ -235,6 +272,13 @@ symm_status exchange(Call &call, const Exchange &x) {
 
 symm_status allReduce(Call &call, const void *send, void *recv, size_t count,
                       symm_reduce_op op, AllReduceAlgo algo, bool bySize) {
+  // The low-latency two-shot, forced, where the buffers are aligned for it;
+  // else two-shot.
+  if (algo == AllReduceAlgo::LowLatencyTwoShot) {
+    if (call.world > 1 && llSegmentCap(call) && call.llAligned(send, recv))
+      return lowLatencyTwoShot(call, send, recv, count, op);
+    algo = AllReduceAlgo::TwoShot;
+  }
   // Low-latency where the call fits it (Call::llFits); a forced `ll` that
   // does not runs one-shot.
   bool llFits = call.llFits(send, recv, count);

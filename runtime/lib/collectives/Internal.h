@@ -179,6 +179,8 @@ struct Call {
   /// whole 16-byte vectors at 16-byte aligned addresses, within
   /// SYMM_COLLECTIVES_LL_MAX bytes per block, between several ranks.
   bool llFits(const void *send, const void *recv, size_t elems) const;
+  /// Whether both buffers are 16-byte aligned, as the LL kernels load them.
+  bool llAligned(const void *send, const void *recv) const;
   /// The low-latency buffer and the flags, which every LL kernel takes
   /// after its buffers.
   void llParams(Params &p) const {
@@ -274,7 +276,14 @@ symm_status agree(CollectiveCall call, symm_status local,
 
 // Algorithms.cpp: the choice of algorithm and the kernel launches.
 
-enum class AllReduceAlgo { LowLatency, OneShot, TwoShot, Ring };
+/// In the order of SYMM_ALL_REDUCE_ALGO's names.
+enum class AllReduceAlgo {
+  LowLatency,
+  OneShot,
+  TwoShot,
+  Ring,
+  LowLatencyTwoShot
+};
 /// SYMM_ALL_REDUCE_ALGO, or the choice by size and rank count (`bySize`
 /// says whether it may still turn low-latency once the call is prepared).
 symm_status allReduceAlgorithm(size_t bytes, int world, AllReduceAlgo *algo,
