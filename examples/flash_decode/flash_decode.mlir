@@ -9,6 +9,10 @@
 // fp16, so D/8 must divide 32 and the block size must be a multiple of it.
 module attributes {gpu.container_module} {
   gpu.module @flash {
+    // The device library's signalling blocks (signal.mlir): every rank's flag
+    // set together, and every rank's flags polled together.
+    func.func private @symm_coll_signal_ranks(memref<?xi32, #symm.heap>, index, i32)
+    func.func private @symm_coll_wait_ranks(memref<?xi32, #symm.heap>, index, index, index, i32)
     // Fills buf[i] with value(key, first + i), the inputs' generator shared
     // with the host reference: the top 24 bits of a splitmix64 hash, scaled
     // to [-1, 1) (exact in f32), rounded to fp16. n is a multiple of 8.
@@ -242,23 +246,18 @@ module attributes {gpu.container_module} {
             memref.store %lse, %part[%li] : memref<?xf32, #symm.heap>
           }
         }
-        // Every thread's stores are complete before the tile's flags.
+        // Every thread's stores are complete before the tile's flags (which
+        // thread r raises on rank r), and every thread is done with the
+        // workgroup memory before the next tile.
         scf.if %push {
-          symm.fence ordering(release) scope(system)
+          func.call @symm_coll_signal_ranks(%flag, %slot, %epoch) : (memref<?xi32, #symm.heap>, index, i32) -> ()
         }
         scf.if %signal_ready {
           symm.fence ordering(release) scope(system)
         }
         gpu.barrier
-        scf.if %first {
-          scf.if %push {
-            %ni = arith.index_cast %n : i32 to index
-            scf.for %r = %c0 to %ni step %c1 {
-              %ri = arith.index_cast %r : index to i32
-              symm.signal set %epoch, %flag[%slot] on %ri scope(system) : i32 -> memref<?xi32, #symm.heap>
-            }
-          }
-          scf.if %signal_ready {
+        scf.if %signal_ready {
+          scf.if %first {
             symm.store %epoch, %ready[%tile] ordering(release) scope(system) : i32 -> memref<?xi32, #symm.heap>
           }
         }
@@ -306,22 +305,16 @@ module attributes {gpu.container_module} {
             symm.store %x, %part[%di] to %ri : vector<4xf32> -> memref<?xf32, #symm.heap>
           }
         }
-        symm.fence ordering(release) scope(system)
-        gpu.barrier
-        scf.if %first {
-          scf.for %r = %c0 to %ni step %c1 {
-            %ri = arith.index_cast %r : index to i32
-            symm.signal set %epoch, %flag[%slot] on %ri scope(system) : i32 -> memref<?xi32, #symm.heap>
-          }
-        }
+        func.call @symm_coll_signal_ranks(%flag, %slot, %epoch) : (memref<?xi32, #symm.heap>, index, i32) -> ()
       }
       gpu.return
     }
 
     // Combines every rank's tiles of each head: out = sum_i e_i O_i / sum_i
     // e_i with e_i = exp(lse_i - max lse), in fp32, stored as fp16. With
-    // `wait`, each tile's flag is awaited first (per tile, by its own
-    // thread).
+    // `wait`, the head's flags of every rank are awaited first, all polled
+    // together (symm_coll_wait_ranks: rank r's `splits` flags of head h
+    // start at (r * heads + h) * splits).
     gpu.func @combine(%part: memref<?xf32>, %flag: memref<?xi32, #symm.heap>,
                       %out: memref<?xf16>, %heads: index, %splits: index,
                       %d: index, %wait: i32, %epoch: i32) kernel {
@@ -342,15 +335,9 @@ module attributes {gpu.container_module} {
       %waits = arith.cmpi ne, %wait, %c0i : i32
       scf.for %h = %bid to %heads step %gd {
         scf.if %waits {
-          scf.for %i = %tid to %count step %bd {
-            %r = arith.divui %i, %splits : index
-            %s = arith.remui %i, %splits : index
-            %t0 = arith.muli %r, %heads : index
-            %t1 = arith.addi %t0, %h : index
-            %t2 = arith.muli %t1, %splits : index
-            %t = arith.addi %t2, %s : index
-            %seen = symm.wait %flag[%t] ge %epoch scope(system) : memref<?xi32, #symm.heap> -> i32
-          }
+          %hs = arith.muli %h, %splits : index
+          %stride = arith.muli %heads, %splits : index
+          func.call @symm_coll_wait_ranks(%flag, %hs, %splits, %stride, %epoch) : (memref<?xi32, #symm.heap>, index, index, index, i32) -> ()
         }
         gpu.barrier
         %mx = scf.for %i = %c0 to %count step %c1 iter_args(%a = %lowest) -> (f32) {
