@@ -121,6 +121,52 @@ gpu.module @symm_library_tiles {
     return
   }
 
+  // The row blocks of an M-row matrix sharded by rows over the W ranks
+  // (any M >= 1): rank q holds rows q S .. min((q + 1) S, M) - 1, S =
+  // ceil(M / W) (the last ranks fewer, or none), as P = ceil(S / 128) blocks
+  // of 128 rows, the last one partial. Returns S, P and the rows of the
+  // matrix padded to W P 128 rows, whose row block rb = q P + b is block b
+  // of rank q's rows: a shard holds P 128 rows, the gathered matrix W P 128
+  // (what @symm_push_row_blocks moves, given these rows as its %m). Not
+  // cooperative.
+  func.func @symm_row_blocks(%m: index) -> (index, index, index) {
+    %c1 = arith.constant 1 : index
+    %c127 = arith.constant 127 : index
+    %c128 = arith.constant 128 : index
+    %w32 = symm.world_size : i32
+    %w = arith.index_cast %w32 : i32 to index
+    %wm1 = arith.subi %w, %c1 : index
+    %mUp = arith.addi %m, %wm1 : index
+    %s = arith.divui %mUp, %w : index
+    %sUp = arith.addi %s, %c127 : index
+    %p = arith.divui %sUp, %c128 : index
+    %wp = arith.muli %w, %p : index
+    %mp = arith.muli %wp, %c128 : index
+    return %s, %p, %mp : index, index, index
+  }
+
+  // Row block %rb (of @symm_row_blocks' padding of %m rows): its first row
+  // in the unpadded matrix, and how many of its 128 rows are rows of it (0
+  // .. 128). Not cooperative.
+  func.func @symm_row_block_rows(%rb: index, %m: index) -> (index, index) {
+    %c0 = arith.constant 0 : index
+    %c128 = arith.constant 128 : index
+    %s, %p, %mp = func.call @symm_row_blocks(%m) : (index) -> (index, index, index)
+    %owner = arith.divui %rb, %p : index
+    %ownerRb0 = arith.muli %owner, %p : index
+    %blk = arith.subi %rb, %ownerRb0 : index
+    %ownerRow0 = arith.muli %owner, %s : index
+    %blkRow0 = arith.muli %blk, %c128 : index
+    %row0 = arith.addi %ownerRow0, %blkRow0 : index
+    %end0 = arith.addi %ownerRow0, %s : index
+    %end = arith.minui %end0, %m : index
+    %has = arith.cmpi ult, %row0, %end : index
+    %left = arith.subi %end, %row0 : index
+    %left0 = arith.select %has, %left, %c0 : index
+    %rows = arith.minui %left0, %c128 : index
+    return %row0, %rows : index, index
+  }
+
   // The push of an all-gather of 128-row blocks of a matrix of bf16 with k
   // columns (what all_gather_gemm's push and fused variants gather A with):
   // this rank's m/W rows (%shard, row-major) go into every peer's gathered

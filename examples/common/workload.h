@@ -466,6 +466,10 @@ inline std::string kernelsPath(const std::string &name) {
 /// 48 KiB plus 1 KiB of alignment slack.
 constexpr int64_t kHopperTileN = 256, kHopperTileK = 64;
 constexpr unsigned kHopperThreads = 384, kHopperSharedBytes = 197632;
+/// N and K of a Hopper GEMM are multiples of 8 elements: the rows of A and
+/// B are TMA strides, multiples of 16 bytes (the boxes read zeros past N
+/// and K).
+constexpr int64_t kHopperMultiple = 8;
 
 /// A TMA descriptor of a row-major bf16 matrix (rows x cols, at `matrix`,
 /// which may be a peer's through symm_translate) as the Hopper main loop

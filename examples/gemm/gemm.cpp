@@ -32,8 +32,8 @@ namespace {
 constexpr int64_t kTileM = 128, kTileN = 128, kTileK = 32;
 // The hopper kernel's tiles are kHopperTileM x kHopperTileN, its K steps
 // kHopperTileK deep (workload.h); it takes any M, and N and K in multiples of
-// 8 elements: the rows of A and B are TMA strides, multiples of 16 bytes.
-constexpr int64_t kHopperTileM = 128, kHopperMultiple = 8;
+// kHopperMultiple.
+constexpr int64_t kHopperTileM = 128;
 // An f32 workspace slot of the hopper kernel holds one 128 x 256 tile.
 constexpr int64_t kHopperSlotElements = kHopperTileM * kHopperTileN;
 // The SMs of an H100 or H200: the persistent grid, and what split K fills.
