@@ -12,8 +12,9 @@
 // one partial, and A is tiled as if it were padded to W·P·128 rows: row
 // block rb = q·P + b is block b of rank q. a_shard holds P·128 rows and
 // a_full W·P·128 (rank q's block b at row rb·128): whole blocks move and
-// are multiplied, and only the rows of C that exist are stored (the library's
-// @symm_row_blocks, @symm_row_block_rows). With M a multiple of 128·W the padding is empty.
+// are multiplied, and only the rows of C that exist are stored (the
+// library's @symm_row_blocks, @symm_row_block_rows). With M a multiple of
+// 128·W the padding is empty.
 //
 // One kernel, @all_gather_gemm, serves every variant; its arguments say
 // where A's tiles come from and which workgroups copy A instead:
@@ -70,8 +71,8 @@ gpu.module @all_gather_gemm {
   func.func private @symm_row_block_rows(index, index) -> (index, index)
 
   // Tile v of this rank's order: (row block, column block) of the padded A
-  // (%mp rows, see @symm_row_blocks). The order starts at this rank's first row
-  // block and wraps around.
+  // (%mp rows, see @symm_row_blocks). The order starts at this rank's first
+  // row block and wraps around.
   func.func @tile_of(%v: index, %m: index, %n: index) -> (index, index) {
     %c128 = arith.constant 128 : index
     %me32 = symm.rank : i32
