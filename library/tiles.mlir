@@ -66,8 +66,9 @@ gpu.module @symm_library_tiles {
 
   // The push of a workgroup-specialised all-scatter: 128x128 tiles of bf16
   // bits (row-major tile order over an m x nb block at columns coloff .. of
-  // the m x ldc matrix C) first, first + step, ...: waits until each tile's
-  // flag reaches the epoch, then copies the tile (16-byte vectors) from this
+  // the m x ldc matrix C; any m, the last tile row holding the rows left)
+  // first, first + step, ...: waits until each tile's flag reaches the
+  // epoch, then copies the tile's rows of C (16-byte vectors) from this
   // rank's C to every peer's C and announces it (one arrival per tile).
   func.func @symm_push_tiles(%c: memref<?xi16, #symm.heap>, %flags: memref<?xi32, #symm.heap>,
                         %arrivals: memref<?xi32, #symm.heap>, %m: index, %nb: index,
@@ -86,7 +87,9 @@ gpu.module @symm_library_tiles {
     %n32 = symm.world_size : i32
     %mei = arith.index_cast %me : i32 to index
     %n = arith.index_cast %n32 : i32 to index
-    %tiles_m = arith.divui %m, %c128 : index
+    %c127 = arith.constant 127 : index
+    %m_up = arith.addi %m, %c127 : index
+    %tiles_m = arith.divui %m_up, %c128 : index
     %tiles_n = arith.divui %nb, %c128 : index
     %tiles = arith.muli %tiles_m, %tiles_n : index
     scf.for %t = %first to %tiles step %step {
@@ -104,15 +107,18 @@ gpu.module @symm_library_tiles {
         %cv = arith.remui %v, %c16 : index
         %cc = arith.muli %cv, %c8 : index
         %row = arith.addi %row0, %r : index
-        %base = arith.muli %row, %ldc : index
-        %col = arith.addi %ccol, %cc : index
-        %i = arith.addi %base, %col : index
-        %bits = vector.load %c[%i] {alignment = 16} : memref<?xi16, #symm.heap>, vector<8xi16>
-        scf.for %p = %c0 to %n step %c1 {
-          %peer = arith.cmpi ne, %p, %mei : index
-          scf.if %peer {
-            %p32 = arith.index_cast %p : index to i32
-            symm.store %bits, %c[%i] to %p32 : vector<8xi16> -> memref<?xi16, #symm.heap>
+        %in_c = arith.cmpi ult, %row, %m : index
+        scf.if %in_c {
+          %base = arith.muli %row, %ldc : index
+          %col = arith.addi %ccol, %cc : index
+          %i = arith.addi %base, %col : index
+          %bits = vector.load %c[%i] {alignment = 16} : memref<?xi16, #symm.heap>, vector<8xi16>
+          scf.for %p = %c0 to %n step %c1 {
+            %peer = arith.cmpi ne, %p, %mei : index
+            scf.if %peer {
+              %p32 = arith.index_cast %p : index to i32
+              symm.store %bits, %c[%i] to %p32 : vector<8xi16> -> memref<?xi16, #symm.heap>
+            }
           }
         }
       }
