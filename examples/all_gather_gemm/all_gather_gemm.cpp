@@ -131,14 +131,8 @@ int main(int argc, char **argv) {
   if (portable && k % kStep)
     args.fail("--k=" + std::to_string(k) +
               " is not a multiple of 32 (the portable kernel's K step)");
-  if (hopper && n % kHopperMultiple)
-    args.fail("--n=" + std::to_string(n) +
-              " is not a multiple of 8 (the hopper kernel's TMA rows of B "
-              "are multiples of 16 bytes)");
-  if (hopper && k % kHopperMultiple)
-    args.fail("--k=" + std::to_string(k) +
-              " is not a multiple of 8 (the hopper kernel's TMA rows of A "
-              "are multiples of 16 bytes)");
+  if (hopper)
+    checkHopperSizes(args, n, k);
   if (hopper && world > kHopperRanks)
     args.fail("--kernel=hopper takes at most " + std::to_string(kHopperRanks) +
               " ranks (one A descriptor argument each), not " +
@@ -329,9 +323,8 @@ int main(int argc, char **argv) {
       auto step = [&] {
         ++epochs[run];
         if (variant == "bulk_sync") {
-          WORKLOAD_CHECK(symm_all_gather(aShard, aFull,
-                                         size_t(paddedRows * k), SYMM_BFLOAT16,
-                                         stream));
+          WORKLOAD_CHECK(symm_all_gather(aShard, aFull, size_t(paddedRows * k),
+                                         SYMM_BFLOAT16, stream));
           launch(kGathered, 0, grid, stream);
         } else if (variant == "pull") {
           launch(kPull, 0, grid, stream);

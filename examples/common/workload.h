@@ -471,6 +471,19 @@ constexpr unsigned kHopperThreads = 384, kHopperSharedBytes = 197632;
 /// and K).
 constexpr int64_t kHopperMultiple = 8;
 
+/// Ends the program, naming the option, where --n or --k is not a Hopper
+/// GEMM's (kHopperMultiple).
+inline void checkHopperSizes(const Args &args, int64_t n, int64_t k) {
+  if (n % kHopperMultiple)
+    args.fail("--n=" + std::to_string(n) +
+              " is not a multiple of 8 (the hopper kernel's TMA rows of B "
+              "are multiples of 16 bytes)");
+  if (k % kHopperMultiple)
+    args.fail("--k=" + std::to_string(k) +
+              " is not a multiple of 8 (the hopper kernel's TMA rows of A "
+              "are multiples of 16 bytes)");
+}
+
 /// A TMA descriptor of a row-major bf16 matrix (rows x cols, at `matrix`,
 /// which may be a peer's through symm_translate) as the Hopper main loop
 /// reads it: boxes of `boxRows` x 64 elements with the 128-byte swizzle (128

@@ -267,14 +267,8 @@ int main(int argc, char **argv) {
   if (staged && n % kHopperTileN)
     args.fail("--n=" + std::to_string(n) +
               " is not a multiple of 256 (the hopper_staged kernel's tiles)");
-  if (hopper && n % kHopperMultiple)
-    args.fail("--n=" + std::to_string(n) +
-              " is not a multiple of 8 (the hopper kernel's TMA rows of B "
-              "are multiples of 16 bytes)");
-  if (hopper && k % kHopperMultiple)
-    args.fail("--k=" + std::to_string(k) +
-              " is not a multiple of 8 (the hopper kernel's TMA rows of A "
-              "are multiples of 16 bytes)");
+  if (hopper)
+    checkHopperSizes(args, n, k);
   // The hopper kernel's K splits, each a positive number of K steps.
   std::vector<int64_t> splitList;
   {
