@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Correctness of the three fused GEMM workloads on one GPU: every variant of
 # all_gather_gemm, gemm_all_scatter and gemm_reduce_scatter, with both
-# kernels, on 1 and 2 ranks (2 ranks share the GPU), at a small shape (a
-# ragged M for all_gather_gemm) and a large one; no timing (torch's
-# baselines need a GPU per rank).
+# kernels, on 1 and 2 ranks (2 ranks share the GPU), at a ragged M (not a
+# multiple of 128) and a large shape; no timing (torch's baselines need a
+# GPU per rank).
 #
 # Here (after scripts/setup.sh):
 #   bench/workloads/fused_check.sh bundle [DIR]   # default .device-workloads
@@ -20,8 +20,8 @@ source "$HERE/common.sh"
 WORKLOADS="all_gather_gemm gemm_all_scatter gemm_reduce_scatter"
 declare -A SHAPES=(
   [all_gather_gemm]="${SYMM_FUSED_SHAPES_all_gather_gemm:-1000,3584,1024 4096,3584,8192}"
-  [gemm_all_scatter]="${SYMM_FUSED_SHAPES_gemm_all_scatter:-1024,3584,1024 4096,3584,8192}"
-  [gemm_reduce_scatter]="${SYMM_FUSED_SHAPES_gemm_reduce_scatter:-1024,3584,1024 4096,3584,8192}"
+  [gemm_all_scatter]="${SYMM_FUSED_SHAPES_gemm_all_scatter:-1000,3584,1024 4096,3584,8192}"
+  [gemm_reduce_scatter]="${SYMM_FUSED_SHAPES_gemm_reduce_scatter:-1000,3584,1024 4096,3584,8192}"
 )
 
 declare -A VARIANTS=(

@@ -46,7 +46,8 @@
 //   (both as in the portable kernel).
 //
 // GPU-only hazards (the CPU target cannot show them; it runs TMA as a plain
-// copy and the proxy fences as no-ops):
+// copy and the proxy fences as no-ops; and with two ranks time-sharing one
+// GPU, the variants that wait fault: docs/Workloads.md):
 // - A peer's rows are written by the generic proxy (the peer's SM stores
 //   of symm.put, or, for pull, the peer's stream before its kernel began)
 //   and read here by the async proxy (TMA). The acquire load of the flag
