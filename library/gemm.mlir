@@ -314,14 +314,32 @@ gpu.module @symm_library_gemm {
                                        %c: memref<?xbf16>, %ldc: index,
                                        %row0: index, %col0: index,
                                        %lanes: index, %sc: !sc) {
+    %c128 = arith.constant 128 : index
+    func.call @symm_gemm_store_tile_rows_bf16(%x0, %x1, %x2, %x3, %x4, %x5, %x6, %x7, %c, %ldc, %row0, %col0, %c128, %lanes, %sc)
+        : (!acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, memref<?xbf16>, index, index, index, index, index, !sc) -> ()
+    return
+  }
+
+  // The first %rows rows of the tile (0 .. 128) into C as
+  // @symm_gemm_store_tile_bf16 stores them, the others not: the bottom
+  // tile of a C whose rows are not a multiple of 128 (its A rows past C's
+  // are read, and must be readable, but their products are dropped).
+  func.func @symm_gemm_store_tile_rows_bf16(%x0: !acc, %x1: !acc, %x2: !acc, %x3: !acc,
+                                            %x4: !acc, %x5: !acc, %x6: !acc, %x7: !acc,
+                                            %c: memref<?xbf16>, %ldc: index,
+                                            %row0: index, %col0: index, %rows: index,
+                                            %lanes: index, %sc: !sc) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c8 = arith.constant 8 : index
+    %rowEnd = arith.addi %row0, %rows : index
     scf.for %q = %c0 to %c8 step %c1 {
       %v, %row, %col, %has = func.call @symm_gemm_fragment_row(%x0, %x1, %x2, %x3, %x4, %x5, %x6, %x7, %q, %row0, %col0, %lanes, %sc)
           : (!acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, index, index, index, index, !sc)
           -> (vector<8xf32>, index, index, i1)
-      scf.if %has {
+      %inside = arith.cmpi ult, %row, %rowEnd : index
+      %store = arith.andi %has, %inside : i1
+      scf.if %store {
         %bf = arith.truncf %v : vector<8xf32> to vector<8xbf16>
         %base = arith.muli %row, %ldc : index
         %i = arith.addi %base, %col : index

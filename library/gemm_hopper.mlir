@@ -691,6 +691,18 @@ gpu.module @symm_library_gemm_hopper {
   // and columns %n0 .. of the row-major C with row stride %ldc (16-byte
   // stores). The producer warpgroup does nothing.
   func.func @symm_gemm_hopper_store(%epi: !epi, %c: memref<?xbf16>, %m0: index, %n0: index, %ldc: index) {
+    %c128 = arith.constant 128 : index
+    %c256 = arith.constant 256 : index
+    func.call @symm_gemm_hopper_store_part(%epi, %c, %m0, %n0, %ldc, %c128, %c256)
+        : (!epi, memref<?xbf16>, index, index, index, index, index) -> ()
+    return
+  }
+
+  // @symm_gemm_hopper_store of the tile's first %rows rows (0 .. 128) and
+  // first %cols columns (0 .. 256, a multiple of 8) only: a tile at the
+  // bottom or right edge of C (the TMA loads read zeros past A and B).
+  func.func @symm_gemm_hopper_store_part(%epi: !epi, %c: memref<?xbf16>, %m0: index, %n0: index,
+                                         %ldc: index, %rows: index, %cols: index) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c16 = arith.constant 16 : index
@@ -700,12 +712,17 @@ gpu.module @symm_library_gemm_hopper {
     scf.if %isConsumer {
       scf.for %i = %c0 to %c16 step %c1 {
         %r, %col, %v = func.call @symm_gemm_hopper_staged(%epi, %i) : (!epi, index) -> (index, index, vector<8xf32>)
-        %vb = arith.truncf %v : vector<8xf32> to vector<8xbf16>
-        %gr = arith.addi %m0, %r : index
-        %gc = arith.addi %n0, %col : index
-        %rowStart = arith.muli %gr, %ldc : index
-        %idx = arith.addi %rowStart, %gc : index
-        vector.store %vb, %c[%idx] : memref<?xbf16>, vector<8xbf16>
+        %rowIn = arith.cmpi ult, %r, %rows : index
+        %colIn = arith.cmpi ult, %col, %cols : index
+        %in = arith.andi %rowIn, %colIn : i1
+        scf.if %in {
+          %vb = arith.truncf %v : vector<8xf32> to vector<8xbf16>
+          %gr = arith.addi %m0, %r : index
+          %gc = arith.addi %n0, %col : index
+          %rowStart = arith.muli %gr, %ldc : index
+          %idx = arith.addi %rowStart, %gc : index
+          vector.store %vb, %c[%idx] : memref<?xbf16>, vector<8xbf16>
+        }
       }
     }
     return

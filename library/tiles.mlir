@@ -66,8 +66,9 @@ gpu.module @symm_library_tiles {
 
   // The push of a workgroup-specialised all-scatter: 128x128 tiles of bf16
   // bits (row-major tile order over an m x nb block at columns coloff .. of
-  // the m x ldc matrix C) first, first + step, ...: waits until each tile's
-  // flag reaches the epoch, then copies the tile (16-byte vectors) from this
+  // the m x ldc matrix C; any m, the last tile row holding the rows left)
+  // first, first + step, ...: waits until each tile's flag reaches the
+  // epoch, then copies the tile's rows of C (16-byte vectors) from this
   // rank's C to every peer's C and announces it (one arrival per tile).
   func.func @symm_push_tiles(%c: memref<?xi16, #symm.heap>, %flags: memref<?xi32, #symm.heap>,
                         %arrivals: memref<?xi32, #symm.heap>, %m: index, %nb: index,
@@ -86,7 +87,9 @@ gpu.module @symm_library_tiles {
     %n32 = symm.world_size : i32
     %mei = arith.index_cast %me : i32 to index
     %n = arith.index_cast %n32 : i32 to index
-    %tiles_m = arith.divui %m, %c128 : index
+    %c127 = arith.constant 127 : index
+    %m_up = arith.addi %m, %c127 : index
+    %tiles_m = arith.divui %m_up, %c128 : index
     %tiles_n = arith.divui %nb, %c128 : index
     %tiles = arith.muli %tiles_m, %tiles_n : index
     scf.for %t = %first to %tiles step %step {
@@ -104,21 +107,70 @@ gpu.module @symm_library_tiles {
         %cv = arith.remui %v, %c16 : index
         %cc = arith.muli %cv, %c8 : index
         %row = arith.addi %row0, %r : index
-        %base = arith.muli %row, %ldc : index
-        %col = arith.addi %ccol, %cc : index
-        %i = arith.addi %base, %col : index
-        %bits = vector.load %c[%i] {alignment = 16} : memref<?xi16, #symm.heap>, vector<8xi16>
-        scf.for %p = %c0 to %n step %c1 {
-          %peer = arith.cmpi ne, %p, %mei : index
-          scf.if %peer {
-            %p32 = arith.index_cast %p : index to i32
-            symm.store %bits, %c[%i] to %p32 : vector<8xi16> -> memref<?xi16, #symm.heap>
+        %in_c = arith.cmpi ult, %row, %m : index
+        scf.if %in_c {
+          %base = arith.muli %row, %ldc : index
+          %col = arith.addi %ccol, %cc : index
+          %i = arith.addi %base, %col : index
+          %bits = vector.load %c[%i] {alignment = 16} : memref<?xi16, #symm.heap>, vector<8xi16>
+          scf.for %p = %c0 to %n step %c1 {
+            %peer = arith.cmpi ne, %p, %mei : index
+            scf.if %peer {
+              %p32 = arith.index_cast %p : index to i32
+              symm.store %bits, %c[%i] to %p32 : vector<8xi16> -> memref<?xi16, #symm.heap>
+            }
           }
         }
       }
       func.call @symm_announce(%arrivals, %one) : (memref<?xi32, #symm.heap>, i32) -> ()
     }
     return
+  }
+
+  // The row blocks of an M-row matrix sharded by rows over the W ranks
+  // (any M >= 1): rank q holds rows q S .. min((q + 1) S, M) - 1, S =
+  // ceil(M / W) (the last ranks fewer, or none), as P = ceil(S / 128) blocks
+  // of 128 rows, the last one partial. Returns S, P and the rows of the
+  // matrix padded to W P 128 rows, whose row block rb = q P + b is block b
+  // of rank q's rows: a shard holds P 128 rows, the gathered matrix W P 128
+  // (what @symm_push_row_blocks moves, given these rows as its %m). Not
+  // cooperative.
+  func.func @symm_row_blocks(%m: index) -> (index, index, index) {
+    %c1 = arith.constant 1 : index
+    %c127 = arith.constant 127 : index
+    %c128 = arith.constant 128 : index
+    %w32 = symm.world_size : i32
+    %w = arith.index_cast %w32 : i32 to index
+    %wm1 = arith.subi %w, %c1 : index
+    %mUp = arith.addi %m, %wm1 : index
+    %s = arith.divui %mUp, %w : index
+    %sUp = arith.addi %s, %c127 : index
+    %p = arith.divui %sUp, %c128 : index
+    %wp = arith.muli %w, %p : index
+    %mp = arith.muli %wp, %c128 : index
+    return %s, %p, %mp : index, index, index
+  }
+
+  // Row block %rb (of @symm_row_blocks' padding of %m rows): its first row
+  // in the unpadded matrix, and how many of its 128 rows are rows of it (0
+  // .. 128). Not cooperative.
+  func.func @symm_row_block_rows(%rb: index, %m: index) -> (index, index) {
+    %c0 = arith.constant 0 : index
+    %c128 = arith.constant 128 : index
+    %s, %p, %mp = func.call @symm_row_blocks(%m) : (index) -> (index, index, index)
+    %owner = arith.divui %rb, %p : index
+    %ownerRb0 = arith.muli %owner, %p : index
+    %blk = arith.subi %rb, %ownerRb0 : index
+    %ownerRow0 = arith.muli %owner, %s : index
+    %blkRow0 = arith.muli %blk, %c128 : index
+    %row0 = arith.addi %ownerRow0, %blkRow0 : index
+    %end0 = arith.addi %ownerRow0, %s : index
+    %end = arith.minui %end0, %m : index
+    %has = arith.cmpi ult, %row0, %end : index
+    %left = arith.subi %end, %row0 : index
+    %left0 = arith.select %has, %left, %c0 : index
+    %rows = arith.minui %left0, %c128 : index
+    return %row0, %rows : index, index
   }
 
   // The push of an all-gather of 128-row blocks of a matrix of bf16 with k

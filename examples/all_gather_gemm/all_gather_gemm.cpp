@@ -1,10 +1,13 @@
 //===- all_gather_gemm.cpp - All-gather + GEMM ----------------------------===//
 //
-// C = gather(A) · B: A (M x K, bf16) is sharded by rows, rank r holding rows
-// r·M/W .. (r+1)·M/W - 1; every rank multiplies the whole A by its own B
-// (K x N, bf16) into its own C (M x N, bf16), with f32 accumulation: the
+// C = gather(A) · B: A (M x K, bf16, any M >= 1) is sharded by rows, rank r
+// holding rows r·S .. min((r+1)·S, M) - 1, S = ceil(M / W) (the last ranks
+// fewer, or none); every rank multiplies the whole A by its own B (K x N,
+// bf16) into its own C (M x N, bf16), with f32 accumulation: the
 // column-parallel linear layer after a sequence-parallel one, as PyTorch's
-// fused_all_gather_matmul computes it.
+// fused_all_gather_matmul computes it. The shards move and are multiplied
+// in blocks of 128 rows (all_gather_gemm.mlir: a_shard holds ceil(S / 128)
+// blocks, the last one padded; a_full W times that).
 //
 //   --variant=bulk_sync  symm_all_gather of A, then the GEMM
 //   --variant=pull       the GEMM loads a peer's A tiles from its shard,
@@ -74,11 +77,14 @@ int main(int argc, char **argv) {
               "portable | hopper, or a list (auto: hopper on GPUs when its "
               "compiled kernel is there, else portable)");
   args.option("m", "768",
-              "rows of A and C, split across the ranks (a multiple of "
-              "128 x ranks)");
+              "rows of A and C (any number from 1), ceil(M / ranks) on each "
+              "rank, the last ranks fewer");
   args.option("n", "256",
-              "columns of B and C on each rank (a multiple of 128)");
-  args.option("k", "128", "columns of A, rows of B (a multiple of 32)");
+              "columns of B and C on each rank (a multiple of 128 for "
+              "--kernel=portable, of 8 for hopper)");
+  args.option("k", "128",
+              "columns of A, rows of B (a multiple of 32 for "
+              "--kernel=portable, of 8 for hopper)");
   args.option("grid", "auto",
               "GEMM workgroups, persistent (auto: 132 on GPUs, the SM count "
               "of an H100/H200; 4 on CPU ranks; at most one per tile)");
@@ -117,25 +123,29 @@ int main(int argc, char **argv) {
     kernels = args.choices("kernel", {"portable", "hopper"});
   bool hopper =
       std::find(kernels.begin(), kernels.end(), "hopper") != kernels.end();
-  if (m % (kTile * world))
-    args.fail("--m=" + std::to_string(m) + " is not a multiple of 128 x " +
-              std::to_string(world) + " ranks");
-  if (n % kTile)
-    args.fail("--n=" + std::to_string(n) + " is not a multiple of 128");
-  if (k % kStep)
-    args.fail("--k=" + std::to_string(k) + " is not a multiple of 32");
-  if (hopper && n % kHopperTileN)
+  bool portable =
+      std::find(kernels.begin(), kernels.end(), "portable") != kernels.end();
+  if (portable && n % kTile)
     args.fail("--n=" + std::to_string(n) +
-              " is not a multiple of 256 (the hopper kernel's tiles)");
-  if (hopper && k % kHopperTileK)
+              " is not a multiple of 128 (the portable kernel's tiles)");
+  if (portable && k % kStep)
     args.fail("--k=" + std::to_string(k) +
-              " is not a multiple of 64 (the hopper kernel's K step)");
+              " is not a multiple of 32 (the portable kernel's K step)");
+  if (hopper)
+    checkHopperSizes(args, n, k);
   if (hopper && world > kHopperRanks)
     args.fail("--kernel=hopper takes at most " + std::to_string(kHopperRanks) +
               " ranks (one A descriptor argument each), not " +
               std::to_string(world));
-  int64_t shardRows = m / world;
-  int64_t pushItems = shardRows / kTile * (world - 1);
+  // Rank q's rows: shardRows from q·shardRows on, fewer on the last ranks;
+  // its shard moves as `blocks` blocks of 128 rows (padded), which A's
+  // padded copies (a_shard, a_full) hold.
+  int64_t shardRows = (m + world - 1) / world;
+  int64_t blocks = (shardRows + kTile - 1) / kTile, paddedRows = blocks * kTile;
+  auto rowsOf = [&](int q) {
+    return std::clamp<int64_t>(m - q * shardRows, 0, shardRows);
+  };
+  int64_t pushItems = blocks * (world - 1);
   int64_t pushGrid = args.str("push-grid") == "auto"
                          ? (onGpu() ? 16 : 2)
                          : args.integer("push-grid");
@@ -157,16 +167,17 @@ int main(int argc, char **argv) {
     WORKLOAD_CHECK(symm_module_load_file(path.c_str(), &modules[kind]));
   }
 
-  // This rank's inputs: its A shard (row by row) and its B.
-  std::vector<uint16_t> shard(size_t(shardRows * k)), b(size_t(k * n));
-  for (int64_t i = 0; i < shardRows; ++i)
+  // This rank's inputs: its A shard (row by row, zeros past its rows) and
+  // its B.
+  std::vector<uint16_t> shard(size_t(paddedRows * k), 0), b(size_t(k * n));
+  for (int64_t i = 0; i < rowsOf(rank); ++i)
     makeARow(seed, rank, i, k, &shard[size_t(i * k)]);
   Rng brng(bSeed(seed, rank));
   for (uint16_t &v : b)
     v = toBf16(brng.uniform(-1, 1));
 
   uint16_t *aShard = heapAlloc<uint16_t>(shard.size());
-  uint16_t *aFull = heapAlloc<uint16_t>(size_t(m * k));
+  uint16_t *aFull = heapAlloc<uint16_t>(size_t(world * paddedRows * k));
   uint16_t *db = deviceAlloc<uint16_t>(b.size());
   uint16_t *dc = deviceAlloc<uint16_t>(size_t(m * n));
   upload(aShard, shard);
@@ -182,14 +193,17 @@ int main(int argc, char **argv) {
     for (int q = 0; q < world; ++q) {
       void *peerShard = nullptr;
       WORKLOAD_CHECK(symm_translate(aShard, q, &peerShard));
-      tmaShard[size_t(q)] = hopperMapA(peerShard, shardRows, k);
-      tmaFull[size_t(q)] = hopperMapA(aFull + q * shardRows * k, shardRows, k);
+      tmaShard[size_t(q)] = hopperMapA(peerShard, paddedRows, k);
+      tmaFull[size_t(q)] =
+          hopperMapA(aFull + q * paddedRows * k, paddedRows, k);
     }
   }
   // Flags: one set per kernel and variant (each numbers its launches from
   // epoch 1, and drained counts its own GEMM workgroups per launch):
-  // ready[M / 128], then drained[W], then the hopper kernel's tile tickets.
-  size_t flagCount = size_t(m / kTile + world + 1);
+  // ready[row block], then drained[W], then the hopper kernel's tile
+  // tickets.
+  int64_t rowBlocks = world * blocks;
+  size_t flagCount = size_t(rowBlocks + world + 1);
   std::map<std::string, int32_t *> flags;
   std::map<std::string, int32_t> epochs;
   for (const std::string &kernel : kernels) {
@@ -250,13 +264,13 @@ int main(int argc, char **argv) {
   symm_stream *stream = nullptr, *pushStream = nullptr;
   WORKLOAD_CHECK(symm_stream_create(&stream));
   WORKLOAD_CHECK(symm_stream_create(&pushStream));
-  const std::vector<uint16_t> nans(size_t(m * k), 0xFFFF);
+  const std::vector<uint16_t> nans(size_t(world * paddedRows * k), 0xFFFF);
   int status = 0;
   for (const std::string &kernel : kernels)
     for (const std::string &variant : variants) {
       bool isHopper = kernel == "hopper";
-      int64_t tiles =
-          (m / kTile) * (n / (isHopper ? kHopperTileN : int64_t(kTile)));
+      int64_t tileN = isHopper ? kHopperTileN : int64_t(kTile);
+      int64_t tiles = rowBlocks * ((n + tileN - 1) / tileN);
       int64_t grid = args.str("grid") == "auto" ? (onGpu() ? 132 : 4)
                                                 : args.integer("grid");
       grid = std::min(grid, tiles);
@@ -309,7 +323,7 @@ int main(int argc, char **argv) {
       auto step = [&] {
         ++epochs[run];
         if (variant == "bulk_sync") {
-          WORKLOAD_CHECK(symm_all_gather(aShard, aFull, size_t(shardRows * k),
+          WORKLOAD_CHECK(symm_all_gather(aShard, aFull, size_t(paddedRows * k),
                                          SYMM_BFLOAT16, stream));
           launch(kGathered, 0, grid, stream);
         } else if (variant == "pull") {

@@ -2,10 +2,19 @@
 // accumulation, bf16 out), compiled by symm-compile for the host target, for
 // sm_90 and for gfx942; all_gather_gemm.cpp launches them.
 //
-// A (M x K, row-major) is sharded by rows: rank r holds rows r·M/W ..
-// (r+1)·M/W - 1 in `a_shard`, in the heap. Each rank multiplies the gathered
-// A by its own B (K x N, row-major: a column shard of a weight, as in
-// PyTorch's fused_all_gather_matmul) into its own C (M x N).
+// A (M x K, row-major, any M >= 1) is sharded by rows: rank r holds rows
+// r·S .. min((r+1)·S, M) - 1, S = ceil(M / W), in `a_shard` (the last ranks
+// fewer, or none), in the heap. Each rank multiplies the gathered A by its
+// own B (K x N, row-major: a column shard of a weight, as in PyTorch's
+// fused_all_gather_matmul) into its own C (M x N).
+//
+// Row blocks: each rank's rows are P = ceil(S / 128) blocks of 128, the last
+// one partial, and A is tiled as if it were padded to W·P·128 rows: row
+// block rb = q·P + b is block b of rank q. a_shard holds P·128 rows and
+// a_full W·P·128 (rank q's block b at row rb·128): whole blocks move and
+// are multiplied, and only the rows of C that exist are stored (the
+// library's @symm_row_blocks, @symm_row_block_rows). With M a multiple of
+// 128·W the padding is empty.
 //
 // One kernel, @all_gather_gemm, serves every variant; its arguments say
 // where A's tiles come from and which workgroups copy A instead:
@@ -56,11 +65,14 @@ gpu.module @all_gather_gemm {
   // this rank's row blocks (tiles.mlir).
   func.func private @symm_gemm_tile_bf16(memref<?xbf16>, index, index, memref<?xbf16>, index, index, index, index, !sa, !sb)
       -> (!acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc)
-  func.func private @symm_gemm_store_tile_bf16(!acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, memref<?xbf16>, index, index, index, index, !sc)
+  func.func private @symm_gemm_store_tile_rows_bf16(!acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, memref<?xbf16>, index, index, index, index, index, !sc)
   func.func private @symm_push_row_blocks(!heap, !heap, !flags, index, index, i32, index, index, index)
+  func.func private @symm_row_blocks(index) -> (index, index, index)
+  func.func private @symm_row_block_rows(index, index) -> (index, index)
 
-  // Tile v of this rank's order: (row block, column block). The order starts
-  // at this rank's first row block and wraps around.
+  // Tile v of this rank's order: (row block, column block) of the padded A
+  // (%mp rows, see @symm_row_blocks). The order starts at this rank's first
+  // row block and wraps around.
   func.func @tile_of(%v: index, %m: index, %n: index) -> (index, index) {
     %c128 = arith.constant 128 : index
     %me32 = symm.rank : i32
@@ -80,8 +92,9 @@ gpu.module @all_gather_gemm {
     return %rb, %cb : index, index
   }
 
-  // Where row block %rb's A rows are read from: the memref, the row of the
-  // block's first row in it, whether a flag must be awaited first and which.
+  // Where row block %rb's A rows are read from (%mp: the padded A's rows):
+  // the memref, the row of the block's first row in it, whether a flag must
+  // be awaited first and which.
   func.func @a_source(%source: index, %rb: index, %a_shard: !heap,
                       %a_full: !heap, %m: index)
       -> (!heap, index, i1, index) {
@@ -147,12 +160,13 @@ gpu.module @all_gather_gemm {
     %w32 = symm.world_size : i32
     %me = arith.index_cast %me32 : i32 to index
     %w = arith.index_cast %w32 : i32 to index
-    %tm = arith.divui %m, %c128 : index
+    %s, %p, %mp = func.call @symm_row_blocks(%m) : (index) -> (index, index, index)
+    %tm = arith.divui %mp, %c128 : index
     %tn = arith.divui %n, %c128 : index
     %tiles = arith.muli %tm, %tn : index
     %produce = arith.cmpi ult, %bid, %producers : index
     scf.if %produce {
-      func.call @symm_push_row_blocks(%a_shard, %a_full, %flags, %m, %k, %epoch, %consumers, %bid, %producers)
+      func.call @symm_push_row_blocks(%a_shard, %a_full, %flags, %mp, %k, %epoch, %consumers, %bid, %producers)
           : (!heap, !heap, !flags, index, index, i32, index, index, index) -> ()
     } else {
       %cb0 = arith.subi %bid, %producers : index
@@ -173,10 +187,10 @@ gpu.module @all_gather_gemm {
       }
 
       scf.for %v = %cb0 to %tiles step %g {
-        %rb, %cbk = func.call @tile_of(%v, %m, %n) : (index, index, index) -> (index, index)
-        %crow0 = arith.muli %rb, %c128 : index
+        %rb, %cbk = func.call @tile_of(%v, %mp, %n) : (index, index, index) -> (index, index)
+        %crow0, %crows = func.call @symm_row_block_rows(%rb, %m) : (index, index) -> (index, index)
         %col0 = arith.muli %cbk, %c128 : index
-        %a, %arow0, %wait, %flag = func.call @a_source(%source, %rb, %a_shard, %a_full, %m)
+        %a, %arow0, %wait, %flag = func.call @a_source(%source, %rb, %a_shard, %a_full, %mp)
             : (index, index, !heap, !heap, index) -> (!heap, index, i1, index)
         %wait1 = arith.andi %wait, %first : i1
         scf.if %wait1 {
@@ -191,8 +205,8 @@ gpu.module @all_gather_gemm {
         %r:8 = func.call @symm_gemm_tile_bf16(%ag, %k, %arow0, %b, %n, %col0, %k, %lanes, %sa, %sb)
             : (memref<?xbf16>, index, index, memref<?xbf16>, index, index, index, index, !sa, !sb)
             -> (!acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc)
-        func.call @symm_gemm_store_tile_bf16(%r#0, %r#1, %r#2, %r#3, %r#4, %r#5, %r#6, %r#7, %c, %n, %crow0, %col0, %lanes, %sc)
-            : (!acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, memref<?xbf16>, index, index, index, index, !sc) -> ()
+        func.call @symm_gemm_store_tile_rows_bf16(%r#0, %r#1, %r#2, %r#3, %r#4, %r#5, %r#6, %r#7, %c, %n, %crow0, %col0, %crows, %lanes, %sc)
+            : (!acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, memref<?xbf16>, index, index, index, index, index, !sc) -> ()
       }
 
       // push, fused: this workgroup is done reading the peers' rows of

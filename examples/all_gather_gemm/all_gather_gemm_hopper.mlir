@@ -6,11 +6,13 @@
 //
 // ABI: @all_gather_gemm(a_shard, a_full, b, c, flags, m, n, k, epoch,
 // source, producers, consumers, tmaA0 .. tmaA7, tmaB); 384 threads, 197632
-// bytes of dynamic shared memory; 128 x 256 tiles, so M % (128 W) == 0,
-// N % 256 == 0, K % 64 == 0, and W <= 8. `source` and `producers` are the
-// portable kernel's (0 gathered, 1 pull, 2 pushed; workgroups 0 ..
-// producers-1 copy this rank's shard into the peers' a_full). tmaA<q>
-// (q < W) is a descriptor over rank q's M/W rows of A, wherever this
+// bytes of dynamic shared memory; 128 x 256 tiles of the padded A (any M >=
+// 1, row blocks as in all_gather_gemm.mlir), N and K multiples of 8 (TMA
+// strides; the boxes read zeros past N and K, and the stores stop at C's
+// rows and columns), and W <= 8. `source` and `producers` are the portable
+// kernel's (0 gathered, 1 pull, 2 pushed; workgroups 0 .. producers-1 copy
+// this rank's shard into the peers' a_full). tmaA<q> (q < W) is a
+// descriptor over rank q's P·128 rows of A (its padded shard), wherever this
 // variant reads them, with a 128 x 64 box; the kernel loads row block rb
 // from tmaA<owner> at the block's row within its owner's rows:
 //   bulk_sync  rank q's rows of a_full (gathered beforehand)
@@ -44,7 +46,8 @@
 //   (both as in the portable kernel).
 //
 // GPU-only hazards (the CPU target cannot show them; it runs TMA as a plain
-// copy and the proxy fences as no-ops):
+// copy and the proxy fences as no-ops; and with two ranks time-sharing one
+// GPU, the variants that wait fault: docs/Workloads.md):
 // - A peer's rows are written by the generic proxy (the peer's SM stores
 //   of symm.put, or, for pull, the peer's stream before its kernel began)
 //   and read here by the async proxy (TMA). The acquire load of the flag
@@ -84,11 +87,13 @@ gpu.module @all_gather_gemm_hopper {
   func.func private @symm_gemm_tile_order(index, index, index) -> (index, index)
   func.func private @symm_gemm_hopper_mainloop(!tmA, !tmB, !barriers, index, index, index, index, index) -> !acc
   func.func private @symm_gemm_hopper_stage(!acc, index) -> !epi
-  func.func private @symm_gemm_hopper_store(!epi, memref<?xbf16>, index, index, index)
+  func.func private @symm_gemm_hopper_store_part(!epi, memref<?xbf16>, index, index, index, index, index)
   func.func private @symm_gemm_hopper_release()
   func.func private @symm_gemm_hopper_loader() -> i1
   // The device library's all-gather push of row blocks (library/tiles.mlir).
   func.func private @symm_push_row_blocks(!heap, !heap, !flags, index, index, i32, index, index, index)
+  func.func private @symm_row_blocks(index) -> (index, index, index)
+  func.func private @symm_row_block_rows(index, index) -> (index, index)
 
   // Rank q's A descriptor.
   func.func private @a_descriptor(%q: index, %tmaA0: !tmA, %tmaA1: !tmA, %tmaA2: !tmA, %tmaA3: !tmA, %tmaA4: !tmA, %tmaA5: !tmA, %tmaA6: !tmA, %tmaA7: !tmA) -> !tmA {
@@ -131,21 +136,28 @@ gpu.module @all_gather_gemm_hopper {
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
     %c64 = arith.constant 64 : index
+    %c63 = arith.constant 63 : index
     %c128 = arith.constant 128 : index
+    %c255 = arith.constant 255 : index
     %c256 = arith.constant 256 : index
     %one = arith.constant 1 : i32
     %tid = gpu.thread_id x
     %isFirst = arith.cmpi eq, %tid, %c0 : index
-    %tilesM = arith.divui %m, %c128 : index
-    %tilesN = arith.divui %n, %c256 : index
+    // Row blocks of the padded A (the library's @symm_row_blocks: each
+    // rank's rows in whole blocks); columns and K steps past N and K read
+    // zeros (the TMA boxes' out-of-bounds fill) and are not stored.
+    %s, %perRank, %mp = func.call @symm_row_blocks(%m) : (index) -> (index, index, index)
+    %tilesM = arith.divui %mp, %c128 : index
+    %nUp = arith.addi %n, %c255 : index
+    %tilesN = arith.divui %nUp, %c256 : index
     %tiles = arith.muli %tilesM, %tilesN : index
-    %kSteps = arith.divui %k, %c64 : index
+    %kUp = arith.addi %k, %c63 : index
+    %kSteps = arith.divui %kUp, %c64 : index
 
     %me32 = symm.rank : i32
     %w32 = symm.world_size : i32
     %me = arith.index_cast %me32 : i32 to index
     %w = arith.index_cast %w32 : i32 to index
-    %perRank = arith.divui %tilesM, %w : index
     %shardRows = arith.muli %perRank, %c128 : index
     %firstRb = arith.muli %me, %perRank : index
 
@@ -163,7 +175,7 @@ gpu.module @all_gather_gemm_hopper {
     scf.if %produce {
       // Copying workgroup: work items bid, bid + producers, ..., as in the
       // portable kernel (the library's all-gather push of row blocks).
-      func.call @symm_push_row_blocks(%a_shard, %a_full, %flags, %m, %k, %epoch, %consumers, %bid, %producers)
+      func.call @symm_push_row_blocks(%a_shard, %a_full, %flags, %mp, %k, %epoch, %consumers, %bid, %producers)
           : (!heap, !heap, !flags, index, index, i32, index, index, index) -> ()
     } else {
       %cb0 = arith.subi %bid, %producers : index
@@ -185,7 +197,7 @@ gpu.module @all_gather_gemm_hopper {
       }
 
       // Tiles are handed out in this rank's order from a ticket counter,
-      // flags[M/128 + W], instead of by workgroup id: a workgroup that
+      // flags[W P + W], instead of by workgroup id: a workgroup that
       // starts late, on an SM the copies held, takes fewer tiles. Launch e
       // draws tickets from (e - 1)(tiles + G) on: one per tile, and one per
       // workgroup that finds none left.
@@ -238,7 +250,11 @@ gpu.module @all_gather_gemm_hopper {
         %accOut = func.call @symm_gemm_hopper_mainloop(%tmaA, %tmaB, %bar, %ring, %arow0, %n0, %kSteps, %done)
             : (!tmA, !tmB, !barriers, index, index, index, index, index) -> !acc
         %epi = func.call @symm_gemm_hopper_stage(%accOut, %ring) : (!acc, index) -> !epi
-        func.call @symm_gemm_hopper_store(%epi, %c, %m0, %n0, %n) : (!epi, memref<?xbf16>, index, index, index) -> ()
+        %cm0, %crows = func.call @symm_row_block_rows(%tm, %m) : (index, index) -> (index, index)
+        %colsLeft = arith.subi %n, %n0 : index
+        %ccols = arith.minui %colsLeft, %c256 : index
+        func.call @symm_gemm_hopper_store_part(%epi, %c, %cm0, %n0, %n, %crows, %ccols)
+            : (!epi, memref<?xbf16>, index, index, index, index, index) -> ()
         func.call @symm_gemm_hopper_release() : () -> ()
         %doneNext = arith.addi %done, %kSteps : index
         scf.yield %doneNext : index

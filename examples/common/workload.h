@@ -466,6 +466,23 @@ inline std::string kernelsPath(const std::string &name) {
 /// 48 KiB plus 1 KiB of alignment slack.
 constexpr int64_t kHopperTileN = 256, kHopperTileK = 64;
 constexpr unsigned kHopperThreads = 384, kHopperSharedBytes = 197632;
+/// N and K of a Hopper GEMM are multiples of 8 elements: the rows of A and
+/// B are TMA strides, multiples of 16 bytes (the boxes read zeros past N
+/// and K).
+constexpr int64_t kHopperMultiple = 8;
+
+/// Ends the program, naming the option, where --n or --k is not a Hopper
+/// GEMM's (kHopperMultiple).
+inline void checkHopperSizes(const Args &args, int64_t n, int64_t k) {
+  if (n % kHopperMultiple)
+    args.fail("--n=" + std::to_string(n) +
+              " is not a multiple of 8 (the hopper kernel's TMA rows of B "
+              "are multiples of 16 bytes)");
+  if (k % kHopperMultiple)
+    args.fail("--k=" + std::to_string(k) +
+              " is not a multiple of 8 (the hopper kernel's TMA rows of A "
+              "are multiples of 16 bytes)");
+}
 
 /// A TMA descriptor of a row-major bf16 matrix (rows x cols, at `matrix`,
 /// which may be a peer's through symm_translate) as the Hopper main loop

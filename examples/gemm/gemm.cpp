@@ -32,8 +32,8 @@ namespace {
 constexpr int64_t kTileM = 128, kTileN = 128, kTileK = 32;
 // The hopper kernel's tiles are kHopperTileM x kHopperTileN, its K steps
 // kHopperTileK deep (workload.h); it takes any M, and N and K in multiples of
-// 8 elements: the rows of A and B are TMA strides, multiples of 16 bytes.
-constexpr int64_t kHopperTileM = 128, kHopperMultiple = 8;
+// kHopperMultiple.
+constexpr int64_t kHopperTileM = 128;
 // An f32 workspace slot of the hopper kernel holds one 128 x 256 tile.
 constexpr int64_t kHopperSlotElements = kHopperTileM * kHopperTileN;
 // The SMs of an H100 or H200: the persistent grid, and what split K fills.
@@ -267,14 +267,8 @@ int main(int argc, char **argv) {
   if (staged && n % kHopperTileN)
     args.fail("--n=" + std::to_string(n) +
               " is not a multiple of 256 (the hopper_staged kernel's tiles)");
-  if (hopper && n % kHopperMultiple)
-    args.fail("--n=" + std::to_string(n) +
-              " is not a multiple of 8 (the hopper kernel's TMA rows of B "
-              "are multiples of 16 bytes)");
-  if (hopper && k % kHopperMultiple)
-    args.fail("--k=" + std::to_string(k) +
-              " is not a multiple of 8 (the hopper kernel's TMA rows of A "
-              "are multiples of 16 bytes)");
+  if (hopper)
+    checkHopperSizes(args, n, k);
   // The hopper kernel's K splits, each a positive number of K steps.
   std::vector<int64_t> splitList;
   {

@@ -46,8 +46,10 @@ gpu.module @gemm_all_scatter {
   func.func private @symm_await_arrivals(memref<?xi32, #symm.heap>, i32)
   func.func private @symm_push_tiles(memref<?xi16, #symm.heap>, memref<?xi32, #symm.heap>, memref<?xi32, #symm.heap>, index, index, index, index, i32, index, index)
 
-  // Sizes: m a multiple of 128, nb (this rank's columns of B and of C) a
-  // multiple of 128, k a multiple of 32; C is m x ldc with this rank's
+  // Sizes: any m (the last tile row is partial: A is read there past row m,
+  // so it holds whole tiles of rows, and C is stored only to row m), nb
+  // (this rank's columns of B and of C) a multiple of 128, k a multiple of
+  // 32; C is m x ldc with this rank's
   // block at columns coloff ..; launched with 8 subgroups of %lanes threads.
   // %variant picks the epilogue (a uniform branch; the main loop is the
   // same for all):
@@ -81,7 +83,9 @@ gpu.module @gemm_all_scatter {
     %flag_tiles = arith.ori %is1, %is3 : i1
     %to_peers = arith.cmpi eq, %variant, %v2 : i32
     %awaits = arith.cmpi uge, %variant, %v2 : i32
-    %tiles_m = arith.divui %m, %c128 : index
+    %c127 = arith.constant 127 : index
+    %m_up = arith.addi %m, %c127 : index
+    %tiles_m = arith.divui %m_up, %c128 : index
     %tiles_n = arith.divui %nb, %c128 : index
     %tiles = arith.muli %tiles_m, %tiles_n : index
     %computes = arith.cmpi ult, %bid, %compute_grid : index
@@ -100,7 +104,10 @@ gpu.module @gemm_all_scatter {
           %v, %row, %col, %has = func.call @symm_gemm_fragment_row(%acc#0, %acc#1, %acc#2, %acc#3, %acc#4, %acc#5, %acc#6, %acc#7, %q, %row0, %ccol, %lanes, %sc)
               : (!acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, index, index, index, index, !sc)
               -> (vector<8xf32>, index, index, i1)
-          scf.if %has {
+          // The bottom tile row stops at C's last row.
+          %in_c = arith.cmpi ult, %row, %m : index
+          %store = arith.andi %has, %in_c : i1
+          scf.if %store {
             %base = arith.muli %row, %ldc : index
             %i = arith.addi %base, %col : index
             func.call @symm_gemm_store_row_bf16(%v, %c, %i, %to_peers) : (vector<8xf32>, memref<?xi16, #symm.heap>, index, i1) -> ()
@@ -141,7 +148,9 @@ gpu.module @gemm_all_scatter {
     func.call @symm_push_tiles(%c, %flags, %arrivals, %m, %nb, %ldc, %coloff, %epoch, %bid, %grid)
         : (memref<?xi16, #symm.heap>, memref<?xi32, #symm.heap>, memref<?xi32, #symm.heap>,
            index, index, index, index, i32, index, index) -> ()
-    %tiles_m = arith.divui %m, %c128 : index
+    %c127 = arith.constant 127 : index
+    %m_up = arith.addi %m, %c127 : index
+    %tiles_m = arith.divui %m_up, %c128 : index
     %tiles_n = arith.divui %nb, %c128 : index
     %tiles = arith.muli %tiles_m, %tiles_n : index
     %tiles32 = arith.index_cast %tiles : index to i32

@@ -92,7 +92,11 @@ gpu.module @gemm_all_scatter_hopper {
     %tid = gpu.thread_id x
     %isFirst = arith.cmpi eq, %tid, %c0 : index
     %isConsumer = arith.cmpi ult, %tid, %c256 : index
-    %tilesM = arith.divui %m, %c128 : index
+    // Any M: the bottom tile row's boxes read zeros past A's last row, and
+    // its stores stop at C's.
+    %c127 = arith.constant 127 : index
+    %mUp = arith.addi %m, %c127 : index
+    %tilesM = arith.divui %mUp, %c128 : index
     %tilesN = arith.divui %n, %c256 : index
     %tiles = arith.muli %tilesM, %tilesN : index
     %kSteps = arith.divui %k, %c64 : index
@@ -138,13 +142,16 @@ gpu.module @gemm_all_scatter_hopper {
           %gc = arith.addi %coloff, %tc : index
           %rowStart = arith.muli %gr, %ldc : index
           %idx = arith.addi %rowStart, %gc : index
-          vector.store %bits, %c[%idx] {alignment = 16} : memref<?xi16, #symm.heap>, vector<8xi16>
-          scf.if %toPeers {
-            scf.for %p = %c0 to %world step %c1 {
-              %peer = arith.cmpi ne, %p, %mei : index
-              scf.if %peer {
-                %p32 = arith.index_cast %p : index to i32
-                symm.store %bits, %c[%idx] to %p32 : vector<8xi16> -> memref<?xi16, #symm.heap>
+          %inC = arith.cmpi ult, %gr, %m : index
+          scf.if %inC {
+            vector.store %bits, %c[%idx] {alignment = 16} : memref<?xi16, #symm.heap>, vector<8xi16>
+            scf.if %toPeers {
+              scf.for %p = %c0 to %world step %c1 {
+                %peer = arith.cmpi ne, %p, %mei : index
+                scf.if %peer {
+                  %p32 = arith.index_cast %p : index to i32
+                  symm.store %bits, %c[%idx] to %p32 : vector<8xi16> -> memref<?xi16, #symm.heap>
+                }
               }
             }
           }

@@ -1,9 +1,13 @@
 //===- gemm_reduce_scatter.cpp - GEMM over split K, rows scattered --------===//
 //
 // C = Σ_r A_r·B_r: A (M x K) and B (K x N) are split along K, rank r holds
-// A_r (M x K/W) and B_r (K/W x N) and ends with rows block r of C
-// (M/W x N); bf16 in, f32 accumulation, bf16 C (the row-parallel linear
-// layer of sequence parallelism).
+// A_r (M x K/W) and B_r (K/W x N) and ends with rows block r of C (S x N,
+// S = ceil(M / W), the last ranks fewer rows, or none; any M); bf16 in, f32
+// accumulation, bf16 C (the row-parallel linear layer of sequence
+// parallelism). The kernels tile whole blocks of 128 rows per rank: where
+// S is not a multiple of 128, this driver pads each rank's rows of A_r with
+// zero rows to P = ceil(S / 128) blocks (the kernels' M is then W·P·128),
+// and rank r's block of C is the first S rows of its P·128.
 //
 //   --variant=bulk_sync  GEMM into this rank's full partial C (bf16), then
 //                        symm_reduce_scatter (bf16 sum)
@@ -56,8 +60,9 @@ int main(int argc, char **argv) {
   args.option("variant", "bulk_sync,fused,fused_atomic",
               "bulk_sync | fused | fused_atomic, or a list");
   args.option("m", "auto",
-              "rows of A and C, scattered across the ranks (a multiple of "
-              "128 x ranks; auto: the smallest of at least 256)");
+              "rows of A and C (any number from 1), ceil(M / ranks) "
+              "scattered to each rank, the last ranks fewer (auto: the "
+              "smallest multiple of 128 x ranks of at least 256)");
   args.option("n", "256", "columns of B and C (a multiple of 128)");
   args.option("k", "auto",
               "columns of A, rows of B, split across the ranks (a multiple "
@@ -104,9 +109,6 @@ int main(int argc, char **argv) {
   }
   int64_t m = args.size("m", kTile * world, 256);
   int64_t k = args.size("k", (hopper ? kHopperTileK : kSlice) * world, 256);
-  if (m % (kTile * world))
-    args.fail("--m=" + std::to_string(m) + " is not a multiple of 128 x " +
-              std::to_string(world) + " ranks");
   if (n % kTile)
     args.fail("--n=" + std::to_string(n) + " is not a multiple of 128");
   if (k % (kSlice * world))
@@ -122,16 +124,21 @@ int main(int argc, char **argv) {
     args.fail("--kernel=hopper: no compiled kernel at " + hopperPath +
               " (built from examples/gemm_reduce_scatter/"
               "gemm_reduce_scatter_hopper.mlir)");
-  int64_t mr = m / world, kr = k / world;
-  int64_t tiles = (m / kTile) * (n / kTile);
+  // Rank q's rows of C: shardRows from q·shardRows on (fewer on the last
+  // ranks), in mr = P·128 rows of the kernels' padded M, mp = W·mr.
+  int64_t shardRows = (m + world - 1) / world;
+  int64_t mr = (shardRows + kTile - 1) / kTile * kTile, mp = mr * world;
+  int64_t myRows = std::clamp<int64_t>(m - rank * shardRows, 0, shardRows);
+  int64_t kr = k / world;
+  int64_t tiles = (mp / kTile) * (n / kTile);
   int64_t grid =
       args.str("grid") == "auto" ? (onGpu() ? 132 : 4) : args.integer("grid");
-  grid = std::min(grid, hopper ? (m / kTile) * (n / kHopperTileN) : tiles);
-  int64_t checkRows = mr;
+  grid = std::min(grid, hopper ? (mp / kTile) * (n / kHopperTileN) : tiles);
+  int64_t checkRows = myRows;
   if (args.str("check") != "auto")
-    checkRows = std::min(args.integer("check"), mr);
-  else if (double(mr) * double(n) * double(k) > double(1ll << 31))
-    checkRows = std::clamp<int64_t>((1ll << 31) / (n * k), 1, mr);
+    checkRows = std::min(args.integer("check"), myRows);
+  else if (double(myRows) * double(n) * double(k) > double(1ll << 31))
+    checkRows = std::clamp<int64_t>((1ll << 31) / (n * k), 1, myRows);
   // 64-lane wavefronts on AMD GPUs, 32 lanes elsewhere.
   unsigned lanes = std::strcmp(symm_backend_name(), "hip") == 0 ? 64 : 32;
   unsigned block = kSubgroups * lanes;
@@ -145,16 +152,24 @@ int main(int argc, char **argv) {
 
   std::vector<uint16_t> a, b;
   makeInputs(seed, rank, m, n, kr, a, b);
-  uint16_t *da = deviceAlloc<uint16_t>(a.size());
+  // A_r as the kernels tile it: rank q's rows at row q·mr, zeros after them.
+  std::vector<uint16_t> padded(size_t(mp * kr), 0);
+  for (int q = 0; q < world; ++q) {
+    int64_t first = q * shardRows;
+    int64_t count = std::clamp<int64_t>(m - first, 0, shardRows);
+    std::copy_n(a.begin() + first * kr, count * kr,
+                padded.begin() + q * mr * kr);
+  }
+  uint16_t *da = deviceAlloc<uint16_t>(padded.size());
   uint16_t *db = deviceAlloc<uint16_t>(b.size());
-  upload(da, a);
+  upload(da, padded);
   upload(db, b);
   // The hopper kernel's TMA descriptors: A_r (m x kr) in 128 x 64 boxes and
   // B_r (kr x n) in 64 x 64 boxes, outermost first, bf16 with the 128-byte
   // swizzle (gemm_reduce_scatter_hopper.mlir's types).
   void *tmaA = nullptr, *tmaB = nullptr;
   if (hopper) {
-    tmaA = hopperMapA(da, m, kr);
+    tmaA = hopperMapA(da, mp, kr);
     tmaB = hopperMapB(db, kr, n);
   }
 
@@ -164,8 +179,8 @@ int main(int argc, char **argv) {
   // magnitude, which bulk_sync rounds to bf16 before adding them.
   std::vector<int64_t> rows;
   for (int64_t s = 0; s < checkRows; ++s) {
-    int64_t band = mr / checkRows;
-    rows.push_back(rank * mr + s * band + (s * 73) % band);
+    int64_t band = myRows / checkRows;
+    rows.push_back(rank * shardRows + s * band + (s * 73) % band);
   }
   std::vector<double> ref(rows.size() * size_t(n), 0.0);
   double rms = 0;
@@ -195,16 +210,18 @@ int main(int argc, char **argv) {
         }
       }
     }
-    rms = std::sqrt(rms / double(ref.size() * size_t(world)));
+    // A rank without rows (M < W) checks nothing.
+    if (!ref.empty())
+      rms = std::sqrt(rms / double(ref.size() * size_t(world)));
   }
 
   // Heap, allocated on every rank alike: bulk_sync's partial C, this rank's
   // rows of C, the fused variant's staging slots (one per source rank),
   // fused_atomic's accumulator (zero between launches) and the fused
   // variants' flags (ready per tile and source, done per owner).
-  uint16_t *partial = heapAlloc<uint16_t>(size_t(m * n));
+  uint16_t *partial = heapAlloc<uint16_t>(size_t(mp * n));
   uint16_t *out = heapAlloc<uint16_t>(size_t(mr * n));
-  float *staging = heapAlloc<float>(size_t(m * n));
+  float *staging = heapAlloc<float>(size_t(mp * n));
   float *sums = heapAlloc<float>(size_t(mr * n));
   upload(sums, std::vector<float>(size_t(mr * n), 0.0f));
   size_t flagCount = size_t(tiles + world);
@@ -230,13 +247,13 @@ int main(int argc, char **argv) {
         // The fused variant's bf16 partials land in the owner's partial C,
         // its slots (gemm_reduce_scatter_hopper.mlir).
         Params()
-            .memref(da, a.size())
+            .memref(da, padded.size())
             .memref(db, b.size())
-            .memref(partial, size_t(m * n))
+            .memref(partial, size_t(mp * n))
             .memref(out, size_t(mr * n))
             .memref(sums, size_t(mr * n))
             .memref(flags, flagCount)
-            .index(uint64_t(m))
+            .index(uint64_t(mp))
             .index(uint64_t(n))
             .index(uint64_t(kr))
             .i32(epoch)
@@ -247,14 +264,14 @@ int main(int argc, char **argv) {
                     kHopperSharedBytes);
       } else {
         Params()
-            .memref(da, a.size())
+            .memref(da, padded.size())
             .memref(db, b.size())
-            .memref(partial, size_t(m * n))
+            .memref(partial, size_t(mp * n))
             .memref(out, size_t(mr * n))
-            .memref(staging, size_t(m * n))
+            .memref(staging, size_t(mp * n))
             .memref(sums, size_t(mr * n))
             .memref(flags, flagCount)
-            .index(uint64_t(m))
+            .index(uint64_t(mp))
             .index(uint64_t(n))
             .index(uint64_t(kr))
             .i32(epoch)
@@ -285,8 +302,9 @@ int main(int argc, char **argv) {
     WORKLOAD_CHECK(symm_stream_synchronize(stream));
     std::vector<uint16_t> got(rows.size() * size_t(n));
     for (size_t r = 0; r < rows.size(); ++r)
-      WORKLOAD_CHECK(symm_memcpy(
-          &got[r * size_t(n)], out + (rows[r] - rank * mr) * n, size_t(n) * 2));
+      WORKLOAD_CHECK(symm_memcpy(&got[r * size_t(n)],
+                                 out + (rows[r] - rank * shardRows) * n,
+                                 size_t(n) * 2));
     // bf16 keeps 8 significant bits: rounding the result costs at most
     // 2^-9 |C|, and bulk_sync's rounding of each of the W partials before
     // the sum at most 2^-9 |partial|, below 2^-7 rms(partials) for
