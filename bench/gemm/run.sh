@@ -75,8 +75,12 @@ if (( HOPPER )); then
   for shape in "${RAGGED[@]}"; do
     IFS=x read -r m n k <<< "$shape"
     echo "== gemm $shape: hopper, checked"
+    # Three splits where K has three 64-deep steps to split (the driver
+    # refuses more splits than steps).
+    splits=auto,1
+    (( (k + 63) / 64 >= 3 )) && splits+=,3
     gemm 30 --kernel=hopper --variant=persistent,tiled --m="$m" --n="$n" \
-      --k="$k" --splits=auto,1,3
+      --k="$k" --splits="$splits"
   done
 fi
 echo "== torch.matmul (cuBLAS) at the timed shapes"
@@ -113,6 +117,9 @@ for shape in sorted(set(ours) | set(torch), key=lambda s: (s[1], s[0], s[2])):
         ratio = f"{torch[shape] / us:.2f}" if shape in torch else "-"
         print(f"{name:>16} {what:>30} {us:>9.1f} {flops / us * 1e-6:>7.1f} {ratio:>9}")
 bad = [f"{'x'.join(map(str, s))} {kn} {v} S={sp}" for (s, kn, v, sp), r in sorted(checks.items(), key=str) if r != "PASS"]
+# A run that stopped before its checks (a refused argument, a timeout) has
+# no PASS or FAIL line: its FAILED line counts too.
+bad += [line.split("FAILED: ", 1)[1].strip() for line in open(sys.argv[1]) if line.startswith("FAILED: ")]
 print(f"checks: {len(checks)}, " + ("every kernel, variant and split PASS" if checks and not bad else
                     "FAIL or missing: " + (", ".join(bad) or "no results")))
 PY
