@@ -137,6 +137,10 @@ public:
     option("seed", "1", "seed of the random inputs (different on each rank)");
     option("iters", "20", "timed iterations with --bench");
     option("warmup", "3", "untimed iterations before them");
+    option("trace", "",
+           "write a trace of every rank's kernels to this file (SYMM_TRACE; "
+           "runs the kernels compiled with --trace, traced/<name> by "
+           "default)");
   }
 
   void option(const std::string &name, const std::string &def,
@@ -180,6 +184,10 @@ public:
       }
       it->second.value = value;
     }
+    // Before symm_init, which reads it; kernelsPath then picks the traced
+    // kernels.
+    if (!str("trace").empty())
+      setenv("SYMM_TRACE", str("trace").c_str(), 1);
   }
 
   const std::string &str(const std::string &name) const {
@@ -444,7 +452,9 @@ inline bool onGpu() { return std::strcmp(symm_backend_name(), "host") != 0; }
 /// Where a workload's compiled kernels are by default: `<name>.so` (host),
 /// `.ptx` (cuda) or `.hsaco` (hip) next to the executable, where CMake and
 /// the GPU bundles put them; on CPU ranks that check races
-/// (SYMM_HOST_CHECK_RACES=1), `races/<name>.so`, compiled with the checks.
+/// (SYMM_HOST_CHECK_RACES=1), `races/<name>.so`, compiled with the checks;
+/// with a trace (SYMM_TRACE, --trace), `traced/<name>.<ext>`, compiled with
+/// symm-compile --trace.
 inline std::string kernelsPath(const std::string &name) {
   std::string exe(4096, '\0');
   ssize_t n = readlink("/proc/self/exe", exe.data(), exe.size() - 1);
@@ -457,6 +467,8 @@ inline std::string kernelsPath(const std::string &name) {
   const char *races = std::getenv("SYMM_HOST_CHECK_RACES");
   if (backend == "host" && races && std::string(races) == "1")
     dir += "races/";
+  else if (std::getenv("SYMM_TRACE"))
+    dir += "traced/";
   return dir + name + "." + ext;
 }
 

@@ -125,11 +125,14 @@ gpu.module @gemm_all_scatter_hopper {
     %computes = arith.cmpi ult, %bid, %compute_grid : index
     %myTiles = arith.select %computes, %tiles, %c0 : index
     %stepsDone = scf.for %t = %bid to %myTiles step %compute_grid iter_args(%done = %c0) -> (index) {
+      // What a trace shows (symm-compile --trace); nothing otherwise.
+      symm.trace.begin "tile" (%t)
       %tm, %tn = func.call @symm_gemm_tile_order(%t, %tilesM, %tilesN) : (index, index, index) -> (index, index)
       %m0 = arith.muli %tm, %c128 : index
       %n0 = arith.muli %tn, %c256 : index
       %accOut = func.call @symm_gemm_hopper_mainloop(%tmaA, %tmaB, %bar, %ring, %m0, %n0, %kSteps, %done)
           : (!tmA, !tmB, !barriers, index, index, index, index, index) -> !acc
+      symm.trace.begin "epilogue" (%t)
       %epi = func.call @symm_gemm_hopper_stage(%accOut, %ring) : (!acc, index) -> !epi
       scf.if %isConsumer {
         scf.for %i = %c0 to %c16 step %c1 {
@@ -158,6 +161,7 @@ gpu.module @gemm_all_scatter_hopper {
         }
       }
       func.call @symm_gemm_hopper_release() : () -> ()
+      symm.trace.end "epilogue"
       scf.if %toPeers {
         func.call @symm_announce(%arrivals, %v2) : (memref<?xi32, #symm.heap>, i32) -> ()
       }
@@ -174,15 +178,18 @@ gpu.module @gemm_all_scatter_hopper {
         }
       }
       %doneNext = arith.addi %done, %kSteps : index
+      symm.trace.end "tile"
       scf.yield %doneNext : index
     }
     %pushes = arith.cmpi uge, %bid, %compute_grid : index
     scf.if %pushes {
       %pusher = arith.subi %bid, %compute_grid : index
       %pushers = arith.subi %grid, %compute_grid : index
+      symm.trace.begin "push"
       func.call @symm_push_tiles(%c, %flags, %arrivals, %m, %n, %ldc, %coloff, %epoch, %pusher, %pushers)
           : (memref<?xi16, #symm.heap>, memref<?xi32, #symm.heap>, memref<?xi32, #symm.heap>,
              index, index, index, index, i32, index, index) -> ()
+      symm.trace.end "push"
     }
     scf.if %awaits {
       %halves32 = arith.index_cast %halves : index to i32

@@ -124,6 +124,14 @@ ArrayRef<CompileFlag> mlir::symm::getCompileFlags() {
        [](Options &o, StringRef value, DriverErrorFn emitError) {
          return parseSwitch("--check-races", value, o.checkRaces, emitError);
        }},
+      {"trace", CompileFlag::Switch, "",
+       "Kernels record their events (kernel, ranges, waits, signals, tile "
+       "transfers) with the device's clock; the runtime writes them as one "
+       "Chrome trace for every rank when SYMM_TRACE names a file "
+       "(symm-run --trace). docs/Tracing.md",
+       [](Options &o, StringRef value, DriverErrorFn emitError) {
+         return parseSwitch("--trace", value, o.trace, emitError);
+       }},
   };
   return flags;
 }

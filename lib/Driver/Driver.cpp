@@ -318,6 +318,7 @@ mlir::symm::planCompile(ModuleOp module, const CompileOptions &options,
   pipeline.remote = options.remote;
   pipeline.checkHostAccess = options.checkHostAccess;
   pipeline.checkRaces = options.checkRaces;
+  pipeline.trace = options.trace;
   pipeline.format = *format;
   FailureOr<Toolkit> toolkit =
       plan->target->prepareToolkit(*format, foundToolkit, emitError);

@@ -38,6 +38,9 @@ void addLinkPhase(OpPassManager &pm, const SymmPipelineOptions &o) {
 /// Kernel outlining and the target-independent symm lowering.
 void addHeapBasePhase(OpPassManager &pm, const SymmPipelineOptions &o) {
   pm.addPass(createGpuKernelOutliningPass());
+  SymmTraceOptions trace;
+  trace.record = o.trace;
+  pm.addPass(createSymmTrace(trace));
   // Race reports name the source operation of each access.
   if (o.checkRaces)
     pm.addPass(createSymmNameMemoryOps());

@@ -86,7 +86,7 @@ def _source_text(source: Union[str, bytes, os.PathLike]) -> tuple:
 def compile(source: Union[str, bytes, os.PathLike],
             target: Optional[str] = None, *, opt_level: int = -1,
             kernel_context: Optional[str] = None,
-            check_ranks: bool = False,
+            check_ranks: bool = False, trace: bool = False,
             library: Sequence[Union[str, os.PathLike]] = ()) -> Module:
     """Compiles kernels (a module with ``gpu.module``s and no ``main``) and
     loads them on this rank.
@@ -95,6 +95,8 @@ def compile(source: Union[str, bytes, os.PathLike],
     for the backend's own (``host``, the GPU's ``sm_XY`` or ``gfxNNN``), or
     any target ``symm-compile --target`` takes. ``opt_level``: 0..3, -1 for
     the default. ``kernel_context``: None/``"global"`` or ``"argument"``.
+    ``trace``: the kernels record their events for the trace the runtime
+    writes when ``SYMM_TRACE`` names a file (docs/Tracing.md).
     ``library``: device libraries (``.mlir`` files or folders) searched after
     the one installed with Symm (docs/Library.md).
     Compile errors raise :class:`SymmError` with the compiler's diagnostics
@@ -110,6 +112,8 @@ def compile(source: Union[str, bytes, os.PathLike],
         flags.append(f"--kernel-context={kernel_context}")
     if check_ranks:
         flags.append("--check-ranks")
+    if trace:
+        flags.append("--trace")
     if isinstance(library, (str, os.PathLike)):
         library = [library]
     flags += [f"--library={os.fspath(p)}" for p in library]

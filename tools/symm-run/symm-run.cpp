@@ -62,7 +62,8 @@ std::string backendChoices(const char *separator) {
 std::string usageLine() {
   return "usage: symm-run -n N [--backend " + backendChoices("|") +
          "] [--heap-size S] [--timeout SECONDS] [--target T] "
-         "[--check-host-access] [--check-races] [--] PROGRAM|FILE.mlir "
+         "[--check-host-access] [--check-races] [--trace=FILE] [--] "
+         "PROGRAM|FILE.mlir "
          "[ARGS...]\n"
          "       symm-run --list-backends\n";
 }
@@ -100,6 +101,9 @@ std::string usageLine() {
       "  --check-races    check the kernels for data races on CPU ranks\n"
       "                   (SYMM_HOST_CHECK_RACES=1; a FILE.mlir is compiled\n"
       "                   with symm-compile --check-races)\n"
+      "  --trace=FILE     write a trace of the kernels of every rank to FILE\n"
+      "                   (SYMM_TRACE=FILE; a FILE.mlir is compiled with\n"
+      "                   symm-compile --trace; docs/Tracing.md)\n"
       "  --list-backends  print each backend and its default target, and "
       "exit\n"
       "  -h, --help       print this help and exit\n"
@@ -391,6 +395,7 @@ int main(int argc, char **argv) {
   std::string backend, heapSize, timeout, target;
   std::vector<std::string> compileFlags;
   bool checkRaces = false;
+  std::string trace;
   int i = 1;
   for (; i < argc; ++i) {
     std::string arg = argv[i];
@@ -431,6 +436,10 @@ int main(int argc, char **argv) {
       compileFlags.push_back(arg);
     } else if (arg == "--check-races") {
       checkRaces = true;
+    } else if (is("--trace")) {
+      trace = value("--trace");
+      if (trace.empty())
+        usage("--trace needs a file: --trace=FILE");
     } else if (arg == "-h" || arg == "--help") {
       help();
     } else if (arg == "--list-backends") {
@@ -468,6 +477,10 @@ int main(int argc, char **argv) {
   }
   if (checkRaces)
     compileFlags.push_back("--check-races");
+  if (trace.empty() && env::get(env::kTrace))
+    trace = env::get(env::kTrace);
+  if (!trace.empty())
+    compileFlags.push_back("--trace");
   std::string program = argv[i];
   if (program.size() > 5 && program.substr(program.size() - 5) == ".mlir") {
     if (target.empty())
@@ -519,6 +532,8 @@ int main(int argc, char **argv) {
         setenv(env::kTimeout, timeout.c_str(), 1);
       if (checkRaces)
         setenv(env::kCheckRaces, "1", 1);
+      if (!trace.empty())
+        setenv(env::kTrace, trace.c_str(), 1);
       execvp(program.c_str(), argv + i);
       fprintf(stderr, "symm-run: cannot run %s: %s\n", program.c_str(),
               strerror(errno));

@@ -26,6 +26,16 @@ void populateSymmToLLVMConversionPatterns(LLVMTypeConverter &converter,
                                           RewritePatternSet &patterns,
                                           const SymmTargetInfo &target);
 
+/// Lowers symm.trace.record: the event goes into the module's trace buffer
+/// (SYMM_TRACE_SYMBOL) with `target.readClock`'s time.
+void populateSymmTraceToLLVMConversionPatterns(LLVMTypeConverter &converter,
+                                               RewritePatternSet &patterns,
+                                               const SymmTargetInfo &target);
+
+/// Defines the table of the kernel and range names that `module`'s
+/// symm.trace.record operations take (SYMM_TRACE_NAMES_SYMBOL), if any.
+void createTraceNames(gpu::GPUModuleOp module, const SymmTargetInfo &target);
+
 /// Lowers every symm operation in `gpuModule` for `target`, then gives every
 /// remaining `#symm.heap` memref the target's heap address space, so that the
 /// upstream GPU lowering that follows sees only builtin memory spaces.

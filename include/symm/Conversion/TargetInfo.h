@@ -30,6 +30,9 @@ struct SymmTargetInfo {
   unsigned contextAddressSpace = 4;
   /// LLVM address spaces of gpu.address_space<global|workgroup|private>.
   std::array<unsigned, 3> gpuAddressSpaces = {1, 3, 0};
+  /// Threads of a subgroup (warp, wavefront): trace events are recorded per
+  /// subgroup.
+  unsigned subgroupSize = 32;
   /// LLVM syncscope of each symm scope (workgroup, device, system); the empty
   /// string is LLVM's system scope.
   std::array<StringRef, 3> syncScopes;
@@ -49,6 +52,9 @@ struct SymmTargetInfo {
   /// Emits the pause of a spin loop (`ns` nanoseconds when given).
   std::function<void(OpBuilder &, Location, std::optional<int64_t> ns)>
       emitBackoff;
+
+  /// Reads the device's clock in nanoseconds, as an i64 (trace events).
+  std::function<Value(OpBuilder &, Location)> readClock;
 
   StringRef syncScope(MemoryScope scope) const {
     return syncScopes[static_cast<unsigned>(scope)];

@@ -60,6 +60,9 @@ struct CompileOptions {
   /// --check-races: CPU target: kernels report their accesses to the
   /// runtime's race detector (SYMM_HOST_CHECK_RACES=1).
   bool checkRaces = false;
+  /// --trace: kernels record their events for the runtime's trace
+  /// (SYMM_TRACE).
+  bool trace = false;
   /// Called on the lowering pass manager before it runs (command-line
   /// instrumentation, IR printing); may fail.
   std::function<LogicalResult(PassManager &)> configurePassManager;

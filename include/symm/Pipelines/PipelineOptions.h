@@ -69,6 +69,11 @@ struct SymmPipelineOptions : public PassPipelineOptions<SymmPipelineOptions> {
       llvm::cl::desc("CPU target: report every access of the kernels to the "
                      "runtime's race detector (SYMM_HOST_CHECK_RACES=1)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> trace{
+      *this, "trace",
+      llvm::cl::desc("Kernels record their events in the trace buffer "
+                     "(docs/Tracing.md)"),
+      llvm::cl::init(false)};
   PassOptions::Option<int> optLevel{*this, "O",
                                     llvm::cl::desc("Device optimisation level"),
                                     llvm::cl::init(2)};

@@ -462,8 +462,10 @@ LogicalResult mlir::symm::lowerSymmDeviceCode(gpu::GPUModuleOp gpuModule,
         llvm_unreachable("unknown GPU address space");
       });
 
+  createTraceNames(gpuModule, target);
   RewritePatternSet patterns(ctx);
   populateSymmToLLVMConversionPatterns(converter, patterns, target);
+  populateSymmTraceToLLVMConversionPatterns(converter, patterns, target);
   ConversionTarget legality(*ctx);
   legality.addIllegalDialect<SymmDialect>();
   legality.markUnknownOpDynamicallyLegal([](Operation *) { return true; });

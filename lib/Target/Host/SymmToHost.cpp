@@ -87,6 +87,16 @@ SymmTargetInfo mlir::symm::getHostTargetInfo(bool raceScopes) {
                            LLVM::LLVMVoidType::get(b.getContext())),
         ValueRange{});
   };
+  target.subgroupSize = SYMM_HOST_SUBGROUP_SIZE;
+  target.readClock = [](OpBuilder &b, Location loc) -> Value {
+    Operation *symbols = SymbolTable::getNearestSymbolTable(
+        b.getInsertionBlock()->getParentOp());
+    Type i64 = b.getI64Type();
+    return LLVM::CallOp::create(
+               b, loc, getRuntimeFunction(b, symbols, SYMM_HOST_CLOCK_FN, {}, i64),
+               ValueRange{})
+        .getResult();
+  };
   target.reportPeerOutOfRange = [](OpBuilder &b, Location loc, StringRef what,
                                    Value, Value peer, Value) {
     Operation *symbols = SymbolTable::getNearestSymbolTable(

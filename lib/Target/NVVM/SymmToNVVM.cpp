@@ -230,6 +230,9 @@ SymmTargetInfo mlir::symm::getNVVMTargetInfo(const GPUTargetOptions &options) {
     NVVM::NanosleepOp::create(
         b, loc, LLVM::ConstantOp::create(b, loc, b.getI32Type(), clamped));
   };
+  target.readClock = [](OpBuilder &b, Location loc) -> Value {
+    return NVVM::GlobalTimerOp::create(b, loc, b.getI64Type());
+  };
   if (options.checkRanks)
     target.reportPeerOutOfRange = [](OpBuilder &b, Location loc, StringRef what,
                                      Value rank, Value peer, Value worldSize) {

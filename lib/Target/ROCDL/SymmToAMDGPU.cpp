@@ -95,6 +95,7 @@ mlir::symm::getAMDGPUTargetInfo(const GPUTargetOptions &options) {
   target.contextAddressSpace = 4;
   target.gpuAddressSpaces = {1, 3, 5};
   target.syncScopes = {"workgroup", "agent-one-as", "one-as"};
+  target.subgroupSize = 64;
   target.emitBackoff = [](OpBuilder &b, Location loc,
                           std::optional<int64_t> ns) {
     if (!ns)
@@ -102,6 +103,16 @@ mlir::symm::getAMDGPUTargetInfo(const GPUTargetOptions &options) {
     // s_sleep N waits about 64 * N cycles; at ~2 GHz that is 32 * N ns.
     int64_t count = std::clamp<int64_t>((*ns + 31) / 32, 1, 127);
     ROCDL::SSleepOp::create(b, loc, b.getI32IntegerAttr(count));
+  };
+  target.readClock = [](OpBuilder &b, Location loc) -> Value {
+    Type i64 = b.getI64Type();
+    // s_memrealtime counts at a constant 100 MHz on CDNA 3 (gfx942).
+    Value ticks = LLVM::CallIntrinsicOp::create(
+                      b, loc, i64, b.getStringAttr("llvm.amdgcn.s.memrealtime"),
+                      ValueRange{})
+                      .getResult(0);
+    return LLVM::MulOp::create(b, loc, ticks,
+                               LLVM::ConstantOp::create(b, loc, i64, 10));
   };
   // AMD GPUs have no printf without the ROCm device libraries: the trap
   // ends the kernel, and the launch reports the fault.
@@ -137,10 +148,11 @@ struct ConvertSymmToAMDGPU
       return LLVM::SubOp::create(
           b, loc, group, LLVM::ZExtOp::create(b, loc, b.getI64Type(), fixed));
     });
-    lowerDispatchDims(getOperation());
     if (failed(lowerSymmProgram(getOperation(),
                                 getAMDGPUTargetInfo({checkRanks}))))
-      signalPassFailure();
+      return signalPassFailure();
+    // After the symm lowering, whose trace events take block sizes too.
+    lowerDispatchDims(getOperation());
   }
 };
 

@@ -108,6 +108,88 @@ typedef enum symm_host_shuffle_mode {
 #define SYMM_RACE_RELEASE 2
 #define SYMM_RACE_SCOPE_SHIFT 2
 
+/* ---- Traces (symm-compile --trace) ------------------------------------- */
+
+/* A module compiled with --trace defines `symm_trace_buffer
+ * SYMM_TRACE_SYMBOL` (zero: nothing is recorded), which the runtime writes
+ * when it loads the module under SYMM_TRACE, and the constant string table
+ * SYMM_TRACE_NAMES_SYMBOL: each kernel's and trace range's name, each
+ * preceded by a NUL byte (the table starts with one).
+ * The first lane of each subgroup (warp, wavefront) records: slot
+ * `block * subgroups per block + subgroup` (the linear block and subgroup
+ * ids) of `slots`. It adds 1 to counts[slot] and, when the count it read is
+ * below `capacity`, writes the event at events[slot * capacity + count];
+ * an event past the capacity is dropped and only counted, like those of a
+ * slot past `slots` (in counts[slots]). */
+#define SYMM_TRACE_SYMBOL "__symm_trace"
+#define SYMM_TRACE_NAMES_SYMBOL "__symm_trace_names"
+
+typedef struct symm_trace_buffer {
+  uint64_t counts; /* uint64_t[slots + 1] */
+  uint64_t events; /* symm_trace_event[slots * capacity] */
+  uint32_t slots;
+  uint32_t capacity;
+  uint32_t module; /* the module's number in the trace */
+  uint32_t reserved;
+} symm_trace_buffer;
+
+/* The fields' positions, as compiled code indexes them. */
+typedef enum symm_trace_buffer_field {
+  SYMM_TRACE_FIELD_COUNTS = 0,
+  SYMM_TRACE_FIELD_EVENTS = 1,
+  SYMM_TRACE_FIELD_SLOTS = 2,
+  SYMM_TRACE_FIELD_CAPACITY = 3,
+  SYMM_TRACE_FIELD_MODULE = 4,
+  SYMM_TRACE_FIELD_RESERVED = 5,
+  SYMM_TRACE_FIELD_COUNT = 6
+} symm_trace_buffer_field;
+
+/* `time`: nanoseconds of the device's clock (%globaltimer on NVIDIA,
+ * s_memrealtime on AMD, CLOCK_MONOTONIC on the CPU target). `a` and `b` by
+ * kind: a name, `(module << 32) | offset in the name table`, and the range's
+ * id (-1 without); a flag, its address in this rank's view and
+ * `(peer << 32) | value` (the peer whose flag it is, or -1 for this rank's
+ * own; the value written, added, or seen); a put or get, the peer and 0. */
+typedef struct symm_trace_event {
+  uint64_t time;
+  uint16_t kind; /* symm_trace_kind */
+  uint16_t subgroup;
+  uint32_t block;
+  uint64_t a;
+  uint64_t b;
+} symm_trace_event;
+
+/* Fields of symm_trace_event as compiled code indexes them. */
+typedef enum symm_trace_event_field {
+  SYMM_TRACE_EVENT_TIME = 0,
+  SYMM_TRACE_EVENT_KIND = 1,
+  SYMM_TRACE_EVENT_SUBGROUP = 2,
+  SYMM_TRACE_EVENT_BLOCK = 3,
+  SYMM_TRACE_EVENT_A = 4,
+  SYMM_TRACE_EVENT_B = 5
+} symm_trace_event_field;
+
+/* The kinds of events; the symm dialect's TraceEventKind has the same
+ * values. */
+typedef enum symm_trace_kind {
+  SYMM_TRACE_KERNEL_BEGIN = 0,
+  SYMM_TRACE_KERNEL_END = 1,
+  SYMM_TRACE_RANGE_BEGIN = 2,
+  SYMM_TRACE_RANGE_END = 3,
+  SYMM_TRACE_WAIT_BEGIN = 4,
+  SYMM_TRACE_WAIT_END = 5,
+  SYMM_TRACE_SIGNAL = 6,
+  SYMM_TRACE_PUT_BEGIN = 7,
+  SYMM_TRACE_PUT_END = 8,
+  SYMM_TRACE_GET_BEGIN = 9,
+  SYMM_TRACE_GET_END = 10,
+  SYMM_TRACE_KIND_COUNT = 11
+} symm_trace_kind;
+
+/* int64_t SYMM_HOST_CLOCK_FN(void): the CPU target's clock, CLOCK_MONOTONIC
+ * in nanoseconds. */
+#define SYMM_HOST_CLOCK_FN "_symm_host_clock_ns"
+
 /* ---- Hopper operations on the CPU target -------------------------------- */
 
 /* An nvgpu mbarrier is one 64-bit word of workgroup memory, as on GPUs, that

@@ -31,6 +31,11 @@ constexpr const char *kNvshmemHome = "SYMM_NVSHMEM_HOME";
 constexpr const char *kCheckRaces = "SYMM_HOST_CHECK_RACES";
 constexpr const char *kRaceMemory = "SYMM_HOST_RACE_MEMORY";
 constexpr const char *kCheckCollectives = "SYMM_CHECK_COLLECTIVES";
+/// Traces (runtime/lib/core/Trace.h): the file to write, the events each
+/// subgroup keeps and the subgroups that record.
+constexpr const char *kTrace = "SYMM_TRACE";
+constexpr const char *kTraceEvents = "SYMM_TRACE_EVENTS";
+constexpr const char *kTraceSlots = "SYMM_TRACE_SLOTS";
 /// A job id for ranks started without symm-run, before the launchers'.
 constexpr const char *kJobId = "SYMM_JOB_ID";
 

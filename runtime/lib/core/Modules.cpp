@@ -7,6 +7,7 @@
 
 #include "Manifest.h"
 #include "RuntimeState.h"
+#include "Trace.h"
 
 #include <fstream>
 #include <iterator>
@@ -86,6 +87,10 @@ symm_status loadModule(const void *data, size_t size,
       b.unloadModule(record->handle);
       return st;
     }
+  if (symm_status st = traceModuleLoaded(b, record->handle)) {
+    b.unloadModule(record->handle);
+    return st;
+  }
   {
     LiveModules &live = liveModules();
     std::lock_guard<std::mutex> lock(live.mutex);

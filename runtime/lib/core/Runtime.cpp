@@ -2,6 +2,7 @@
 
 #include "Environment.h"
 #include "RuntimeState.h"
+#include "Trace.h"
 
 #include <atomic>
 #include <cstdio>
@@ -299,6 +300,8 @@ symm_status symm_init(void) {
                   env::kCheckCollectives, c);
     s.checkCollectives = !strcmp(c, "1");
   }
+  if (symm_status st = checkTraceEnvironment())
+    return st;
 
   std::string backend =
       env::get(env::kBackend) ? env::get(env::kBackend) : symm_backend_at(0);
@@ -339,6 +342,9 @@ symm_status symm_finalize(void) {
   // barrier, or still allocates, is an error on both.
   if (status == SYMM_SUCCESS)
     status = collective(Collective::Finalize, "symm_finalize", 0);
+  if (status == SYMM_SUCCESS)
+    status = writeTrace(s);
+  releaseTrace(*s.backend);
   s.backend->destroyHeap();
   unwatchPeers();
   s.bootstrap.reset();

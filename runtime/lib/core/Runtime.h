@@ -149,6 +149,12 @@ public:
                                   void **function) = 0;
   virtual symm_status writeContext(void *module,
                                    const symm_kernel_context &context) = 0;
+  /// Where the module's global `name` is (for memcpy) and its size; a null
+  /// address when the module has none.
+  virtual symm_status findGlobal(void *module, const char *name,
+                                 void **address, size_t *bytes) = 0;
+  /// The clock trace events are stamped with, in nanoseconds, read now.
+  virtual symm_status readClock(uint64_t *ns) = 0;
   virtual symm_status launch(void *function, const unsigned grid[3],
                              const unsigned block[3], unsigned sharedBytes,
                              void *stream, void **params, size_t numParams) = 0;

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <ctime>
 #include <mutex>
 #include <string_view>
 #include <thread>
@@ -164,6 +165,24 @@ public:
                   SYMM_CONTEXT_SYMBOL, bytes, sizeof(context));
     return check(api.memcpyToDevice(global, &context, sizeof(context)),
                  "writing the kernel context");
+  }
+  symm_status findGlobal(void *module, const char *name, void **address,
+                         size_t *bytes) override {
+    api.makeCurrent();
+    *address = nullptr;
+    *bytes = 0;
+    // A missing symbol is not an error: the module was not built for it.
+    if (api.moduleGetGlobal(address, bytes, module, name) != 0)
+      *address = nullptr;
+    return SYMM_SUCCESS;
+  }
+  /// NVIDIA's %globaltimer (and AMD's s_memrealtime, scaled) count real
+  /// time since the epoch; the host's realtime clock is the one they follow.
+  symm_status readClock(uint64_t *ns) override {
+    timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    *ns = uint64_t(now.tv_sec) * 1000000000ull + uint64_t(now.tv_nsec);
+    return SYMM_SUCCESS;
   }
   symm_status launch(void *function, const unsigned grid[3],
                      const unsigned block[3], unsigned shared, void *stream,

@@ -13,12 +13,16 @@
 #include "../core/Runtime.h"
 #include "HostDevice.h"
 #include "Races.h"
+#include "symm/abi.h"
+
+extern "C" int64_t _symm_host_clock_ns();
 
 #include <cerrno>
 #include <condition_variable>
 #include <cstring>
 #include <deque>
 #include <dlfcn.h>
+#include <link.h>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -288,6 +292,24 @@ public:
     // A module whose kernels never use the context has none.
     if (global)
       std::memcpy(global, &context, sizeof(context));
+    return SYMM_SUCCESS;
+  }
+
+  symm_status findGlobal(void *module, const char *name, void **address,
+                         size_t *bytes) override {
+    auto *m = static_cast<HostModule *>(module);
+    *address = dlsym(m->library, name);
+    Dl_info info{};
+    ElfW(Sym) *symbol = nullptr;
+    *bytes = 0;
+    if (*address && dladdr1(*address, &info, reinterpret_cast<void **>(&symbol),
+                            RTLD_DL_SYMENT) &&
+        symbol)
+      *bytes = symbol->st_size;
+    return SYMM_SUCCESS;
+  }
+  symm_status readClock(uint64_t *ns) override {
+    *ns = uint64_t(_symm_host_clock_ns());
     return SYMM_SUCCESS;
   }
 

@@ -573,3 +573,75 @@ func.func @plain_on_host(%m: memref<4xf32, #symm.heap>, %i: index, %x: f32, %p: 
 // expected-error @+1 {{#symm.host_target: optimisation level O = 7 is out of range; use 0, 1, 2 or 3}}
 gpu.module @kernels [#symm.host_target<O = 7>] {
 }
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @trace_unnamed() kernel {
+    // expected-error @+1 {{'symm.trace.begin' op needs a name for the trace to show}}
+    symm.trace.begin ""
+    symm.trace.end ""
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @trace_no_end() kernel {
+    // expected-error @+1 {{'symm.trace.begin' op has no symm.trace.end "tile" in its function; every range needs both}}
+    symm.trace.begin "tile"
+    symm.trace.end "other"
+    symm.trace.begin "other"
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @trace_no_begin() kernel {
+    // expected-error @+1 {{'symm.trace.end' op has no symm.trace.begin "tile" in its function; every range needs both}}
+    symm.trace.end "tile"
+    gpu.return
+  }
+}
+
+// -----
+
+func.func @trace_on_host() {
+  // expected-error @+1 {{'symm.trace.begin' op is a trace range, which only device code can do}}
+  symm.trace.begin "host"
+  symm.trace.end "host"
+  return
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @record_signal_named(%x: i64) kernel {
+    // expected-error @+1 {{'symm.trace.record' op signal events take no name}}
+    symm.trace.record signal "s" (%x, %x) : i64, i64
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @record_range_unnamed(%x: i64) kernel {
+    // expected-error @+1 {{'symm.trace.record' op range_begin events need a name}}
+    symm.trace.record range_begin (%x) : i64
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @record_arguments(%x: i64) kernel {
+    // expected-error @+1 {{'symm.trace.record' op wait_end events take 2 arguments, got 1}}
+    symm.trace.record wait_end (%x) : i64
+    gpu.return
+  }
+}

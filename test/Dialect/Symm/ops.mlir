@@ -160,3 +160,22 @@ func.func @misc(%m: memref<8xf32, #symm.heap>, %i: index, %v: vector<4xf32>) {
   return
 }
 }
+
+gpu.module @traced {
+// CHECK-LABEL: gpu.func @trace_ranges
+gpu.func @trace_ranges(%i: index, %x: i64) kernel {
+  // CHECK: symm.trace.begin "tile"(%{{.*}})
+  symm.trace.begin "tile" (%i)
+  // CHECK: symm.trace.begin "epilogue"{{$}}
+  symm.trace.begin "epilogue"
+  // CHECK: symm.trace.end "epilogue"{{$}}
+  symm.trace.end "epilogue"
+  // CHECK: symm.trace.end "tile"(%{{.*}})
+  symm.trace.end "tile" (%i)
+  // CHECK: symm.trace.record range_begin "r"(%{{.*}}) : i64
+  symm.trace.record range_begin "r" (%x) : i64
+  // CHECK: symm.trace.record signal(%{{.*}}, %{{.*}}) : i64, i64
+  symm.trace.record signal (%x, %x) : i64, i64
+  gpu.return
+}
+}

@@ -9,6 +9,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -463,6 +464,58 @@ LogicalResult DeallocOp::verify() {
 }
 
 LogicalResult BarrierOp::verify() { return verifyOnHost(*this); }
+
+//===----------------------------------------------------------------------===//
+// Traces
+//===----------------------------------------------------------------------===//
+
+/// A range's name is what the trace shows, and its begin and end find each
+/// other by it: one without the other in a function is a mistake.
+template <typename OpT, typename OtherT>
+static LogicalResult verifyTraceRange(OpT op, StringRef other) {
+  if (op.getName().empty())
+    return op.emitOpError() << "needs a name for the trace to show";
+  Operation *function = op->template getParentOfType<FunctionOpInterface>();
+  if (!function)
+    function = op->getParentOp();
+  bool paired = false;
+  function->walk([&](OtherT candidate) {
+    paired |= candidate.getName() == op.getName();
+  });
+  if (!paired)
+    return op.emitOpError() << "has no " << other << " \"" << op.getName()
+                            << "\" in its function; every range needs both";
+  return verifyInDeviceCode(op, "a trace range");
+}
+
+LogicalResult TraceBeginOp::verify() {
+  return verifyTraceRange<TraceBeginOp, TraceEndOp>(*this, "symm.trace.end");
+}
+
+LogicalResult TraceEndOp::verify() {
+  return verifyTraceRange<TraceEndOp, TraceBeginOp>(*this, "symm.trace.begin");
+}
+
+bool TraceRecordOp::isNamed(TraceEventKind kind) {
+  return kind == TraceEventKind::kernel_begin ||
+         kind == TraceEventKind::kernel_end ||
+         kind == TraceEventKind::range_begin ||
+         kind == TraceEventKind::range_end;
+}
+
+LogicalResult TraceRecordOp::verify() {
+  bool named = isNamed(getKind());
+  if (named != getName().has_value())
+    return emitOpError() << stringifyTraceEventKind(getKind())
+                         << (named ? " events need a name"
+                                   : " events take no name");
+  size_t expected = named ? 1 : 2;
+  if (getArgs().size() != expected)
+    return emitOpError() << stringifyTraceEventKind(getKind()) << " events take "
+                         << expected << " argument" << (named ? "" : "s")
+                         << ", got " << getArgs().size();
+  return verifyInDeviceCode(*this, "a trace event");
+}
 
 #define GET_OP_CLASSES
 #include "symm/Dialect/Symm/IR/SymmOps.cpp.inc"

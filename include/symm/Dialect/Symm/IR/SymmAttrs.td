@@ -117,4 +117,21 @@ def Symm_SignalKind : I32EnumAttr<"SignalKind",
   let cppNamespace = "::mlir::symm";
 }
 
+def Symm_TraceEventKind : I32EnumAttr<"TraceEventKind",
+    "event of a trace (the values of symm_trace_kind in symm/abi.h)", [
+      I32EnumAttrCase<"kernel_begin", 0>,
+      I32EnumAttrCase<"kernel_end", 1>,
+      I32EnumAttrCase<"range_begin", 2>,
+      I32EnumAttrCase<"range_end", 3>,
+      I32EnumAttrCase<"wait_begin", 4>,
+      I32EnumAttrCase<"wait_end", 5>,
+      I32EnumAttrCase<"signal", 6>,
+      I32EnumAttrCase<"put_begin", 7>,
+      I32EnumAttrCase<"put_end", 8>,
+      I32EnumAttrCase<"get_begin", 9>,
+      I32EnumAttrCase<"get_end", 10>,
+    ]> {
+  let cppNamespace = "::mlir::symm";
+}
+
 #endif // SYMM_DIALECT_SYMM_IR_SYMMATTRS_TD

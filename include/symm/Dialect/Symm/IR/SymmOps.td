@@ -368,6 +368,74 @@ def Symm_CopyOp : Symm_Op<"copy", []> {
 }
 
 //===----------------------------------------------------------------------===//
+// Traces
+//===----------------------------------------------------------------------===//
+
+class Symm_TraceRangeOp<string mnemonic>
+    : Symm_Op<mnemonic, [MemoryEffects<[MemWrite]>]> {
+  let arguments = (ins StrAttr:$name, Optional<Index>:$id);
+  let assemblyFormat = "$name (`(` $id^ `)`)? attr-dict";
+  let hasVerifier = 1;
+}
+
+def Symm_TraceBeginOp : Symm_TraceRangeOp<"trace.begin"> {
+  let summary = "Begin a named range of a kernel's trace";
+  let description = [{
+    With `symm-compile --trace`, the first lane of each subgroup that
+    reaches it records the beginning of a range called `name` (with `id`,
+    a tile's number say, when given), which the matching `symm.trace.end`
+    of the same name ends; the trace shows it on the subgroup's track.
+    Without `--trace` both are removed and the code is what it would be
+    without them. The function must contain a `symm.trace.end` of the
+    same name.
+
+    ```mlir
+    symm.trace.begin "tile" (%tile)
+    // ... compute and store the tile ...
+    symm.trace.end "tile"
+    ```
+  }];
+}
+
+def Symm_TraceEndOp : Symm_TraceRangeOp<"trace.end"> {
+  let summary = "End a named range of a kernel's trace";
+  let description = [{
+    Ends the innermost range called `name` that `symm.trace.begin` began on
+    this subgroup (see there). `id`, when given, is recorded too.
+
+    ```mlir
+    symm.trace.end "tile"
+    ```
+  }];
+}
+
+def Symm_TraceRecordOp : Symm_Op<"trace.record", [MemoryEffects<[MemWrite]>]> {
+  let summary = "Record one event of a kernel's trace";
+  let description = [{
+    Produced by `symm-trace` when kernels are traced, lowered by each
+    target: the first lane of the subgroup writes the event with the
+    device's clock into the trace buffer (symm/abi.h). Kernel and range
+    events take their `name` and one argument (the range's id, -1 without);
+    the others take two (symm_trace_event's `a` and `b`).
+
+    ```mlir
+    symm.trace.record range_begin "tile" (%id) : i64
+    symm.trace.record signal (%address, %peer_value) : i64, i64
+    ```
+  }];
+  let arguments = (ins Symm_TraceEventKind:$kind, OptionalAttr<StrAttr>:$name,
+                       Variadic<I64>:$args);
+  let assemblyFormat = [{
+    $kind ($name^)? `(` $args `)` attr-dict `:` type($args)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Whether events of `kind` name a kernel or a range.
+    static bool isNamed(TraceEventKind kind);
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // Host-side collective operations
 //===----------------------------------------------------------------------===//
 

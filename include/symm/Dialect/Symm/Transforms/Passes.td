@@ -207,4 +207,30 @@ def SymmNameMemoryOps : Pass<"symm-name-memory-ops", "ModuleOp"> {
   }];
 }
 
+def SymmTrace : Pass<"symm-trace", "ModuleOp"> {
+  let summary = "Record kernel events for traces, or remove trace ranges";
+  let description = [{
+    With `record` (`symm-compile --trace`), every kernel of a `gpu.module`
+    records its events in the trace buffer (docs/Tracing.md) through
+    `symm.trace.record`: the kernel's beginning and end, each
+    `symm.trace.begin` and `symm.trace.end`, the beginning of each
+    `symm.wait` and the moment it is satisfied (with the flag and the value
+    seen), each `symm.signal` before it is made (with the flag, its peer
+    and value) and each `symm.put`, `symm.get` and `symm.copy` (begin and
+    end, with the peer; a put's signal as a signal at its beginning).
+    Plain loads and stores, to peers too, are not recorded: kernels make
+    them by the million. Without `record`, `symm.trace.begin` and
+    `symm.trace.end` are removed and nothing else changes.
+    Runs on outlined kernels, before `symm-translate-to-heap-base` lowers
+    the operations it records.
+  }];
+  let options = [
+    Option<"record", "record", "bool", /*default=*/"false",
+           "Record events (else only remove trace ranges)">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
+  ];
+}
+
 #endif // SYMM_DIALECT_SYMM_TRANSFORMS_PASSES_TD

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Traces on one GPU: a traced fused workload with 2 ranks (its trace, checked
+# and copied out), the GEMM workload traced and not, and the litmus suite at
+# device and system scope.
+#
+# Here (after scripts/setup.sh):
+#   bench/traces/run.sh bundle [DIR]          # default .device-traces
+# compiles gemm_all_scatter's Hopper kernels to sm_90a PTX with and without
+# --trace and the litmus kernels to sm_90 PTX, and copies them with the
+# drivers, symm-run, the runtime, scripts/check-trace.py and this script.
+#
+# There (a GPU, CUDA; no LLVM), from DIR:
+#   ./run.sh gpu
+# writes gemm_all_scatter.json (2 ranks on GPU 0, fused_sequential), checks
+# it, times the workload (every variant, --bench) untraced and traced, runs
+# the litmus variants at device and system scope, and prints a table last.
+# Logs and the trace go to $OUT (the device machine's output folder) or
+# DIR/results.
+set -uo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+MODE="${1:-gpu}"
+
+if [[ $MODE == bundle ]]; then
+  set -e
+  ROOT="$(cd "$HERE/../.." && pwd)"
+  BUILD="${SYMM_BUILD_DIR:-$ROOT/build}"
+  DIR="$(realpath -m "${2:-$ROOT/.device-traces}")"
+  ninja -C "$BUILD" symm_runtime symm-run symm-compile gemm_all_scatter litmus
+  mkdir -p "$DIR/traced"
+  KERNELS="$ROOT/examples/gemm_all_scatter/gemm_all_scatter_hopper.mlir"
+  "$BUILD/bin/symm-compile" --target=sm_90a --emit=ptx "$KERNELS" \
+    -o "$DIR/gemm_all_scatter_hopper.ptx"
+  "$BUILD/bin/symm-compile" --target=sm_90a --emit=ptx --trace "$KERNELS" \
+    -o "$DIR/traced/gemm_all_scatter_hopper.ptx"
+  "$BUILD/bin/symm-compile" --target=sm_90 --emit=ptx \
+    "$BUILD/examples/litmus/litmus.mlir" -o "$DIR/litmus.ptx"
+  cp "$BUILD/lib/libsymm_runtime.so" "$BUILD/bin/symm-run" \
+    "$BUILD/bin/gemm_all_scatter" "$BUILD/bin/litmus" "$HERE/run.sh" \
+    "$ROOT/scripts/check-trace.py" "$DIR/"
+  echo "bundle in $DIR ($(du -sh "$DIR" | cut -f1))"
+  exit 0
+fi
+if [[ $MODE != gpu ]]; then
+  echo "usage: $0 bundle [DIR] | gpu" >&2
+  exit 2
+fi
+
+RESULTS="${OUT:-$HERE/results}"
+mkdir -p "$RESULTS"
+cd "$HERE" || exit 1
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+export LD_LIBRARY_PATH="$HERE${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+LOG="$RESULTS/traces-gpu.log"
+nvidia-smi -L > "$LOG" 2>&1
+SHAPE=(--m=8192 --n=8192 --k=8192)
+run() { # run LABEL TIMEOUT ARGS...: the command's output into the log
+  local label=$1 limit=$2
+  shift 2
+  echo "== $label: $*" >> "$LOG"
+  timeout "$limit" "$@" >> "$LOG" 2>&1
+  local status=$?
+  echo "== $label: exit status $status" >> "$LOG"
+  return $status
+}
+
+# The trace: one run of the fused variant, then checked.
+run trace 60 ./symm-run -n 2 --backend cuda --heap-size 2G --timeout 50 \
+  --trace="$RESULTS/gemm_all_scatter.json" ./gemm_all_scatter \
+  --kernel=hopper "${SHAPE[@]}" --variant=fused_sequential
+run check 30 python3 ./check-trace.py "$RESULTS/gemm_all_scatter.json" \
+  --ranks 2 --kernel gemm --range tile
+# Timing: untraced, traced, untraced again (the order's drift shows).
+for pass in plain traced plain2; do
+  trace=()
+  [[ $pass == traced ]] && trace=(--trace="$RESULTS/bench-traced.json")
+  run "bench-$pass" 90 ./symm-run -n 2 --backend cuda --heap-size 2G \
+    --timeout 80 ./gemm_all_scatter --kernel=hopper "${SHAPE[@]}" --bench \
+    --iters=20 "${trace[@]}"
+done
+rm -f "$RESULTS/bench-traced.json"
+# Litmus at device and system scope (workgroups on different SMs).
+run litmus "${SYMM_LITMUS_TIMEOUT:-150}" ./symm-run -n 1 --backend cuda \
+  --timeout 120 ./litmus --scope=device,system \
+  --iterations="${SYMM_LITMUS_ITERATIONS:-1048576}" \
+  --expect-weak=mp_relaxed@device,mp_relaxed@system,sb_relaxed@device,sb_relaxed@system
+
+echo "---- trace"
+grep -E "^trace ok|check-trace:|dropped" "$LOG"
+echo "---- gemm_all_scatter (2 ranks on one GPU), untraced / traced / untraced"
+grep -E "^== bench|\[rank 0\].*(us|ms|TFLOP)" "$LOG" | cut -c1-150
+echo "---- litmus"
+sed -n '/variant  *scope/,$p' "$LOG" | sed 's/^\[rank 0\] //' | head -40
+grep -E "^== .*exit status" "$LOG"

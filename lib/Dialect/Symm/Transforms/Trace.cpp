@@ -1,0 +1,172 @@
+//===- Trace.cpp - Kernel events for traces ---------------------*- C++ -*-===//
+//
+// Puts a symm.trace.record at each event of a kernel that a trace shows:
+// its beginning and end, named ranges, waits, signals and tile transfers
+// (docs/Tracing.md). Without recording, only the named ranges go, so that
+// the code is what it is without them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "symm/Dialect/Symm/IR/SymmOps.h"
+#include "symm/Dialect/Symm/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+namespace mlir::symm {
+#define GEN_PASS_DEF_SYMMTRACE
+#include "symm/Dialect/Symm/Transforms/Passes.h.inc"
+} // namespace mlir::symm
+
+using namespace mlir;
+using namespace mlir::symm;
+
+namespace {
+
+Value constantI64(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIntOp::create(b, loc, b.getI64Type(), value);
+}
+
+Value indexToI64(OpBuilder &b, Location loc, Value index) {
+  return arith::IndexCastUIOp::create(b, loc, b.getI64Type(), index);
+}
+
+/// The address of `memref[indices]` in this rank's view, which the runtime
+/// turns into an offset in the heap of the flag's owner.
+Value elementAddress(OpBuilder &b, Location loc, Value memref,
+                     ValueRange indices) {
+  auto type = cast<MemRefType>(memref.getType());
+  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+  Value linear = meta.getOffset();
+  for (auto [index, stride] : llvm::zip(indices, meta.getStrides()))
+    linear = arith::AddIOp::create(
+        b, loc, linear, arith::MulIOp::create(b, loc, index, stride));
+  Value base =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  int64_t bytes = (type.getElementTypeBitWidth() + 7) / 8;
+  Value offset = arith::MulIOp::create(
+      b, loc, linear, arith::ConstantIndexOp::create(b, loc, bytes));
+  return indexToI64(b, loc, arith::AddIOp::create(b, loc, base, offset));
+}
+
+/// `(peer << 32) | value`: the flag's owner (-1: this rank) and the low 32
+/// bits of the value.
+Value peerAndValue(OpBuilder &b, Location loc, Value peer, Value value) {
+  Type i32 = b.getI32Type();
+  Value high = peer ? arith::ExtUIOp::create(b, loc, b.getI64Type(), peer)
+                          .getResult()
+                    : constantI64(b, loc, 0xffffffff);
+  high = arith::ShLIOp::create(b, loc, high, constantI64(b, loc, 32));
+  unsigned width = value.getType().getIntOrFloatBitWidth();
+  if (width > 32)
+    value = arith::TruncIOp::create(b, loc, i32, value);
+  else if (width < 32)
+    value = arith::ExtUIOp::create(b, loc, i32, value);
+  Value low = arith::ExtUIOp::create(b, loc, b.getI64Type(), value);
+  return arith::OrIOp::create(b, loc, high, low);
+}
+
+void record(OpBuilder &b, Location loc, TraceEventKind kind, ValueRange args,
+            StringRef name = {}) {
+  TraceRecordOp::create(b, loc, kind,
+                        name.empty() ? StringAttr() : b.getStringAttr(name),
+                        args);
+}
+
+/// The events of a flag: its address and `(peer << 32) | value`.
+void recordFlag(OpBuilder &b, Location loc, TraceEventKind kind, Value memref,
+                ValueRange indices, Value peer, Value value) {
+  record(b, loc, kind,
+         {elementAddress(b, loc, memref, indices),
+          peerAndValue(b, loc, peer, value)});
+}
+
+/// A tile transfer's begin and end around `op`, with `peer`.
+void recordTransfer(OpBuilder &b, Operation *op, TraceEventKind begin,
+                    TraceEventKind end, Value peer) {
+  Location loc = op->getLoc();
+  b.setInsertionPoint(op);
+  Value args[] = {arith::ExtUIOp::create(b, loc, b.getI64Type(), peer),
+                  constantI64(b, loc, 0)};
+  record(b, loc, begin, args);
+  b.setInsertionPointAfter(op);
+  record(b, loc, end, args);
+}
+
+template <typename OpT> void recordRange(OpT op, TraceEventKind kind) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Value id = op.getId() ? indexToI64(b, loc, op.getId())
+                        : constantI64(b, loc, -1);
+  record(b, loc, kind, {id}, op.getName());
+  op.erase();
+}
+
+void instrumentKernel(gpu::GPUFuncOp kernel) {
+  kernel.walk([&](Operation *op) {
+    OpBuilder b(op);
+    Location loc = op->getLoc();
+    if (auto wait = dyn_cast<WaitOp>(op)) {
+      recordFlag(b, loc, TraceEventKind::wait_begin, wait.getMemref(),
+                 wait.getIndices(), wait.getPeer(), wait.getValue());
+      b.setInsertionPointAfter(op);
+      recordFlag(b, loc, TraceEventKind::wait_end, wait.getMemref(),
+                 wait.getIndices(), wait.getPeer(), wait.getResult());
+    } else if (auto signal = dyn_cast<SignalOp>(op)) {
+      recordFlag(b, loc, TraceEventKind::signal, signal.getMemref(),
+                 signal.getIndices(), signal.getPeer(), signal.getValue());
+    } else if (auto put = dyn_cast<PutOp>(op)) {
+      recordTransfer(b, op, TraceEventKind::put_begin,
+                     TraceEventKind::put_end, put.getPeer());
+      if (put.getSignalFlags()) {
+        b.setInsertionPoint(op);
+        recordFlag(b, loc, TraceEventKind::signal, put.getSignalFlags(),
+                   put.getSignalIndices(), put.getPeer(),
+                   put.getSignalValue());
+      }
+    } else if (auto get = dyn_cast<GetOp>(op)) {
+      recordTransfer(b, op, TraceEventKind::get_begin,
+                     TraceEventKind::get_end, get.getPeer());
+    } else if (auto copy = dyn_cast<CopyOp>(op)) {
+      recordTransfer(b, op, TraceEventKind::put_begin,
+                     TraceEventKind::put_end, copy.getDstPeer());
+    }
+  });
+  kernel.walk([](TraceBeginOp op) {
+    recordRange(op, TraceEventKind::range_begin);
+  });
+  kernel.walk(
+      [](TraceEndOp op) { recordRange(op, TraceEventKind::range_end); });
+
+  StringRef name = kernel.getName();
+  OpBuilder b = OpBuilder::atBlockBegin(&kernel.getBody().front());
+  record(b, kernel.getLoc(), TraceEventKind::kernel_begin,
+         {constantI64(b, kernel.getLoc(), -1)}, name);
+  kernel.walk([&](gpu::ReturnOp ret) {
+    b.setInsertionPoint(ret);
+    record(b, ret.getLoc(), TraceEventKind::kernel_end,
+           {constantI64(b, ret.getLoc(), -1)}, name);
+  });
+}
+
+struct SymmTrace : public symm::impl::SymmTraceBase<SymmTrace> {
+  using SymmTraceBase::SymmTraceBase;
+
+  void runOnOperation() override {
+    if (record) {
+      getOperation().walk([](gpu::GPUFuncOp func) {
+        if (func.isKernel())
+          instrumentKernel(func);
+      });
+    }
+    // Ranges outside kernels (device functions that were not inlined) and
+    // every range when not recording.
+    getOperation().walk([](Operation *op) {
+      if (isa<TraceBeginOp, TraceEndOp>(op))
+        op->erase();
+    });
+  }
+};
+
+} // namespace

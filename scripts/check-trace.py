@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+# ===- check-trace.py - Check a trace that symm writes -------------------=== #
+#
+# Checks a Chrome trace-event JSON file written under SYMM_TRACE (symm-run
+# --trace) against what docs/Tracing.md promises: valid JSON in the object
+# form, a process (named "rank R") for every rank, every B event ended by an
+# E event of the same name on its thread, in order, timestamps that never go
+# back on a thread, flow starts and finishes that pair up by id with the
+# start no later than the finish. Prints one line saying what it found, or
+# the first problem, and exits with 1.
+#
+# ===---------------------------------------------------------------------=== #
+
+import argparse
+import json
+import sys
+
+
+def fail(message):
+    print(f"check-trace: {message}", file=sys.stderr)
+    sys.exit(1)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("trace")
+    parser.add_argument("--ranks", type=int, required=True)
+    parser.add_argument("--min-flows", type=int, default=0,
+                        help="at least this many signal-to-wait flows")
+    parser.add_argument("--kernel", action="append", default=[],
+                        help="a kernel every rank must show")
+    parser.add_argument("--range", action="append", default=[],
+                        help="a symm.trace range (name prefix) every rank "
+                        "must show")
+    args = parser.parse_args()
+
+    try:
+        with open(args.trace) as f:
+            trace = json.load(f)
+    except (OSError, ValueError) as e:
+        fail(f"{args.trace} is not a JSON file: {e}")
+    if not isinstance(trace, dict) or not isinstance(
+            trace.get("traceEvents"), list):
+        fail("the trace is not an object with a traceEvents list")
+    events = trace["traceEvents"]
+
+    processes = {e["pid"]: e["args"]["name"] for e in events
+                 if e.get("ph") == "M" and e.get("name") == "process_name"}
+    for rank in range(args.ranks):
+        if processes.get(rank) != f"rank {rank}":
+            fail(f"rank {rank} has no process (processes: {processes})")
+    if len(processes) != args.ranks:
+        fail(f"{len(processes)} processes for {args.ranks} ranks")
+
+    stacks, last, names = {}, {}, {}
+    flows_s, flows_f = {}, {}
+    slices = 0
+    for i, e in enumerate(events):
+        ph = e.get("ph")
+        if ph not in ("M", "B", "E", "i", "s", "f"):
+            fail(f"event {i} has phase {ph!r}, which symm does not write")
+        if ph == "M":
+            continue
+        for key in ("pid", "tid", "ts", "name"):
+            if key not in e:
+                fail(f"event {i} ({ph}) has no {key}")
+        if e["pid"] not in processes:
+            fail(f"event {i} is on pid {e['pid']}, which is no rank")
+        thread = (e["pid"], e["tid"])
+        ts = float(e["ts"])
+        if ts < last.get(thread, float("-inf")):
+            fail(f"event {i} goes back in time on pid {thread[0]} tid "
+                 f"{thread[1]}: {ts} after {last[thread]}")
+        last[thread] = ts
+        stack = stacks.setdefault(thread, [])
+        if ph == "B":
+            stack.append(e["name"])
+            names.setdefault(e["pid"], set()).add(e["name"])
+        elif ph == "E":
+            if not stack or stack[-1] != e["name"]:
+                fail(f"event {i} ends {e['name']!r} on pid {thread[0]} tid "
+                     f"{thread[1]}, where {stack[-1] if stack else 'nothing'!r}"
+                     " is open")
+            stack.pop()
+            slices += 1
+        elif ph in ("s", "f"):
+            table = flows_s if ph == "s" else flows_f
+            if e.get("id") in table:
+                fail(f"flow id {e.get('id')} has two {ph} events")
+            table[e.get("id")] = ts
+    for thread, stack in stacks.items():
+        if stack:
+            fail(f"{stack[-1]!r} on pid {thread[0]} tid {thread[1]} never "
+                 "ends")
+    if set(flows_s) != set(flows_f):
+        fail(f"flows without a pair: {sorted(set(flows_s) ^ set(flows_f))}")
+    for id, start in flows_s.items():
+        if start > flows_f[id]:
+            fail(f"flow {id} finishes at {flows_f[id]}, before its start "
+                 f"{start}")
+    if len(flows_s) < args.min_flows:
+        fail(f"{len(flows_s)} flows, fewer than {args.min_flows}")
+    for rank in range(args.ranks):
+        shown = names.get(rank, set())
+        for kernel in args.kernel:
+            if kernel not in shown:
+                fail(f"rank {rank} shows no kernel {kernel!r}")
+        for prefix in args.range:
+            if not any(n.startswith(prefix) for n in shown):
+                fail(f"rank {rank} shows no range {prefix!r}")
+    print(f"trace ok: {args.ranks} ranks, {len(stacks)} threads, "
+          f"{slices} slices, {len(flows_s)} flows")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,50 @@
+// RUN: symm-opt %s -symm-trace='record=true' | FileCheck %s
+// RUN: symm-opt %s -symm-trace | FileCheck %s --check-prefix=OFF
+
+// Recording: the kernel's beginning and end, ranges, waits (begin and
+// satisfied, with the value seen), signals before they are made, and tile
+// transfers with their peer; a put's signal is a signal at its start.
+
+gpu.module @kernels {
+  // CHECK-LABEL: gpu.func @events
+  gpu.func @events(%flags: memref<4xi32, #symm.heap>, %tile: memref<8xf32>,
+                   %dst: memref<8xf32, #symm.heap>, %i: index, %peer: i32) kernel {
+    %one = arith.constant 1 : i32
+    // CHECK: symm.trace.record kernel_begin "events"(%{{.*}}) : i64
+    // CHECK: symm.trace.record range_begin "tile"(%{{.*}}) : i64
+    symm.trace.begin "tile" (%i)
+    // CHECK: symm.trace.record put_begin(%{{.*}}, %{{.*}}) : i64, i64
+    // CHECK: memref.extract_aligned_pointer_as_index
+    // CHECK: symm.trace.record signal(%{{.*}}, %{{.*}}) : i64, i64
+    // CHECK-NEXT: symm.put
+    // CHECK-NEXT: symm.trace.record put_end
+    symm.put %tile to %dst on %peer signal(add %one, %flags[%i] : memref<4xi32, #symm.heap>) scope(system) : memref<8xf32> -> memref<8xf32, #symm.heap>
+    // CHECK: symm.trace.record wait_begin
+    // CHECK-NEXT: %[[SEEN:.*]] = symm.wait
+    // CHECK: arith.extui %[[SEEN]] : i32 to i64
+    // CHECK: symm.trace.record wait_end
+    %seen = symm.wait %flags[%i] from %peer ge %one scope(system) : memref<4xi32, #symm.heap> -> i32
+    // CHECK: symm.trace.record signal
+    // CHECK-NEXT: symm.signal set
+    symm.signal set %one, %flags[%i] on %peer scope(system) : i32 -> memref<4xi32, #symm.heap>
+    // CHECK: symm.trace.record get_begin
+    // CHECK-NEXT: symm.get
+    // CHECK-NEXT: symm.trace.record get_end
+    symm.get %dst from %peer to %tile : memref<8xf32, #symm.heap> -> memref<8xf32>
+    // CHECK: symm.trace.record range_end "tile"
+    symm.trace.end "tile"
+    // CHECK: symm.trace.record kernel_end "events"
+    // CHECK-NEXT: gpu.return
+    gpu.return
+  }
+}
+
+// Not recording: only the ranges go.
+// OFF-LABEL: gpu.func @events
+// OFF-NOT: symm.trace
+// OFF: symm.put
+// OFF: symm.wait
+// OFF: symm.signal
+// OFF: symm.get
+// OFF-NOT: symm.trace
+// OFF: gpu.return
