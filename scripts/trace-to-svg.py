@@ -6,7 +6,8 @@
 # subgroup) of each rank, slices as bars (nested ones thinner), signals as
 # ticks and each signal-to-wait flow as a line. --subgroup keeps one
 # subgroup of each block, --blocks the first blocks of each rank, --window
-# a time range in microseconds, so that the picture stays legible.
+# a time range in microseconds, so that the picture stays legible; the
+# threads where flows start and end are always drawn.
 #
 # ===---------------------------------------------------------------------=== #
 
@@ -65,7 +66,9 @@ def main():
         elif ph in ("s", "f"):
             flows.setdefault(e["id"], {})[ph] = (thread, ts)
 
-    rows = sorted(t for t in names if keep(*t))
+    # The threads flows start and end at, too.
+    ends = {end[0] for flow in flows.values() for end in flow.values()}
+    rows = sorted(t for t in names if keep(*t) or t in ends)
     if not rows:
         raise SystemExit("trace-to-svg: no thread to draw")
     times = [s for t in rows for (s, _, _, _) in slices[t]] + \

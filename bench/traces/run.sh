@@ -5,12 +5,13 @@
 #
 # Here (after scripts/setup.sh):
 #   bench/traces/run.sh bundle [DIR]          # default .device-traces
-# compiles gemm_all_scatter's Hopper kernels to sm_90a PTX with and without
-# --trace and the litmus kernels to sm_90 PTX, and copies them with the
+# compiles gemm_all_scatter's kernels (the portable ones to sm_90 PTX, the
+# Hopper ones to sm_90a PTX) with and without --trace and the litmus kernels
+# to sm_90 PTX, and copies them with the
 # drivers, symm-run, the runtime, scripts/check-trace.py and this script.
 #
 # There (a GPU, CUDA; no LLVM), from DIR:
-#   ./run.sh gpu
+#   ./run.sh gpu [trace|litmus]      # default both
 # writes gemm_all_scatter.json (2 ranks on GPU 0, fused_sequential), checks
 # it, times the workload (every variant, --bench) untraced and traced, runs
 # the litmus variants at device and system scope, and prints a table last.
@@ -27,11 +28,13 @@ if [[ $MODE == bundle ]]; then
   DIR="$(realpath -m "${2:-$ROOT/.device-traces}")"
   ninja -C "$BUILD" symm_runtime symm-run symm-compile gemm_all_scatter litmus
   mkdir -p "$DIR/traced"
-  KERNELS="$ROOT/examples/gemm_all_scatter/gemm_all_scatter_hopper.mlir"
-  "$BUILD/bin/symm-compile" --target=sm_90a --emit=ptx "$KERNELS" \
-    -o "$DIR/gemm_all_scatter_hopper.ptx"
-  "$BUILD/bin/symm-compile" --target=sm_90a --emit=ptx --trace "$KERNELS" \
-    -o "$DIR/traced/gemm_all_scatter_hopper.ptx"
+  for file in gemm_all_scatter:sm_90 gemm_all_scatter_hopper:sm_90a; do
+    KERNELS="$ROOT/examples/gemm_all_scatter/${file%:*}.mlir"
+    "$BUILD/bin/symm-compile" --target="${file#*:}" --emit=ptx "$KERNELS" \
+      -o "$DIR/${file%:*}.ptx"
+    "$BUILD/bin/symm-compile" --target="${file#*:}" --emit=ptx --trace \
+      "$KERNELS" -o "$DIR/traced/${file%:*}.ptx"
+  done
   "$BUILD/bin/symm-compile" --target=sm_90 --emit=ptx \
     "$BUILD/examples/litmus/litmus.mlir" -o "$DIR/litmus.ptx"
   cp "$BUILD/lib/libsymm_runtime.so" "$BUILD/bin/symm-run" \
@@ -40,8 +43,9 @@ if [[ $MODE == bundle ]]; then
   echo "bundle in $DIR ($(du -sh "$DIR" | cut -f1))"
   exit 0
 fi
+PARTS="${2:-trace litmus}"
 if [[ $MODE != gpu ]]; then
-  echo "usage: $0 bundle [DIR] | gpu" >&2
+  echo "usage: $0 bundle [DIR] | gpu [trace|litmus]" >&2
   exit 2
 fi
 
@@ -64,13 +68,14 @@ run() { # run LABEL TIMEOUT ARGS...: the command's output into the log
 }
 
 # The trace: one run of the fused variant, then checked.
-run trace 60 ./symm-run -n 2 --backend cuda --heap-size 2G --timeout 50 \
+[[ $PARTS == *trace* ]] && run trace 60 ./symm-run -n 2 --backend cuda --heap-size 2G --timeout 50 \
   --trace="$RESULTS/gemm_all_scatter.json" ./gemm_all_scatter \
   --kernel=hopper "${SHAPE[@]}" --variant=fused_sequential
-run check 30 python3 ./check-trace.py "$RESULTS/gemm_all_scatter.json" \
+[[ $PARTS == *trace* ]] && run check 30 python3 ./check-trace.py "$RESULTS/gemm_all_scatter.json" \
   --ranks 2 --kernel gemm --range tile
 # Timing: untraced, traced, untraced again (the order's drift shows).
 for pass in plain traced plain2; do
+  [[ $PARTS == *trace* ]] || break
   trace=()
   [[ $pass == traced ]] && trace=(--trace="$RESULTS/bench-traced.json")
   run "bench-$pass" 90 ./symm-run -n 2 --backend cuda --heap-size 2G \
@@ -79,7 +84,7 @@ for pass in plain traced plain2; do
 done
 rm -f "$RESULTS/bench-traced.json"
 # Litmus at device and system scope (workgroups on different SMs).
-run litmus "${SYMM_LITMUS_TIMEOUT:-150}" ./symm-run -n 1 --backend cuda \
+[[ $PARTS == *litmus* ]] && run litmus "${SYMM_LITMUS_TIMEOUT:-150}" ./symm-run -n 1 --backend cuda \
   --timeout 120 ./litmus --scope=device,system \
   --iterations="${SYMM_LITMUS_ITERATIONS:-1048576}" \
   --expect-weak=mp_relaxed@device,mp_relaxed@system,sb_relaxed@device,sb_relaxed@system
