@@ -164,3 +164,30 @@ def test_compile_without_the_compiler_library(tmp_path):
     assert r.stdout.startswith("symm.compile needs the Symm compiler library "
                                "libSymmCAPI.so, which is not on this machine")
     assert "symm.load(path)" in r.stdout
+
+
+@needs_compiler
+def test_compile_with_trace(tmp_path):
+    # A one-rank job of its own: SYMM_TRACE is read when modules load and at
+    # symm.finalize, which writes the trace.
+    trace = tmp_path / "trace.json"
+    code = (
+        "import numpy as np, symm\n"
+        "symm.init()\n"
+        f"m = symm.compile({SCALE!r}, trace=True)\n"
+        "x = symm.zeros(300, dtype='float32')\n"
+        "m['scale'](grid=2, block=64, args=[x, 300, 2.0])\n"
+        "symm.barrier()\n"
+        "symm.free(x)\n"
+        "m.close()\n"
+        "symm.finalize()\n")
+    r = subprocess.run([sys.executable, "-c", code],
+                       env=solo_env(SYMM_TRACE=str(trace)),
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    import json
+    events = json.loads(trace.read_text())["traceEvents"]
+    kernels = [e for e in events if e.get("cat") == "kernel"]
+    # Two blocks of two subgroups, each a begin and an end.
+    assert [e["name"] for e in kernels] == ["scale"] * 8
+    assert {e["ph"] for e in kernels} == {"B", "E"}

@@ -126,17 +126,15 @@ struct TraceRecordLowering : public ConvertOpToLLVMPattern<TraceRecordOp> {
                       const SymmTargetInfo &target)
       : ConvertOpToLLVMPattern(converter), target(target) {}
 
-  LogicalResult
-  matchAndRewrite(TraceRecordOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &b) const override {
+  LogicalResult matchAndRewrite(TraceRecordOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &b) const override {
     if (!target.readClock)
       return op.emitOpError("has no clock to read on this target");
     Location loc = op.getLoc();
     MLIRContext *ctx = op.getContext();
     Type i64 = b.getI64Type(), i32 = b.getI32Type(), i16 = b.getI16Type();
     // The buffer is device memory.
-    auto ptrType =
-        LLVM::LLVMPointerType::get(ctx, target.gpuAddressSpaces[0]);
+    auto ptrType = LLVM::LLVMPointerType::get(ctx, target.gpuAddressSpaces[0]);
     auto bufferType = getTraceBufferType(ctx);
     Value buffer = getTraceBufferPtr(b, op, target);
     auto field = [&](int which, Type type) -> Value {
@@ -177,11 +175,10 @@ struct TraceRecordLowering : public ConvertOpToLLVMPattern<TraceRecordOp> {
     Value block = linearId<gpu::BlockIdOp, gpu::GridDimOp>(b, loc);
     Value slot = index(
         b, loc,
-        arith::AddIOp::create(b, loc,
-                              arith::MulIOp::create(b, loc, block, perBlock),
-                              subgroup));
-    Value slots = LLVM::ZExtOp::create(b, loc, i64,
-                                       field(SYMM_TRACE_FIELD_SLOTS, i32));
+        arith::AddIOp::create(
+            b, loc, arith::MulIOp::create(b, loc, block, perBlock), subgroup));
+    Value slots =
+        LLVM::ZExtOp::create(b, loc, i64, field(SYMM_TRACE_FIELD_SLOTS, i32));
     Value inSlots =
         LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult, slot, slots);
     // A slot past the last counts its events in counts[slots].
@@ -192,8 +189,8 @@ struct TraceRecordLowering : public ConvertOpToLLVMPattern<TraceRecordOp> {
     // Kernels on several streams may share slots; 64 bits never wrap.
     Value seq = LLVM::AtomicRMWOp::create(
         b, loc, LLVM::AtomicBinOp::add, countPtr, constant(i64, 1),
-        LLVM::AtomicOrdering::monotonic,
-        target.syncScope(MemoryScope::device), /*alignment=*/8);
+        LLVM::AtomicOrdering::monotonic, target.syncScope(MemoryScope::device),
+        /*alignment=*/8);
     Value capacity = LLVM::ZExtOp::create(
         b, loc, i64, field(SYMM_TRACE_FIELD_CAPACITY, i32));
     Value fits =
@@ -209,8 +206,8 @@ struct TraceRecordLowering : public ConvertOpToLLVMPattern<TraceRecordOp> {
                                           field(SYMM_TRACE_FIELD_MODULE, i32));
       a = LLVM::OrOp::create(
           b, loc, LLVM::ShlOp::create(b, loc, module, constant(i64, 32)),
-          constant(i64, nameOffset(op->getParentOfType<gpu::GPUModuleOp>(),
-                                   *name)));
+          constant(i64,
+                   nameOffset(op->getParentOfType<gpu::GPUModuleOp>(), *name)));
       bArg = adaptor.getArgs()[0];
     } else {
       a = adaptor.getArgs()[0];
@@ -218,24 +215,22 @@ struct TraceRecordLowering : public ConvertOpToLLVMPattern<TraceRecordOp> {
     }
     auto eventType = getTraceEventType(ctx);
     Value at = LLVM::AddOp::create(
-        b, loc,
-        LLVM::MulOp::create(b, loc, slot, capacity), seq);
+        b, loc, LLVM::MulOp::create(b, loc, slot, capacity), seq);
     Value event = LLVM::GEPOp::create(
         b, loc, ptrType, eventType,
         LLVM::IntToPtrOp::create(b, loc, ptrType,
                                  field(SYMM_TRACE_FIELD_EVENTS, i64)),
         ArrayRef<LLVM::GEPArg>{at});
     auto store = [&](int which, Value value) {
-      Value ptr =
-          LLVM::GEPOp::create(b, loc, ptrType, eventType, event,
-                              ArrayRef<LLVM::GEPArg>{0, which});
+      Value ptr = LLVM::GEPOp::create(b, loc, ptrType, eventType, event,
+                                      ArrayRef<LLVM::GEPArg>{0, which});
       LLVM::StoreOp::create(b, loc, value, ptr);
     };
     store(SYMM_TRACE_EVENT_TIME, time);
     store(SYMM_TRACE_EVENT_KIND,
           constant(i16, static_cast<int64_t>(op.getKind())));
-    store(SYMM_TRACE_EVENT_SUBGROUP, LLVM::TruncOp::create(
-                                         b, loc, i16, index(b, loc, subgroup)));
+    store(SYMM_TRACE_EVENT_SUBGROUP,
+          LLVM::TruncOp::create(b, loc, i16, index(b, loc, subgroup)));
     store(SYMM_TRACE_EVENT_BLOCK,
           LLVM::TruncOp::create(b, loc, i32, index(b, loc, block)));
     store(SYMM_TRACE_EVENT_A, a);
@@ -262,10 +257,10 @@ void mlir::symm::createTraceNames(gpu::GPUModuleOp module,
   for (const std::string &name : names)
     table += name + '\0';
   OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
-  createRuntimeGlobal(
-      b, module.getLoc(), LLVM::LLVMArrayType::get(b.getI8Type(), table.size()),
-      /*constant=*/true, SYMM_TRACE_NAMES_SYMBOL, b.getStringAttr(table),
-      target.contextAddressSpace);
+  createRuntimeGlobal(b, module.getLoc(),
+                      LLVM::LLVMArrayType::get(b.getI8Type(), table.size()),
+                      /*constant=*/true, SYMM_TRACE_NAMES_SYMBOL,
+                      b.getStringAttr(table), target.contextAddressSpace);
 }
 
 void mlir::symm::populateSymmTraceToLLVMConversionPatterns(

@@ -93,7 +93,8 @@ SymmTargetInfo mlir::symm::getHostTargetInfo(bool raceScopes) {
         b.getInsertionBlock()->getParentOp());
     Type i64 = b.getI64Type();
     return LLVM::CallOp::create(
-               b, loc, getRuntimeFunction(b, symbols, SYMM_HOST_CLOCK_FN, {}, i64),
+               b, loc,
+               getRuntimeFunction(b, symbols, SYMM_HOST_CLOCK_FN, {}, i64),
                ValueRange{})
         .getResult();
   };

@@ -151,8 +151,8 @@ public:
                                    const symm_kernel_context &context) = 0;
   /// Where the module's global `name` is (for memcpy) and its size; a null
   /// address when the module has none.
-  virtual symm_status findGlobal(void *module, const char *name,
-                                 void **address, size_t *bytes) = 0;
+  virtual symm_status findGlobal(void *module, const char *name, void **address,
+                                 size_t *bytes) = 0;
   /// The clock trace events are stamped with, in nanoseconds, read now.
   virtual symm_status readClock(uint64_t *ns) = 0;
   virtual symm_status launch(void *function, const unsigned grid[3],

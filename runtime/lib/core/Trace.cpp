@@ -29,9 +29,9 @@ using namespace symm;
 
 namespace {
 
-constexpr int kDefaultEvents = 128;   // per subgroup
-constexpr int kDefaultSlots = 4096;   // subgroups
-constexpr int kAlignmentRounds = 5;   // barriers the clock offset is taken at
+constexpr int kDefaultEvents = 128; // per subgroup
+constexpr int kDefaultSlots = 4096; // subgroups
+constexpr int kAlignmentRounds = 5; // barriers the clock offset is taken at
 constexpr uint32_t kThisRank = 0xffffffffu;
 
 struct Tracer {
@@ -187,8 +187,7 @@ std::string jsonString(const std::string &text) {
 /// Microseconds, as the trace-event format counts, from nanoseconds.
 std::string micros(int64_t ns) {
   char text[32];
-  snprintf(text, sizeof(text), "%" PRId64 ".%03" PRId64, ns / 1000,
-           ns % 1000);
+  snprintf(text, sizeof(text), "%" PRId64 ".%03" PRId64, ns / 1000, ns % 1000);
   return text;
 }
 
@@ -293,21 +292,19 @@ bool writeJson(int size, const char *path, std::vector<RankEvent> &events,
   for (const RankEvent &e : events) {
     auto thread = std::make_pair(e.rank, e.tid());
     threads[thread] = {e.block, e.subgroup};
-    bool begins = e.kind == SYMM_TRACE_KERNEL_BEGIN ||
-                  e.kind == SYMM_TRACE_RANGE_BEGIN ||
-                  e.kind == SYMM_TRACE_WAIT_BEGIN ||
-                  e.kind == SYMM_TRACE_PUT_BEGIN ||
-                  e.kind == SYMM_TRACE_GET_BEGIN;
+    bool begins =
+        e.kind == SYMM_TRACE_KERNEL_BEGIN || e.kind == SYMM_TRACE_RANGE_BEGIN ||
+        e.kind == SYMM_TRACE_WAIT_BEGIN || e.kind == SYMM_TRACE_PUT_BEGIN ||
+        e.kind == SYMM_TRACE_GET_BEGIN;
     if (begins) {
       open[thread].push_back(&e);
       continue;
     }
     if (e.kind == SYMM_TRACE_SIGNAL) {
       place(e, "{\"name\":\"signal to rank " + std::to_string(e.owner) +
-                    "\",\"cat\":\"signal\",\"ph\":\"i\",\"s\":\"t\"" +
-                    common(e) + ",\"args\":{\"offset\":" +
-                    std::to_string(e.at) +
-                    ",\"value\":" + std::to_string(e.value) + "}}");
+                   "\",\"cat\":\"signal\",\"ph\":\"i\",\"s\":\"t\"" +
+                   common(e) + ",\"args\":{\"offset\":" + std::to_string(e.at) +
+                   ",\"value\":" + std::to_string(e.value) + "}}");
       if (e.at >= 0)
         signals[{e.owner, e.at}].push_back(&e);
       continue;
@@ -330,8 +327,8 @@ bool writeJson(int size, const char *path, std::vector<RankEvent> &events,
              ",\"offset\":" + std::to_string(e.at) +
              ",\"seen\":" + std::to_string(e.value) + "}";
     std::string cat = std::string(",\"cat\":\"") + category(begin.kind) + "\"";
-    place(begin, "{\"name\":" + name + cat + ",\"ph\":\"B\"" +
-                     common(begin) + "}");
+    place(begin,
+          "{\"name\":" + name + cat + ",\"ph\":\"B\"" + common(begin) + "}");
     if (e.kind == SYMM_TRACE_WAIT_END && e.at >= 0) {
       // The flow starts at the latest signal of the flag before the wait
       // was satisfied.
@@ -347,8 +344,8 @@ bool writeJson(int size, const char *path, std::vector<RankEvent> &events,
                      id + common(e) + "}");
       }
     }
-    place(e, "{\"name\":" + name + cat + ",\"ph\":\"E\"" + common(e) +
-                 args + "}");
+    place(e,
+          "{\"name\":" + name + cat + ",\"ph\":\"E\"" + common(e) + args + "}");
   }
   for (auto &[thread, stack] : open)
     unpaired += stack.size();
@@ -361,9 +358,9 @@ bool writeJson(int size, const char *path, std::vector<RankEvent> &events,
     first = false;
   };
   for (int r = 0; r < size; ++r) {
-    emit("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":" +
-         std::to_string(r) + ",\"args\":{\"name\":\"rank " +
-         std::to_string(r) + "\"}}");
+    emit(
+        "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":" + std::to_string(r) +
+        ",\"args\":{\"name\":\"rank " + std::to_string(r) + "\"}}");
     emit("{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":" +
          std::to_string(r) + ",\"args\":{\"sort_index\":" + std::to_string(r) +
          "}}");
@@ -394,8 +391,8 @@ bool writeJson(int size, const char *path, std::vector<RankEvent> &events,
 
 symm_status symm::checkTraceEnvironment() {
   for (const char *name : {env::kTraceEvents, env::kTraceSlots})
-    if (const char *text = env::get(name); text && !env::parseInt(text, 1,
-                                                                  1 << 20))
+    if (const char *text = env::get(name);
+        text && !env::parseInt(text, 1, 1 << 20))
       return fail(SYMM_ERROR_INVALID_ARGUMENT,
                   "%s='%s' is not a whole number from 1 to 1048576", name,
                   text);
@@ -430,8 +427,8 @@ symm_status symm::traceModuleLoaded(Backend &backend, void *module) {
       return st;
     if (symm_status st = backend.memAlloc(eventBytes, false, &t.events))
       return st;
-    if (symm_status st = backend.memset(t.counts, 0, 4, countBytes / 4,
-                                        nullptr))
+    if (symm_status st =
+            backend.memset(t.counts, 0, 4, countBytes / 4, nullptr))
       return st;
   }
   std::string table(namesBytes, '\0');

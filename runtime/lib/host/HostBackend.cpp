@@ -22,8 +22,8 @@ extern "C" int64_t _symm_host_clock_ns();
 #include <cstring>
 #include <deque>
 #include <dlfcn.h>
-#include <link.h>
 #include <functional>
+#include <link.h>
 #include <memory>
 #include <mutex>
 #include <pthread.h>
@@ -302,8 +302,9 @@ public:
     Dl_info info{};
     ElfW(Sym) *symbol = nullptr;
     *bytes = 0;
-    if (*address && dladdr1(*address, &info, reinterpret_cast<void **>(&symbol),
-                            RTLD_DL_SYMENT) &&
+    if (*address &&
+        dladdr1(*address, &info, reinterpret_cast<void **>(&symbol),
+                RTLD_DL_SYMENT) &&
         symbol)
       *bytes = symbol->st_size;
     return SYMM_SUCCESS;

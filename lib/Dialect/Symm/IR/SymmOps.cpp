@@ -479,9 +479,8 @@ static LogicalResult verifyTraceRange(OpT op, StringRef other) {
   if (!function)
     function = op->getParentOp();
   bool paired = false;
-  function->walk([&](OtherT candidate) {
-    paired |= candidate.getName() == op.getName();
-  });
+  function->walk(
+      [&](OtherT candidate) { paired |= candidate.getName() == op.getName(); });
   if (!paired)
     return op.emitOpError() << "has no " << other << " \"" << op.getName()
                             << "\" in its function; every range needs both";
@@ -511,9 +510,9 @@ LogicalResult TraceRecordOp::verify() {
                                    : " events take no name");
   size_t expected = named ? 1 : 2;
   if (getArgs().size() != expected)
-    return emitOpError() << stringifyTraceEventKind(getKind()) << " events take "
-                         << expected << " argument" << (named ? "" : "s")
-                         << ", got " << getArgs().size();
+    return emitOpError() << stringifyTraceEventKind(getKind())
+                         << " events take " << expected << " argument"
+                         << (named ? "" : "s") << ", got " << getArgs().size();
   return verifyInDeviceCode(*this, "a trace event");
 }
 

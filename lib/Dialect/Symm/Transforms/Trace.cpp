@@ -42,8 +42,7 @@ Value elementAddress(OpBuilder &b, Location loc, Value memref,
   for (auto [index, stride] : llvm::zip(indices, meta.getStrides()))
     linear = arith::AddIOp::create(
         b, loc, linear, arith::MulIOp::create(b, loc, index, stride));
-  Value base =
-      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
   int64_t bytes = (type.getElementTypeBitWidth() + 7) / 8;
   Value offset = arith::MulIOp::create(
       b, loc, linear, arith::ConstantIndexOp::create(b, loc, bytes));
@@ -54,9 +53,9 @@ Value elementAddress(OpBuilder &b, Location loc, Value memref,
 /// bits of the value.
 Value peerAndValue(OpBuilder &b, Location loc, Value peer, Value value) {
   Type i32 = b.getI32Type();
-  Value high = peer ? arith::ExtUIOp::create(b, loc, b.getI64Type(), peer)
-                          .getResult()
-                    : constantI64(b, loc, 0xffffffff);
+  Value high =
+      peer ? arith::ExtUIOp::create(b, loc, b.getI64Type(), peer).getResult()
+           : constantI64(b, loc, 0xffffffff);
   high = arith::ShLIOp::create(b, loc, high, constantI64(b, loc, 32));
   unsigned width = value.getType().getIntOrFloatBitWidth();
   if (width > 32)
@@ -69,9 +68,8 @@ Value peerAndValue(OpBuilder &b, Location loc, Value peer, Value value) {
 
 void record(OpBuilder &b, Location loc, TraceEventKind kind, ValueRange args,
             StringRef name = {}) {
-  TraceRecordOp::create(b, loc, kind,
-                        name.empty() ? StringAttr() : b.getStringAttr(name),
-                        args);
+  TraceRecordOp::create(
+      b, loc, kind, name.empty() ? StringAttr() : b.getStringAttr(name), args);
 }
 
 /// The events of a flag: its address and `(peer << 32) | value`.
@@ -97,8 +95,8 @@ void recordTransfer(OpBuilder &b, Operation *op, TraceEventKind begin,
 template <typename OpT> void recordRange(OpT op, TraceEventKind kind) {
   OpBuilder b(op);
   Location loc = op.getLoc();
-  Value id = op.getId() ? indexToI64(b, loc, op.getId())
-                        : constantI64(b, loc, -1);
+  Value id =
+      op.getId() ? indexToI64(b, loc, op.getId()) : constantI64(b, loc, -1);
   record(b, loc, kind, {id}, op.getName());
   op.erase();
 }
@@ -117,25 +115,23 @@ void instrumentKernel(gpu::GPUFuncOp kernel) {
       recordFlag(b, loc, TraceEventKind::signal, signal.getMemref(),
                  signal.getIndices(), signal.getPeer(), signal.getValue());
     } else if (auto put = dyn_cast<PutOp>(op)) {
-      recordTransfer(b, op, TraceEventKind::put_begin,
-                     TraceEventKind::put_end, put.getPeer());
+      recordTransfer(b, op, TraceEventKind::put_begin, TraceEventKind::put_end,
+                     put.getPeer());
       if (put.getSignalFlags()) {
         b.setInsertionPoint(op);
         recordFlag(b, loc, TraceEventKind::signal, put.getSignalFlags(),
-                   put.getSignalIndices(), put.getPeer(),
-                   put.getSignalValue());
+                   put.getSignalIndices(), put.getPeer(), put.getSignalValue());
       }
     } else if (auto get = dyn_cast<GetOp>(op)) {
-      recordTransfer(b, op, TraceEventKind::get_begin,
-                     TraceEventKind::get_end, get.getPeer());
+      recordTransfer(b, op, TraceEventKind::get_begin, TraceEventKind::get_end,
+                     get.getPeer());
     } else if (auto copy = dyn_cast<CopyOp>(op)) {
-      recordTransfer(b, op, TraceEventKind::put_begin,
-                     TraceEventKind::put_end, copy.getDstPeer());
+      recordTransfer(b, op, TraceEventKind::put_begin, TraceEventKind::put_end,
+                     copy.getDstPeer());
     }
   });
-  kernel.walk([](TraceBeginOp op) {
-    recordRange(op, TraceEventKind::range_begin);
-  });
+  kernel.walk(
+      [](TraceBeginOp op) { recordRange(op, TraceEventKind::range_begin); });
   kernel.walk(
       [](TraceEndOp op) { recordRange(op, TraceEventKind::range_end); });
 
