@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what Symm needs on a fresh Debian 12 machine (when run as root and
 # something is missing), then configures and builds everything into build/.
-# Idempotent: a second run only rebuilds what changed.
+# Idempotent: a second run only rebuilds what changed. Arguments are CMake
+# options for the build folder, SYMM_EXTRA_PACKAGES more packages
+# (scripts/sanitize.sh uses both).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -12,6 +14,7 @@ PACKAGES=(
   libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools clang-22 lld-22
   libamdhip64-dev libopenmpi-dev openmpi-bin
   python3-numpy python3-pytest python3-pip python3-setuptools
+  ${SYMM_EXTRA_PACKAGES:-}
 )
 
 missing=()
@@ -42,6 +45,8 @@ if [[ ! -f "$BUILD/build.ninja" ]]; then
     -DCMAKE_C_COMPILER="$LLVM_DIR/bin/clang" \
     -DCMAKE_CXX_COMPILER="$LLVM_DIR/bin/clang++" \
     -DMLIR_DIR="$LLVM_DIR/lib/cmake/mlir" \
-    -DLLVM_EXTERNAL_LIT="$LLVM_DIR/bin/lit"
+    -DLLVM_EXTERNAL_LIT="$LLVM_DIR/bin/lit" "$@"
+elif (($#)); then
+  cmake -B "$BUILD" "$@" > /dev/null
 fi
 cmake --build "$BUILD" -j "${SYMM_JOBS:-$(nproc)}"
