@@ -15,7 +15,7 @@ HEADERS = Path(__file__).resolve().parents[2] / "runtime" / "include" / "symm"
 
 def enumerators(header: str, enum: str):
     text = (HEADERS / header).read_text()
-    body = re.search(r"typedef enum " + enum + r" \{(.*?)\}", text, re.S)
+    body = re.search(r"typedef enum " + enum + r"\b[^{]*\{(.*?)\}", text, re.S)
     return re.findall(r"\b(SYMM_\w+)", body.group(1))
 
 

@@ -21,14 +21,23 @@
 extern "C" {
 #endif
 
+/* A dtype or op a caller passes is checked, and refused when it names none
+ * (9): in C++ these enums have int as their fixed underlying type, so that
+ * every int is one of their values and reading one is defined. */
+#ifdef __cplusplus
+#define SYMM_ENUM_INT : int
+#else
+#define SYMM_ENUM_INT
+#endif
+
 /* The element types: SYMM_INT8, SYMM_INT32, SYMM_INT64, SYMM_FLOAT16,
    SYMM_BFLOAT16, SYMM_FLOAT32, SYMM_FLOAT64 (symm/dtypes.def). */
-typedef enum symm_dtype {
+typedef enum symm_dtype SYMM_ENUM_INT {
 #define SYMM_DTYPE(ENUMERATOR, NAME, BYTES, ACCUMULATOR) ENUMERATOR,
 #include "symm/dtypes.def"
 } symm_dtype;
 
-typedef enum symm_reduce_op {
+typedef enum symm_reduce_op SYMM_ENUM_INT {
   SYMM_SUM,
   SYMM_PROD,
   SYMM_MIN,
