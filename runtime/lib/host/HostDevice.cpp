@@ -40,6 +40,14 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#include <pthread.h>
+#include <sanitizer/common_interface_defs.h>
+#define SYMM_HOST_ASAN 1
+#endif
+#endif
+
 using namespace symm;
 
 namespace {
@@ -85,16 +93,16 @@ symmHostSwitch:
   .popsection
 )");
 
-struct Context {
+struct Registers {
   void *sp = nullptr;
 };
 
-void switchContext(Context &from, Context &to) {
+void switchRegisters(Registers &from, Registers &to) {
   symmHostSwitch(&from.sp, to.sp);
 }
 
-/// A context that starts `start` on the stack below `top` (16-byte aligned).
-void makeContext(Context &context, char *top, void (*start)()) {
+/// Registers that start `start` on the stack below `top` (16-byte aligned).
+void makeRegisters(Registers &context, char *top, void (*start)()) {
   // Popped by symmHostSwitch: six registers, then the return address;
   // `start` begins with the stack pointer 8 bytes off 16-byte alignment, as
   // after a call.
@@ -106,15 +114,15 @@ void makeContext(Context &context, char *top, void (*start)()) {
   context.sp = sp;
 }
 #else
-struct Context {
+struct Registers {
   ucontext_t uc;
 };
 
-void switchContext(Context &from, Context &to) {
+void switchRegisters(Registers &from, Registers &to) {
   swapcontext(&from.uc, &to.uc);
 }
 
-void makeContext(Context &context, char *top, void (*start)()) {
+void makeRegisters(Registers &context, char *top, void (*start)()) {
   getcontext(&context.uc);
   context.uc.uc_stack.ss_sp = top - kFiberStackBytes;
   context.uc.uc_stack.ss_size = kFiberStackBytes;
@@ -122,6 +130,57 @@ void makeContext(Context &context, char *top, void (*start)()) {
   makecontext(&context.uc, start, 0);
 }
 #endif
+
+/// A fiber's or a worker's context and the stack it runs on. Built with
+/// AddressSanitizer, every switch between stacks is announced: ASan otherwise
+/// takes a fiber's frames for a thread's stack gone astray ("ASan is ignoring
+/// requested __asan_handle_no_return") and may report false errors.
+struct Context {
+  Registers registers;
+  char *stackBottom = nullptr;
+  size_t stackSize = 0;
+};
+
+void switchContext(Context &from, Context &to) {
+#if SYMM_HOST_ASAN
+  void *fakeStack = nullptr;
+  __sanitizer_start_switch_fiber(&fakeStack, to.stackBottom, to.stackSize);
+#endif
+  switchRegisters(from.registers, to.registers);
+#if SYMM_HOST_ASAN
+  __sanitizer_finish_switch_fiber(fakeStack, nullptr, nullptr);
+#endif
+}
+
+/// The first code a new context runs: the switch to it is complete.
+void enterContext() {
+#if SYMM_HOST_ASAN
+  __sanitizer_finish_switch_fiber(nullptr, nullptr, nullptr);
+#endif
+}
+
+/// A context that starts `start` on the stack below `top` (16-byte aligned);
+/// `start` begins with enterContext().
+void makeContext(Context &context, char *top, void (*start)()) {
+  makeRegisters(context.registers, top, start);
+  context.stackBottom = top - kFiberStackBytes;
+  context.stackSize = kFiberStackBytes;
+}
+
+/// The context of the calling thread, on the thread's own stack.
+void setThreadStack(Context &context) {
+#if SYMM_HOST_ASAN
+  pthread_attr_t attributes;
+  if (pthread_getattr_np(pthread_self(), &attributes) != 0)
+    return;
+  void *bottom = nullptr;
+  pthread_attr_getstack(&attributes, &bottom, &context.stackSize);
+  context.stackBottom = static_cast<char *>(bottom);
+  pthread_attr_destroy(&attributes);
+#else
+  (void)context;
+#endif
+}
 
 //===----------------------------------------------------------------------===//
 // Stacks
@@ -440,6 +499,7 @@ void releaseShuffle(Block &block, int subgroup) {
 }
 
 void fiberMain() {
+  enterContext();
   Fiber &fiber = *thisWorker->current;
   Launch &launch = *fiber.block->launch;
   launch.entry(launch.params);
@@ -654,6 +714,7 @@ void HostDevice::Impl::retire(Worker &worker, Block *block) {
 
 void HostDevice::Impl::work(Worker &worker) {
   thisWorker = &worker;
+  setThreadStack(worker.context);
   worker.signalStack.reset(new char[kSignalStackBytes]);
   stack_t signalStack = {};
   signalStack.ss_sp = worker.signalStack.get();
