@@ -141,10 +141,20 @@ struct Context {
   size_t stackSize = 0;
 };
 
-void switchContext(Context &from, Context &to) {
+/// Whether the context a switch leaves runs again. ASan keeps the fake stack
+/// of one that does (its frames for finding stack-use-after-return) and frees
+/// the fake stack of one that does not: a fiber that returned or failed.
+enum class Leaving { ToResume, ForGood };
+
+void switchContext(Context &from, Context &to,
+                   Leaving leaving = Leaving::ToResume) {
 #if SYMM_HOST_ASAN
   void *fakeStack = nullptr;
-  __sanitizer_start_switch_fiber(&fakeStack, to.stackBottom, to.stackSize);
+  __sanitizer_start_switch_fiber(leaving == Leaving::ToResume ? &fakeStack
+                                                              : nullptr,
+                                 to.stackBottom, to.stackSize);
+#else
+  (void)leaving;
 #endif
   switchRegisters(from.registers, to.registers);
 #if SYMM_HOST_ASAN
@@ -389,7 +399,7 @@ uintptr_t interruptedPc(void *context) {
 #endif
 }
 
-void suspend(Fiber &fiber);
+void suspend(Fiber &fiber, Leaving leaving = Leaving::ToResume);
 
 /// Switches away from the interrupted fiber, which stays ready; it resumes by
 /// returning from this handler. SA_NODEFER keeps the signal deliverable to
@@ -446,19 +456,19 @@ void segv(int signal, siginfo_t *info, void *) {
 
 /// Leaves `fiber`, whose state says why, for the next ready fiber of its
 /// block or, after the last, for its worker; returns when resumed.
-void suspend(Fiber &fiber) {
+void suspend(Fiber &fiber, Leaving leaving) {
   Worker &worker = *thisWorker;
   std::vector<Fiber> &fibers = fiber.block->fibers;
   for (size_t i = fiber.linear + 1; i < fibers.size(); ++i) {
     if (fibers[i].state == FiberState::Ready) {
       worker.current = &fibers[i];
       bump(worker.switches);
-      switchContext(fiber.context, fibers[i].context);
+      switchContext(fiber.context, fibers[i].context, leaving);
       return;
     }
   }
   worker.current = nullptr;
-  switchContext(fiber.context, worker.context);
+  switchContext(fiber.context, worker.context, leaving);
 }
 
 void releaseBarrier(Block &block) {
@@ -494,7 +504,7 @@ void releaseShuffle(Block &block, int subgroup) {
   --s.live;
   if (s.arrived && s.arrived == s.live)
     releaseShuffle(block, subgroup);
-  suspend(fiber);
+  suspend(fiber, Leaving::ForGood);
   __builtin_unreachable();
 }
 
@@ -1142,7 +1152,7 @@ symm_status HostConfig::readEnvironment() {
   worker.device->abandon(launch,
                          "kernel '" + std::string(launch.name) + "' " + what);
   worker.current = nullptr;
-  switchContext(fiber.context, worker.context);
+  switchContext(fiber.context, worker.context, Leaving::ForGood);
   __builtin_unreachable();
 }
 
