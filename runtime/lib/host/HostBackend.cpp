@@ -3,10 +3,10 @@
 // Heaps are memfd shared memory passed between ranks as file descriptors and
 // mapped by every peer at an address of its own choosing, so translation
 // between heaps is real. Modules are shared objects loaded from memory.
-// Kernels run on the HostDevice's fibers (HostDevice.cpp). Streams are threads
-// that run their work in order, so launches on two streams run concurrently.
-// A stream being captured appends its work to a list instead, and a graph is
-// that list, enqueued whole on every launch.
+// Kernels run on the HostDevice's fibers (HostDeviceImpl.h). Streams are
+// threads that run their work in order, so launches on two streams run
+// concurrently. A stream being captured appends its work to a list instead, and
+// a graph is that list, enqueued whole on every launch.
 //
 //===----------------------------------------------------------------------===//
 
@@ -358,8 +358,13 @@ public:
         pointers.push_back(const_cast<char *>(v.data()));
       races::LaunchPtr race = races::startLaunch(
           s, fn->name.c_str(), shape.grid[0] * shape.grid[1] * shape.grid[2]);
-      symm_status status = device->run(fn->name.c_str(), fn->entry, shape,
-                                       pointers.data(), race.get());
+      HostLaunch kernel;
+      kernel.name = fn->name.c_str();
+      kernel.entry = fn->entry;
+      kernel.shape = shape;
+      kernel.params = pointers.data();
+      kernel.race = race.get();
+      symm_status status = device->run(kernel);
       if (race)
         if (symm_status checked = races::endLaunch(*race, s); !status)
           status = checked;

@@ -29,6 +29,16 @@ struct LaunchShape {
   unsigned dynamicShared;
 };
 
+/// One launch of a kernel.
+struct HostLaunch {
+  const char *name = nullptr;
+  void (*entry)(void **) = nullptr;
+  LaunchShape shape = {};
+  void **params = nullptr;
+  /// Where set, the threads' accesses are checked (Races.h).
+  races::Launch *race = nullptr;
+};
+
 /// The execution model's settings, from SYMM_HOST_* environment variables.
 struct HostConfig {
   /// Blocks of one launch that run at once; the rest wait for a free slot.
@@ -55,11 +65,8 @@ public:
   ~HostDevice();
 
   /// Runs every block of a launch to completion (or until it is reported as
-  /// deadlocked); called on a stream's worker thread. With `race`, its
-  /// threads' accesses are checked (Races.h).
-  symm_status run(const char *name, void (*entry)(void **),
-                  const LaunchShape &shape, void **params,
-                  races::Launch *race = nullptr);
+  /// deadlocked); called on a stream's worker thread.
+  symm_status run(const HostLaunch &kernel);
 
   /// Marks the host thread as blocked on device work while alive: a rank
   /// whose host thread runs its own code may still release a waiting kernel.

@@ -575,16 +575,16 @@ void symm::races::barrier(bool passed) {
   d.host = joined(d.host, *k);
 }
 
-Block *symm::races::startBlock(Launch &l, Block *reuse, unsigned index,
-                               const unsigned bid[3], const unsigned dims[3],
-                               unsigned threads, char *shared,
-                               size_t sharedBytes) {
+Block *symm::races::startBlock(Launch &l, Block *reuse,
+                               const BlockStart &start) {
+  const unsigned *bid = start.bid, *dims = start.dims;
+  unsigned threads = start.threads;
   Detector &d = detector();
   if (!l.first)
     return nullptr;
   Block *b = reuse ? reuse : new Block;
   b->launch = &l;
-  b->id = l.first + index;
+  b->id = l.first + start.index;
   for (int i = 0; i < 3; ++i) {
     b->bid[i] = bid[i];
     b->dims[i] = dims[i];
@@ -608,9 +608,9 @@ Block *symm::races::startBlock(Launch &l, Block *reuse, unsigned index,
     th.fencedScope = 0;
     th.seen.clear();
   }
-  b->shared = shared;
-  b->sharedBytes = sharedBytes;
-  size_t cells = (sharedBytes + 7) / 8 * kCells;
+  b->shared = start.shared;
+  b->sharedBytes = start.sharedBytes;
+  size_t cells = (start.sharedBytes + 7) / 8 * kCells;
   if (b->cells.size() < cells)
     b->cells.resize(cells);
   b->phase = 0;

@@ -83,12 +83,20 @@ void barrier(bool passed);
 
 //===-- The device side (HostDevice) --------------------------------------===//
 
-/// Block `index` of `launch` starts with `threads` threads and `sharedBytes`
-/// of workgroup memory at `shared`; `reuse` is the state a previous block of
-/// this worker left (or null). Returns the block's state.
-Block *startBlock(Launch &launch, Block *reuse, unsigned index,
-                  const unsigned bid[3], const unsigned dims[3],
-                  unsigned threads, char *shared, size_t sharedBytes);
+/// A block that starts: block `index` of its launch, `bid` in the grid, with
+/// `threads` threads in `dims` and `sharedBytes` of workgroup memory at
+/// `shared`.
+struct BlockStart {
+  unsigned index = 0;
+  const unsigned *bid = nullptr;  // Three dimensions.
+  const unsigned *dims = nullptr; // Three dimensions.
+  unsigned threads = 0;
+  char *shared = nullptr;
+  size_t sharedBytes = 0;
+};
+/// `reuse` is the state a previous block of this worker left (or null).
+/// Returns the block's state.
+Block *startBlock(Launch &launch, Block *reuse, const BlockStart &start);
 Thread *thread(Block &block, unsigned linear);
 /// A thread returned; its block finished (every thread returned or the
 /// launch was abandoned).
@@ -105,7 +113,7 @@ void releaseAt(Thread &thread, const void *address);
 void acquireAt(Thread &thread, const void *address);
 
 /// The calling GPU thread's state, or null outside a kernel or when checks
-/// are off (HostDevice.cpp).
+/// are off (Fibers.cpp).
 Thread *current();
 
 } // namespace symm::races
