@@ -5,7 +5,7 @@
 // misuse by rewriting the `mode` constant of @main.
 // REQUIRES: backend-host
 // RUN: env SYMM_HOST_DEADLOCK_SECONDS=1 not %symm_run -n 2 %s 2>&1 | FileCheck %s --check-prefix=WAIT
-// WAIT: [rank {{[01]}}] symm: synchronising a stream failed: rank {{[01]}}: kernel 'errors' thread (0, 0, 0) of block (0, 0, 0) waited 1.0 s for phase parity 0 of an mbarrier that made no progress (0 of 1 arrivals and 64 transaction bytes pending; SYMM_HOST_DEADLOCK_SECONDS sets the limit)
+// WAIT: [rank {{[01]}}] symm: synchronising a stream failed: rank {{[01]}}: kernel 'errors' thread (0, 0, 0) of block (0, 0, 0) waited 1.{{[0-9]}} s for phase parity 0 of an mbarrier that made no progress (0 of 1 arrivals and 64 transaction bytes pending; SYMM_HOST_DEADLOCK_SECONDS sets the limit)
 // RUN: sed 's/constant 0 : index \/\/ mode/constant 1 : index/' %s > %t.1.mlir
 // RUN: not %symm_run -n 1 %t.1.mlir 2>&1 | FileCheck %s --check-prefix=COUNT
 // COUNT: kernel 'errors' thread (0, 0, 0) of block (0, 0, 0): nvgpu.mbarrier.init with count 0; it must be 1 to 1048575
@@ -17,7 +17,7 @@
 // TX: kernel 'errors' thread (0, 0, 0) of block (0, 0, 0) took the mbarrier's transaction count to 2000000 bytes, beyond PTX's limit of 1048575
 // RUN: sed 's/constant 0 : index \/\/ mode/constant 4 : index/' %s > %t.4.mlir
 // RUN: env SYMM_HOST_DEADLOCK_SECONDS=1 not %symm_run -n 1 %t.4.mlir 2>&1 | FileCheck %s --check-prefix=WARPGROUP
-// WARPGROUP: kernel 'errors' thread ({{[0-9]+}}, 0, 0) of block (0, 0, 0) waited 1.0 s in a warpgroup operation for the other threads of its warpgroup (64 of 128 arrived; every thread of a warpgroup must execute it)
+// WARPGROUP: kernel 'errors' thread ({{[0-9]+}}, 0, 0) of block (0, 0, 0) waited 1.{{[0-9]}} s in a warpgroup operation for the other threads of its warpgroup (64 of 128 arrived; every thread of a warpgroup must execute it)
 // RUN: sed 's/constant 0 : index \/\/ mode/constant 5 : index/' %s > %t.5.mlir
 // RUN: env SYMM_HOST_MAX_THREADS=8192 not %symm_run -n 1 %t.5.mlir 2>&1 | FileCheck %s --check-prefix=LARGE
 // LARGE: kernel 'errors' thread (4096, 0, 0) of block (0, 0, 0): warpgroup operations on the CPU target take blocks of up to 4096 threads
