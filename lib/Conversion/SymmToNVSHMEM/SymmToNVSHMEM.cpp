@@ -12,6 +12,7 @@
 
 #include "symm/Conversion/Passes.h"
 #include "symm/Conversion/SymmToLLVM.h"
+#include "symm/Dialect/Symm/IR/SymmUtils.h"
 #include "symm/nvshmem.h"
 
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -115,19 +116,7 @@ Value Lowering::call(StringRef name, ArrayRef<Value> args, Type result) {
 }
 
 Value Lowering::address(Value memref, ValueRange indices) {
-  auto type = cast<MemRefType>(memref.getType());
-  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, memref);
-  Value linear = meta.getOffset();
-  for (auto [index, stride] : llvm::zip(indices, meta.getStrides()))
-    linear = arith::AddIOp::create(
-        b, loc, linear, arith::MulIOp::create(b, loc, index, stride));
-  int64_t elementBytes = type.getElementTypeBitWidth() / 8;
-  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
-  Value at = arith::AddIOp::create(
-      b, loc, base,
-      arith::MulIOp::create(
-          b, loc, linear,
-          arith::ConstantIndexOp::create(b, loc, elementBytes)));
+  Value at = buildElementAddress(b, loc, memref, indices);
   Value bits = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), at);
   return LLVM::IntToPtrOp::create(b, loc, ptrType(), bits);
 }

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "symm/Dialect/Symm/IR/SymmOps.h"
+#include "symm/Dialect/Symm/IR/SymmUtils.h"
 #include "symm/Dialect/Symm/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -36,17 +37,7 @@ Value indexToI64(OpBuilder &b, Location loc, Value index) {
 /// turns into an offset in the heap of the flag's owner.
 Value elementAddress(OpBuilder &b, Location loc, Value memref,
                      ValueRange indices) {
-  auto type = cast<MemRefType>(memref.getType());
-  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, memref);
-  Value linear = meta.getOffset();
-  for (auto [index, stride] : llvm::zip(indices, meta.getStrides()))
-    linear = arith::AddIOp::create(
-        b, loc, linear, arith::MulIOp::create(b, loc, index, stride));
-  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
-  int64_t bytes = (type.getElementTypeBitWidth() + 7) / 8;
-  Value offset = arith::MulIOp::create(
-      b, loc, linear, arith::ConstantIndexOp::create(b, loc, bytes));
-  return indexToI64(b, loc, arith::AddIOp::create(b, loc, base, offset));
+  return indexToI64(b, loc, buildElementAddress(b, loc, memref, indices));
 }
 
 /// `(peer << 32) | value`: the flag's owner (-1: this rank) and the low 32
