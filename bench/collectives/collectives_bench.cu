@@ -1,6 +1,6 @@
 //===- collectives_bench.cu - Symm collectives against NCCL -----*- C++ -*-===//
 //
-//   symm-run -n 2 --backend cuda collectives-bench [MIN MAX [GRAPH_MAX]] > csv
+//   symm-run -n 2 --backend cuda collectives-bench [--trace=FILE] [MIN MAX [GRAPH_MAX]] > csv
 //
 // For every collective and size (the nccl-tests size: the larger of the send
 // and receive buffers per rank, bf16 elements, sum), times Symm's collective
@@ -18,7 +18,11 @@
 // forces an algorithm for every call itself. SYMM_BENCH_COLLECTIVES (a list
 // of names) times only those. Prints CSV on rank
 // 0: collective,impl,mode,bytes,us,algbw,busbw,host_us (GB/s, nccl-tests
-// formulas; host_us: the host's time to issue a call).
+// formulas; host_us: the host's time to issue a call). --trace=FILE writes a
+// trace of every rank's kernels (SYMM_TRACE, docs/Tracing.md): the runtime
+// then runs its collective kernels compiled with --trace, and each subgroup
+// keeps its first SYMM_TRACE_EVENTS events, so give a narrow MIN..MAX to see
+// those sizes' calls.
 //
 //===----------------------------------------------------------------------===//
 
@@ -121,6 +125,12 @@ bool same(const void *a, const void *b, size_t bytes) {
 } // namespace
 
 int main(int argc, char **argv) {
+  // --trace=FILE, before symm_init reads SYMM_TRACE; the sizes follow it.
+  if (argc > 1 && !strncmp(argv[1], "--trace=", 8)) {
+    setenv("SYMM_TRACE", argv[1] + 8, 1);
+    ++argv;
+    --argc;
+  }
   CHECK(symm_init());
   rank = symm_rank();
   world = symm_world_size();

@@ -12,7 +12,8 @@
 # backend), the Symm-vs-NCCL sweep (8 KB..1 GB; all-reduce also with the ring
 # forced, "symm_ring"), PyTorch's NCCL and symmetric-memory all-reduce on the
 # same sizes, and prints a table last; CSVs, logs and PNG plots go to $OUT (the
-# device machine's output folder) or DIR/results.
+# device machine's output folder) or DIR/results. SYMM_BENCH_TRACE=BYTES also
+# writes a trace of the calls at that size (trace.json, drawn in trace.svg).
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
@@ -28,7 +29,8 @@ if [[ $MODE == bundle ]]; then
     --nccl-program bench/collectives/collectives_bench.cu collectives-bench \
     --compile test/Collectives/tile-all-reduce.mlir tile-all-reduce.exe \
     --copy bench/collectives/torch_symm_mem.py --copy bench/collectives/plot.py \
-    --copy bench/collectives/run.sh "$DIR"
+    --copy bench/collectives/run.sh --copy scripts/check-trace.py \
+    --copy scripts/trace-to-svg.py "$DIR"
 fi
 
 # The benchmark loads PyTorch's NCCL (gpu_run_setup puts it on the path).
@@ -57,6 +59,18 @@ echo "== Symm vs NCCL, $MIN..$MAX bytes"
 # symm-run prefixes each line with the rank; rank 0 writes the CSV.
 sed -n 's/^\[rank 0\] //p' "$RESULTS/symm-raw.log" > "$RESULTS/symm.csv"
 cat "$RESULTS/symm.err" | tail -5
+
+if [[ -n ${SYMM_BENCH_TRACE:-} ]]; then
+  # One size traced (SYMM_BENCH_TRACE=BYTES): the collective kernels as the
+  # sweep ran them, drawn into trace.svg.
+  echo "== a trace of the calls at $SYMM_BENCH_TRACE bytes"
+  ./symm-run -n "$N" --backend cuda --timeout 300 --heap-size 4G \
+    ./collectives-bench --trace="$RESULTS/trace.json" "$SYMM_BENCH_TRACE" "$SYMM_BENCH_TRACE" \
+    > "$RESULTS/trace-raw.log" 2>&1 || tail "$RESULTS/trace-raw.log"
+  python3 check-trace.py "$RESULTS/trace.json" --ranks "$N" ||
+    echo "FAILED: the trace (see trace-raw.log)"
+  python3 trace-to-svg.py "$RESULTS/trace.json" "$RESULTS/trace.svg" || true
+fi
 
 echo "== PyTorch: NCCL and symmetric memory all-reduce"
 torchrun --nproc-per-node "$N" --master-port "${MASTER_PORT:-29533}" torch_symm_mem.py \

@@ -9,6 +9,7 @@
 #include "Internal.h"
 
 #include "../core/Environment.h"
+#include "../core/Trace.h"
 #include "../host/Races.h"
 #include "Embedded.h"
 
@@ -45,6 +46,15 @@ void retireChannel(symm_stream *stream) {
   for (Channel &c : state().channels)
     if (!c.retired && c.stream == stream)
       c.retired = true;
+}
+
+/// Whether the build embedded modules for `backend` (a row's name).
+bool hasModule(const std::vector<EmbeddedModule> &all,
+               const std::string &backend) {
+  for (const EmbeddedModule &m : all)
+    if (backend == m.backend)
+      return true;
+  return false;
 }
 
 /// Reads the configuration once per runtime instance.
@@ -168,9 +178,14 @@ symm_status module(State &s, symm_dtype dtype, symm_module **out) {
     return fail(SYMM_ERROR_UNAVAILABLE,
                 "the collectives are unavailable: this runtime was built "
                 "without the compiler (SYMM_BUILD_COMPILER=OFF)");
-  // The host backend checking races runs kernels compiled with the checks.
-  std::string wanted =
-      s.backend == "host" && races::enabled() ? "host-races" : s.backend;
+  // The host backend checking races runs kernels compiled with the checks
+  // (and records no trace); with a trace asked for, a backend runs kernels
+  // compiled with --trace where the build has them (not the nvshmem ones).
+  std::string wanted = s.backend;
+  if (s.backend == "host" && races::enabled())
+    wanted = "host-races";
+  else if (tracing() && hasModule(all, s.backend + "-trace"))
+    wanted = s.backend + "-trace";
   for (const collectives::EmbeddedModule &m : all)
     if (wanted == m.backend && !strcmp(m.dtype, kDtypeNames[dtype])) {
       // The build instantiated the kernels from its own table of types.

@@ -25,11 +25,14 @@ endif()
 
 # backend:target:object[:remote[:flag]] for every runtime backend: the host
 # shared object, PTX for sm_90 (the driver finishes it, so no ptxas is needed
-# here) and HSACO for gfx942, and the host object with race checks, which the
-# host backend runs with SYMM_HOST_CHECK_RACES=1. The runtime picks the module
-# by its backend's name.
+# here) and HSACO for gfx942; the host object with race checks, which the
+# host backend runs with SYMM_HOST_CHECK_RACES=1; and each compiled with
+# --trace, which a backend runs when SYMM_TRACE asks for a trace. The runtime
+# picks the module by its backend's name (and "-races" or "-trace").
 set(SYMM_COLL_TARGETS host:host:so cuda:sm_90:ptx hip:gfx942:hsaco
-    host-races:host:so:direct:--check-races)
+    host-races:host:so:direct:--check-races
+    host-trace:host:so:direct:--trace cuda-trace:sm_90:ptx:direct:--trace
+    hip-trace:gfx942:hsaco:direct:--trace)
 # The nvshmem backend's, reaching peers as symm-compile --remote says:
 # through NVSHMEM where a peer is not mapped, or always
 # (SYMM_COLLECTIVES_REMOTE=nvshmem).

@@ -399,6 +399,8 @@ symm_status symm::checkTraceEnvironment() {
   return SYMM_SUCCESS;
 }
 
+bool symm::tracing() { return tracePath() != nullptr; }
+
 symm_status symm::traceModuleLoaded(Backend &backend, void *module) {
   void *global = nullptr, *names = nullptr;
   size_t bytes = 0, namesBytes = 0;

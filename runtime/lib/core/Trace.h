@@ -19,6 +19,9 @@ struct State;
 /// Checks SYMM_TRACE, SYMM_TRACE_EVENTS and SYMM_TRACE_SLOTS (symm_init).
 symm_status checkTraceEnvironment();
 
+/// Whether SYMM_TRACE asks this rank for a trace.
+bool tracing();
+
 /// After `module` loaded: a module compiled with --trace receives the
 /// buffer (allocated on first use) when SYMM_TRACE is set.
 symm_status traceModuleLoaded(Backend &backend, void *module);

@@ -27,6 +27,14 @@ gpu.module @kernels {
     // CHECK: symm.trace.record signal
     // CHECK-NEXT: symm.signal set
     symm.signal set %one, %flags[%i] on %peer scope(system) : i32 -> memref<4xi32, #symm.heap>
+    // A flag stored into the heap with release ordering is a signal too; a
+    // relaxed store is not.
+    // CHECK: symm.trace.record signal
+    // CHECK-NEXT: symm.store %{{.*}} ordering(release)
+    symm.store %one, %flags[%i] to %peer ordering(release) scope(system) : i32 -> memref<4xi32, #symm.heap>
+    // CHECK-NOT: symm.trace.record
+    // CHECK: symm.store %{{.*}} ordering(relaxed)
+    symm.store %one, %flags[%i] to %peer ordering(relaxed) scope(system) : i32 -> memref<4xi32, #symm.heap>
     // CHECK: symm.trace.record get_begin
     // CHECK-NEXT: symm.get
     // CHECK-NEXT: symm.trace.record get_end

@@ -1,8 +1,8 @@
 //===- Trace.cpp - Kernel events for traces ---------------------*- C++ -*-===//
 //
 // Puts a symm.trace.record at each event of a kernel that a trace shows:
-// its beginning and end, named ranges, waits, signals and tile transfers
-// (docs/Tracing.md). Without recording, only the named ranges go, so that
+// its beginning and end, named ranges, waits, signals (and release stores of
+// flags) and tile transfers (docs/Tracing.md). Without recording, only the named ranges go, so that
 // the code is what it is without them.
 //
 //===----------------------------------------------------------------------===//
@@ -92,6 +92,19 @@ template <typename OpT> void recordRange(OpT op, TraceEventKind kind) {
   op.erase();
 }
 
+/// A flag raised by hand: an integer scalar stored into the heap with
+/// release (or stronger) ordering, which a symm.wait may poll for (the
+/// collectives' ready flags and acknowledgements).
+bool isFlagRelease(StoreOp store) {
+  std::optional<MemoryOrdering> ordering = store.getOrdering();
+  return ordering &&
+         (*ordering == MemoryOrdering::release ||
+          *ordering == MemoryOrdering::acq_rel ||
+          *ordering == MemoryOrdering::seq_cst) &&
+         isa<IntegerType>(store.getValue().getType()) &&
+         isHeapMemRef(store.getMemref().getType());
+}
+
 void instrumentKernel(gpu::GPUFuncOp kernel) {
   kernel.walk([&](Operation *op) {
     OpBuilder b(op);
@@ -105,6 +118,9 @@ void instrumentKernel(gpu::GPUFuncOp kernel) {
     } else if (auto signal = dyn_cast<SignalOp>(op)) {
       recordFlag(b, loc, TraceEventKind::signal, signal.getMemref(),
                  signal.getIndices(), signal.getPeer(), signal.getValue());
+    } else if (auto store = dyn_cast<StoreOp>(op); store && isFlagRelease(store)) {
+      recordFlag(b, loc, TraceEventKind::signal, store.getMemref(),
+                 store.getIndices(), store.getPeer(), store.getValue());
     } else if (auto put = dyn_cast<PutOp>(op)) {
       recordTransfer(b, op, TraceEventKind::put_begin, TraceEventKind::put_end,
                      put.getPeer());
