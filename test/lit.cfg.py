@@ -49,3 +49,6 @@ if shutil.which("mpirun"):
 config.environment["SYMM_CHECK_COLLECTIVES"] = "1"
 # A job id for launcher tests that derive the rendezvous from MASTER_PORT.
 config.substitutions.append(("%{port}", str(20000 + os.getpid() % 20000)))
+# The first four digits of TCP ports for the tcp bootstrap's tests (a fifth
+# digit follows): 20000 to 59999.
+config.substitutions.append(("%{tcp_port}", str(2000 + os.getpid() % 4000)))

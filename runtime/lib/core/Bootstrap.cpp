@@ -9,21 +9,42 @@
 #include "Environment.h"
 #include "Runtime.h"
 
+#include <cstdlib>
 #include <cstring>
 
 using namespace symm;
 
 namespace {
-/// The first row is the default bootstrap.
+/// The first row is the default bootstrap of one node, the second the
+/// default where the launcher says the ranks are on several.
 const BootstrapInfo kBootstraps[] = {
     {"socket", createSocketBootstrap},
+    {"tcp", createTcpBootstrap},
 };
+
+/// Whether the launcher put fewer ranks on this node than the job has:
+/// torchrun's LOCAL_WORLD_SIZE, Open MPI's and MPICH's local sizes (never
+/// under symm-run, whose ranks share its node and its folder).
+bool severalNodes() {
+  if (env::get(env::kRendezvous))
+    return false;
+  const char *pairs[][2] = {{"LOCAL_WORLD_SIZE", "WORLD_SIZE"},
+                            {"OMPI_COMM_WORLD_LOCAL_SIZE",
+                             "OMPI_COMM_WORLD_SIZE"},
+                            {"MPI_LOCALNRANKS", "PMI_SIZE"}};
+  for (auto &pair : pairs) {
+    const char *local = env::get(pair[0]), *world = env::get(pair[1]);
+    if (local && world)
+      return atoi(local) < atoi(world);
+  }
+  return false;
+}
 } // namespace
 
 symm_status symm::createBootstrap(std::unique_ptr<Bootstrap> &bootstrap) {
   const char *name = env::get(env::kBootstrap);
   if (!name)
-    name = kBootstraps[0].name;
+    name = kBootstraps[severalNodes() ? 1 : 0].name;
   for (const BootstrapInfo &info : kBootstraps)
     if (!strcmp(info.name, name)) {
       bootstrap = info.create();

@@ -38,6 +38,8 @@ constexpr const char *kTraceEvents = "SYMM_TRACE_EVENTS";
 constexpr const char *kTraceSlots = "SYMM_TRACE_SLOTS";
 /// A job id for ranks started without symm-run, before the launchers'.
 constexpr const char *kJobId = "SYMM_JOB_ID";
+/// This rank's node, where ranks of one kernel must count as apart.
+constexpr const char *kNodeId = "SYMM_NODE_ID";
 
 /// The value of `name`, or null when it is unset or empty.
 const char *get(const char *name);

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Environment.h"
 #include "RuntimeState.h"
 
 #include <cerrno>
@@ -41,8 +42,19 @@ Peers &peers() {
   return *p;
 }
 
-/// This node and pid namespace: processes whose ids are comparable.
-uint64_t nodeId() {
+bool exited(const Peer &p) {
+  if (p.fd >= 0) {
+    pollfd fd{p.fd, POLLIN, 0};
+    return poll(&fd, 1, 0) > 0;
+  }
+  return kill(p.pid, 0) != 0 && errno == ESRCH;
+}
+
+} // namespace
+
+uint64_t symm::nodeId() {
+  if (const char *given = env::get(env::kNodeId))
+    return std::hash<std::string>()(std::string("given/") + given);
   std::string boot;
   if (FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r")) {
     char line[64] = {};
@@ -54,16 +66,6 @@ uint64_t nodeId() {
   stat("/proc/self/ns/pid", &ns);
   return std::hash<std::string>()(boot + "/" + std::to_string(ns.st_ino));
 }
-
-bool exited(const Peer &p) {
-  if (p.fd >= 0) {
-    pollfd fd{p.fd, POLLIN, 0};
-    return poll(&fd, 1, 0) > 0;
-  }
-  return kill(p.pid, 0) != 0 && errno == ESRCH;
-}
-
-} // namespace
 
 symm_status symm::watchPeers(Bootstrap &bootstrap) {
   uint64_t mine[2] = {static_cast<uint64_t>(getpid()), nodeId()};

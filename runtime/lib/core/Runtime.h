@@ -70,6 +70,9 @@ double timeoutSeconds();
 class Bootstrap;
 symm_status watchPeers(Bootstrap &bootstrap);
 void unwatchPeers();
+/// This node and pid namespace: ranks with the same id see each other's
+/// processes (pids, /proc) and can share memory by file descriptor.
+uint64_t nodeId();
 /// The peers on this node whose processes have exited (peers on other
 /// nodes are not watched); cheap enough for every tick of a monitor.
 std::vector<int> exitedPeers();
@@ -96,9 +99,16 @@ public:
   virtual void close() = 0;
   int rank() const { return rank_; }
   int size() const { return size_; }
+  /// Whether `rank` runs on this rank's node (nodeId); every rank does
+  /// where the bootstrap reaches only one node.
+  bool sameNode(int rank) const {
+    return nodes_.empty() || nodes_[rank] == nodes_[rank_];
+  }
 
 protected:
   int rank_ = 0, size_ = 1;
+  /// Each rank's nodeId, where ranks may be on several nodes.
+  std::vector<uint64_t> nodes_;
 };
 
 /// A row of the bootstrap table.
@@ -112,6 +122,8 @@ symm_status createBootstrap(std::unique_ptr<Bootstrap> &bootstrap);
 
 /// Rendezvous over a Unix socket in a private folder: ranks of one node.
 std::unique_ptr<Bootstrap> createSocketBootstrap();
+/// Rendezvous over TCP at MASTER_ADDR:MASTER_PORT: ranks on any nodes.
+std::unique_ptr<Bootstrap> createTcpBootstrap();
 
 /// What a tiled TMA descriptor describes (nvgpu.tma.create.descriptor).
 struct TensorMapRequest {

@@ -1,11 +1,17 @@
-//===- SocketBootstrap.cpp - Rendezvous over a Unix socket -----*- C++ -*-===//
+//===- SocketBootstrap.cpp - Rendezvous over a socket ----------*- C++ -*-===//
 //
-// The `socket` bootstrap, for the ranks of one node. Rank 0 listens on a Unix
-// socket in a private folder (symm-run's, or one named after the launcher's
-// job); the others connect to it and rank 0 admits each one that belongs to
-// its job. Collectives go through rank 0. Sockets carry file descriptors
-// (SCM_RIGHTS) for the host backend's heaps. Every wait is bounded by the
-// timeout, and end-of-file on a connection means the peer is gone.
+// Two rows of the bootstrap table, one star of stream sockets around rank 0:
+// - `socket`, for the ranks of one node: rank 0 listens on a Unix socket in a
+//   private folder (symm-run's, or one named after the launcher's job), and
+//   the sockets carry file descriptors (SCM_RIGHTS) for the host backend's
+//   heaps;
+// - `tcp`, for ranks on any nodes: rank 0 listens on MASTER_PORT (every
+//   address) and the others connect to MASTER_ADDR:MASTER_PORT, as torchrun
+//   sets them; ranks of one node open each other's heap descriptors through
+//   /proc/<pid>/fd.
+// The others connect to rank 0, which admits each one that belongs to its
+// job. Collectives go through rank 0. Every wait is bounded by the timeout,
+// and end-of-file on a connection means the peer is gone.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,7 +23,11 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <fcntl.h>
 #include <functional>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -49,10 +59,18 @@ struct Hello {
   /// The process that started this rank, where the job is known by
   /// MASTER_PORT alone (0 otherwise): the ranks of one such job share it.
   uint32_t parent = 0;
+  /// Over TCP: a hash of the launcher's job id (0 without one).
+  uint64_t job = 0;
 };
 
 /// Rank 0's answer to a Hello.
-enum class Verdict : uint32_t { Admitted, OtherParent, OtherSize, RankTaken };
+enum class Verdict : uint32_t {
+  Admitted,
+  OtherParent,
+  OtherSize,
+  RankTaken,
+  OtherJob
+};
 struct Answer {
   uint32_t magic = kHello;
   Verdict verdict = Verdict::Admitted;
@@ -92,10 +110,15 @@ symm_status privateFolder(const std::string &dir, bool create) {
 } // namespace
 
 namespace {
+enum class Transport { Unix, Tcp };
+
 class SocketBootstrap final : public Bootstrap {
 public:
+  explicit SocketBootstrap(Transport transport) : transport_(transport) {}
   ~SocketBootstrap() override { close(); }
-  const char *name() const override { return "socket"; }
+  const char *name() const override {
+    return transport_ == Transport::Tcp ? "tcp" : "socket";
+  }
   symm_status connect(int rank, int size, double timeoutSeconds) override;
   symm_status allgather(const void *mine, size_t bytes, void *all) override;
   symm_status barrier() override;
@@ -109,7 +132,13 @@ private:
   /// `byPort`: the job is known by MASTER_PORT alone, which two jobs
   /// started by hand may share.
   symm_status rendezvousFolder(std::string &dir, bool &derived, bool &byPort);
-  symm_status meet(const std::string &dir, bool byPort);
+  /// Over TCP: rank 0's address, from MASTER_ADDR and MASTER_PORT.
+  symm_status tcpEndpoint();
+  /// Rank 0: a socket listening where the others connect.
+  symm_status listenAt(int &listener);
+  symm_status meet(bool byPort);
+  /// Over TCP: descriptors of ranks on this node, through /proc.
+  symm_status openPeerFds(int mine, std::vector<int> &fds);
   /// Rank 0: answers a rank's Hello on `fd`; true when it is admitted.
   bool admit(int fd, bool byPort);
   symm_status sendAll(int fd, const void *data, size_t bytes, int peer);
@@ -118,6 +147,12 @@ private:
   symm_status recvFds(int fd, int *fds, int count, int peer);
   symm_status waitReadable(int fd, int peer);
 
+  Transport transport_;
+  /// Where rank 0 listens, and the same for messages (a path, host:port).
+  sockaddr_storage addr_{};
+  socklen_t addrLen_ = 0;
+  std::string where_;
+  uint16_t port_ = 0;
   double timeout_ = 60;
   int hub_ = -1;             // on ranks > 0: the connection to rank 0
   std::vector<int> clients_; // on rank 0: connection to each rank
@@ -129,7 +164,53 @@ private:
 } // namespace
 
 std::unique_ptr<Bootstrap> symm::createSocketBootstrap() {
-  return std::make_unique<SocketBootstrap>();
+  return std::make_unique<SocketBootstrap>(Transport::Unix);
+}
+
+std::unique_ptr<Bootstrap> symm::createTcpBootstrap() {
+  return std::make_unique<SocketBootstrap>(Transport::Tcp);
+}
+
+namespace {
+/// A hash of the launcher's job id, which every rank of a job shares (0
+/// where the launcher gives none).
+uint64_t jobHash() {
+  std::string job;
+  for (const char *n : {env::kJobId, "TORCHELASTIC_RUN_ID", "PMIX_NAMESPACE",
+                        "OMPI_MCA_orte_ess_jobid"})
+    if (const char *v = env::get(n))
+      job += std::string(n) + "=" + v + ";";
+  return job.empty() ? 0 : std::hash<std::string>()(job) | 1;
+}
+} // namespace
+
+symm_status SocketBootstrap::tcpEndpoint() {
+  const char *host = env::get("MASTER_ADDR");
+  const char *port = env::get("MASTER_PORT");
+  if (!host || !port)
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "the tcp bootstrap needs MASTER_ADDR (rank 0's host) and "
+                "MASTER_PORT (a free port there), as torchrun sets them; %s "
+                "is not set",
+                host ? "MASTER_PORT" : "MASTER_ADDR");
+  std::optional<int> number = env::parseInt(port, 1, 65535);
+  if (!number)
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "MASTER_PORT='%s' is not a port (1 to 65535)", port);
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo *found = nullptr;
+  if (int rc = getaddrinfo(host, port, &hints, &found))
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "MASTER_ADDR='%s': cannot resolve it: %s", host,
+                gai_strerror(rc));
+  std::memcpy(&addr_, found->ai_addr, found->ai_addrlen);
+  addrLen_ = found->ai_addrlen;
+  freeaddrinfo(found);
+  port_ = static_cast<uint16_t>(*number);
+  where_ = std::string(host) + ":" + port;
+  return SYMM_SUCCESS;
 }
 
 symm_status SocketBootstrap::rendezvousFolder(std::string &dir, bool &derived,
@@ -177,6 +258,8 @@ bool SocketBootstrap::admit(int fd, bool byPort) {
   answer.parent = byPort ? static_cast<uint32_t>(getppid()) : 0;
   if (hello.size != answer.size)
     answer.verdict = Verdict::OtherSize;
+  else if (hello.job != (transport_ == Transport::Tcp ? jobHash() : 0))
+    answer.verdict = Verdict::OtherJob;
   else if (byPort && hello.parent != answer.parent)
     answer.verdict = Verdict::OtherParent;
   else if (clients_[hello.rank] >= 0)
@@ -196,13 +279,33 @@ symm_status SocketBootstrap::connect(int rank, int size,
   // A single rank meets nobody.
   if (size == 1)
     return SYMM_SUCCESS;
+  if (transport_ == Transport::Tcp) {
+    if (symm_status st = tcpEndpoint())
+      return st;
+    if (symm_status st = meet(/*byPort=*/false))
+      return st;
+    // Which ranks share a node, for descriptors and the backends' mappings.
+    uint64_t mine = nodeId();
+    nodes_.assign(size, 0);
+    return allgather(&mine, sizeof(mine), nodes_.data());
+  }
   std::string dir;
   bool derived = false, byPort = false;
   if (symm_status st = rendezvousFolder(dir, derived, byPort))
     return st;
   if (derived)
     ownedDir_ = dir;
-  if (symm_status st = meet(dir, byPort))
+  std::string path = socketPath(dir);
+  sockaddr_un &addr = reinterpret_cast<sockaddr_un &>(addr_);
+  addr.sun_family = AF_UNIX;
+  if (path.size() >= sizeof(addr.sun_path))
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "rendezvous path '%s' is too long for a Unix socket",
+                path.c_str());
+  std::strcpy(addr.sun_path, path.c_str());
+  addrLen_ = sizeof(addr);
+  where_ = path;
+  if (symm_status st = meet(byPort))
     return st;
   // Every rank has connected and rank 0 has unlinked the socket: the folder
   // is empty, and a job that fails later leaves nothing behind.
@@ -212,52 +315,85 @@ symm_status SocketBootstrap::connect(int rank, int size,
   return SYMM_SUCCESS;
 }
 
-symm_status SocketBootstrap::meet(const std::string &dir, bool byPort) {
+symm_status SocketBootstrap::listenAt(int &listener) {
+  sockaddr *addr = reinterpret_cast<sockaddr *>(&addr_);
+  listener = socket(addr_.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (listener < 0)
+    return fail(SYMM_ERROR_BACKEND, "socket: %s", strerror(errno));
+  if (transport_ == Transport::Tcp) {
+    // Every address of this host, at the port; a port a finished job left
+    // in TIME_WAIT is taken.
+    int on = 1;
+    setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on));
+    sockaddr_storage any{};
+    any.ss_family = addr_.ss_family;
+    if (any.ss_family == AF_INET6)
+      reinterpret_cast<sockaddr_in6 &>(any).sin6_port = htons(port_);
+    else
+      reinterpret_cast<sockaddr_in &>(any).sin_port = htons(port_);
+    if (bind(listener, reinterpret_cast<sockaddr *>(&any), addrLen_) != 0 ||
+        listen(listener, size_) != 0) {
+      int error = errno;
+      ::close(listener);
+      return fail(error == EADDRINUSE ? SYMM_ERROR_INVALID_ARGUMENT
+                                      : SYMM_ERROR_BACKEND,
+                  "cannot listen on port %u (MASTER_PORT): %s%s", port_,
+                  strerror(error),
+                  error == EADDRINUSE
+                      ? "; another job or program holds it: give each job "
+                        "its own MASTER_PORT"
+                      : "");
+    }
+    return SYMM_SUCCESS;
+  }
+  const char *path = where_.c_str();
+  mode_t old = umask(0077); // the socket is private to this user
+  int rc = bind(listener, addr, addrLen_);
+  if (rc != 0 && errno == EADDRINUSE) {
+    // A socket left by a job that ended is taken over; one that a rank 0
+    // still listens on is another job's, which must keep it.
+    int probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    bool live = probe >= 0 && ::connect(probe, addr, addrLen_) == 0;
+    if (probe >= 0)
+      ::close(probe);
+    if (live) {
+      umask(old);
+      ::close(listener);
+      return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                  "another job's rank 0 is listening on %s: two jobs share "
+                  "the job id %s; give each job its own (MASTER_PORT, or "
+                  "%s)",
+                  path, job_.c_str(), env::kJobId);
+    }
+    unlink(path);
+    rc = bind(listener, addr, addrLen_);
+  }
+  umask(old);
+  if (rc != 0 || listen(listener, size_) != 0) {
+    ::close(listener);
+    return fail(SYMM_ERROR_BACKEND, "cannot listen on %s: %s", path,
+                strerror(errno));
+  }
+  return SYMM_SUCCESS;
+}
+
+/// Latency over bandwidth: the bootstrap's messages are small.
+static void noDelay(int fd, Transport transport) {
+  int on = 1;
+  if (transport == Transport::Tcp)
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof(on));
+}
+
+symm_status SocketBootstrap::meet(bool byPort) {
   int rank = rank_, size = size_;
   auto deadline = Clock::now() + std::chrono::milliseconds(
                                      static_cast<int64_t>(timeout_ * 1000));
-  std::string path = socketPath(dir);
-  sockaddr_un addr{};
-  addr.sun_family = AF_UNIX;
-  if (path.size() >= sizeof(addr.sun_path))
-    return fail(SYMM_ERROR_INVALID_ARGUMENT,
-                "rendezvous path '%s' is too long for a Unix socket",
-                path.c_str());
-  std::strcpy(addr.sun_path, path.c_str());
+  sockaddr *addr = reinterpret_cast<sockaddr *>(&addr_);
 
   if (rank == 0) {
-    int listener = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (listener < 0)
-      return fail(SYMM_ERROR_BACKEND, "socket: %s", strerror(errno));
-    mode_t old = umask(0077); // the socket is private to this user
-    int rc = bind(listener, reinterpret_cast<sockaddr *>(&addr), sizeof(addr));
-    if (rc != 0 && errno == EADDRINUSE) {
-      // A socket left by a job that ended is taken over; one that a rank 0
-      // still listens on is another job's, which must keep it.
-      int probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-      bool live =
-          probe >= 0 && ::connect(probe, reinterpret_cast<sockaddr *>(&addr),
-                                  sizeof(addr)) == 0;
-      if (probe >= 0)
-        ::close(probe);
-      if (live) {
-        umask(old);
-        ::close(listener);
-        return fail(SYMM_ERROR_INVALID_ARGUMENT,
-                    "another job's rank 0 is listening on %s: two jobs share "
-                    "the job id %s; give each job its own (MASTER_PORT, or "
-                    "%s)",
-                    path.c_str(), job_.c_str(), env::kJobId);
-      }
-      unlink(path.c_str());
-      rc = bind(listener, reinterpret_cast<sockaddr *>(&addr), sizeof(addr));
-    }
-    umask(old);
-    if (rc != 0 || listen(listener, size) != 0) {
-      ::close(listener);
-      return fail(SYMM_ERROR_BACKEND, "cannot listen on %s: %s", path.c_str(),
-                  strerror(errno));
-    }
+    int listener = -1;
+    if (symm_status st = listenAt(listener))
+      return st;
     clients_.assign(size, -1);
     int connected = 1;
     symm_status status = SYMM_SUCCESS;
@@ -269,15 +405,19 @@ symm_status SocketBootstrap::meet(const std::string &dir, bool byPort) {
         for (int r = 1; r < size; ++r)
           if (clients_[r] < 0)
             missing += (missing.empty() ? "" : ", ") + std::to_string(r);
+        std::string to = transport_ == Transport::Tcp
+                             ? " to port " + std::to_string(port_)
+                             : std::string();
         status = fail(SYMM_ERROR_TIMEOUT,
                       "rendezvous timed out after %.0f s: rank(s) %s never "
-                      "connected (SYMM_TIMEOUT)",
-                      timeout_, missing.c_str());
+                      "connected%s (SYMM_TIMEOUT)",
+                      timeout_, missing.c_str(), to.c_str());
         break;
       }
       int fd = accept4(listener, nullptr, nullptr, SOCK_CLOEXEC);
       if (fd < 0)
         continue;
+      noDelay(fd, transport_);
       if (!admit(fd, byPort)) {
         ::close(fd);
         continue;
@@ -285,7 +425,8 @@ symm_status SocketBootstrap::meet(const std::string &dir, bool byPort) {
       ++connected;
     }
     ::close(listener);
-    unlink(path.c_str());
+    if (transport_ == Transport::Unix)
+      unlink(where_.c_str());
     if (status != SYMM_SUCCESS) {
       close();
       return status;
@@ -297,17 +438,19 @@ symm_status SocketBootstrap::meet(const std::string &dir, bool byPort) {
   hello.rank = static_cast<uint32_t>(rank);
   hello.size = static_cast<uint32_t>(size);
   hello.parent = byPort ? static_cast<uint32_t>(getppid()) : 0;
+  hello.job = transport_ == Transport::Tcp ? jobHash() : 0;
   // The last answer of a rank 0 that did not admit this rank: it listens
   // for another job.
   Answer refused;
   while (true) {
-    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    int fd = socket(addr_.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0)
       return fail(SYMM_ERROR_BACKEND, "socket: %s", strerror(errno));
+    noDelay(fd, transport_);
     Answer answer;
     answer.verdict = Verdict::RankTaken;
     bool answered =
-        ::connect(fd, reinterpret_cast<sockaddr *>(&addr), sizeof(addr)) == 0 &&
+        ::connect(fd, addr, addrLen_) == 0 &&
         sendAll(fd, &hello, sizeof(hello), 0) == SYMM_SUCCESS &&
         waitReadable(fd, 0) == SYMM_SUCCESS &&
         recv(fd, &answer, sizeof(answer), MSG_WAITALL) == sizeof(answer) &&
@@ -324,7 +467,7 @@ symm_status SocketBootstrap::meet(const std::string &dir, bool byPort) {
         return fail(SYMM_ERROR_TIMEOUT,
                     "rendezvous timed out after %.0f s: rank 0 never listened "
                     "on %s (SYMM_TIMEOUT)",
-                    timeout_, path.c_str());
+                    timeout_, where_.c_str());
       std::string why;
       if (refused.verdict == Verdict::OtherSize)
         why = "its job has " + std::to_string(refused.size) +
@@ -335,13 +478,20 @@ symm_status SocketBootstrap::meet(const std::string &dir, bool byPort) {
               ": the ranks of a job known by MASTER_PORT alone must be "
               "started by one process, or share " +
               env::kJobId;
+      else if (refused.verdict == Verdict::OtherJob)
+        why = "its launcher's job id (" + std::string(env::kJobId) +
+              ", TORCHELASTIC_RUN_ID, PMIX_NAMESPACE or "
+              "OMPI_MCA_orte_ess_jobid) is not this rank's";
       else
         why = "it has a rank " + std::to_string(rank) + " already";
+      std::string fix = transport_ == Transport::Tcp
+                            ? std::string("MASTER_PORT")
+                            : "MASTER_PORT, or " + std::string(env::kJobId);
       return fail(SYMM_ERROR_TIMEOUT,
                   "rendezvous timed out after %.0f s: the rank 0 listening on "
                   "%s belongs to another job (%s); give each job its own job "
-                  "id (MASTER_PORT, or %s)",
-                  timeout_, path.c_str(), why.c_str(), env::kJobId);
+                  "id (%s)",
+                  timeout_, where_.c_str(), why.c_str(), fix.c_str());
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
@@ -493,11 +643,56 @@ symm_status SocketBootstrap::recvFds(int fd, int *fds, int count, int peer) {
   return SYMM_SUCCESS;
 }
 
+symm_status SocketBootstrap::openPeerFds(int mine, std::vector<int> &fds) {
+  // Every rank says where its descriptor is; a rank of this node opens it
+  // as the owner's /proc/<pid>/fd/<fd> (the same file, as SCM_RIGHTS would
+  // pass it), and no rank closes its own until every rank has opened.
+  int64_t where[2] = {getpid(), mine};
+  std::vector<int64_t> all(2 * size_t(size_));
+  if (symm_status s = allgather(where, sizeof(where), all.data()))
+    return s;
+  symm_status status = SYMM_SUCCESS;
+  for (int r = 0; r < size_ && status == SYMM_SUCCESS; ++r) {
+    if (r == rank_)
+      continue;
+    if (!sameNode(r)) {
+      status = fail(SYMM_ERROR_UNAVAILABLE,
+                    "rank %d is on another node: this backend shares its "
+                    "heap with the ranks of one node only (by file "
+                    "descriptor); across nodes use SYMM_BACKEND=nvshmem",
+                    r);
+      break;
+    }
+    std::string path = "/proc/" + std::to_string(all[2 * r]) + "/fd/" +
+                       std::to_string(all[2 * r + 1]);
+    fds[r] = open(path.c_str(), O_RDWR | O_CLOEXEC);
+    if (fds[r] < 0)
+      status = fail(SYMM_ERROR_BACKEND,
+                    "cannot open rank %d's heap as %s: %s (ranks of one node "
+                    "open each other's through /proc over the tcp "
+                    "bootstrap; the socket bootstrap passes them itself)",
+                    r, path.c_str(), strerror(errno));
+  }
+  // Every rank waits, even after a failure, so no owner closes early.
+  symm_status done = barrier();
+  if (status == SYMM_SUCCESS)
+    status = done;
+  if (status != SYMM_SUCCESS)
+    for (int &fd : fds)
+      if (fd >= 0) {
+        ::close(fd);
+        fd = -1;
+      }
+  return status;
+}
+
 symm_status SocketBootstrap::allgatherFds(int mine, std::vector<int> &fds) {
   fds.assign(size_, -1);
   fds[rank_] = dup(mine);
   if (size_ == 1)
     return SYMM_SUCCESS;
+  if (transport_ == Transport::Tcp)
+    return openPeerFds(mine, fds);
   if (rank_ == 0) {
     for (int r = 1; r < size_; ++r)
       if (symm_status s = recvFds(clients_[r], &fds[r], 1, r))

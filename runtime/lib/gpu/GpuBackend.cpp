@@ -100,6 +100,12 @@ public:
         bases[r] = static_cast<char *>(local);
         continue;
       }
+      if (!bootstrap.sameNode(r))
+        return fail(SYMM_ERROR_UNAVAILABLE,
+                    "%s: rank %d is on another node: this backend maps the "
+                    "heaps of one node's ranks only (IPC); across nodes use "
+                    "SYMM_BACKEND=nvshmem",
+                    api.name.c_str(), r);
       void *peer = nullptr;
       if (int code = api.ipcOpenHandle(&peer, all.data() + r * kIpcHandleBytes))
         return fail(SYMM_ERROR_BACKEND, "%s: cannot map rank %d's heap: %s",
