@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The litmus suite (examples/litmus) on one GPU.
+# The litmus suite (examples/litmus) on one GPU, and across GPUs.
 #
 # Here (after scripts/setup.sh):
 #   bench/litmus/run.sh bundle [DIR]    # default .device-litmus
@@ -11,7 +11,10 @@
 # runs every variant 2^20 times at each scope, requires the weak outcome of
 # MP and SB with relaxed accesses at device and system scope (and none where
 # the orderings forbid it), and prints the table last. The log goes to $OUT
-# (the device machine's output folder) or DIR/results.
+# (the device machine's output folder) or DIR/results. With two or more GPUs
+# it then runs every variant across them (--across-ranks: an instance's
+# roles on different GPUs, on GPU 0's memory, system scope; one rank per
+# GPU), requiring no forbidden outcome, into litmus-across.log.
 set -uo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 MODE="${1:-gpu}"
@@ -43,4 +46,16 @@ status=$?
 grep -E "^\[rank 0\] litmus " "$LOG" | cut -c10-130
 sed -n '/variant  *scope/,$p' "$LOG" | sed 's/^\[rank 0\] //'
 echo "litmus exit status $status (log: $LOG)"
+
+GPUS=$(nvidia-smi -L | wc -l)
+if ((GPUS >= 2)); then
+  ACROSS="$RESULTS/litmus-across.log"
+  timeout "${SYMM_LITMUS_TIMEOUT:-300}" ./symm-run -n "$GPUS" --backend cuda \
+    --timeout 120 ./litmus --across-ranks \
+    --iterations="${SYMM_LITMUS_ITERATIONS:-1048576}" > "$ACROSS" 2>&1
+  across=$?
+  sed -n '/variant  *scope/,$p' "$ACROSS" | grep "^\[rank 0\]" | sed 's/^\[rank 0\] //'
+  echo "litmus across $GPUS GPUs exit status $across (log: $ACROSS)"
+  ((status == 0)) && status=$across
+fi
 exit $status

@@ -10,6 +10,12 @@
 // are scattered at random, and a few workgroups hammer other memory
 // meanwhile.
 //
+// With --across-ranks the roles of an instance are played on different ranks
+// (role k on rank k mod the world size; dfblock's producer and consumer
+// workgroups on ranks 0 and 1), all on rank 0's memory: the two GPUs of a
+// pair, or the processes of CPU ranks. Every rank draws the same plans, and
+// the ranks' results are summed (each is written on one rank only).
+//
 // A weak outcome (the one sequential consistency forbids) is an error where
 // the orderings forbid it; --expect-weak names variants that must show one
 // (on a GPU, the relaxed ones), so that the suite can also fail for being
@@ -18,6 +24,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "workload.h"
+
+#include "symm/collectives.h"
 
 #include <numeric>
 #include <set>
@@ -201,6 +209,16 @@ Plan draw(const Test &test, const std::string &scope, int64_t grid,
   return p;
 }
 
+/// Across ranks: this rank keeps the roles it plays (role k on rank k mod
+/// `world`; dfblock's two workgroups on ranks 0 and 1) and sits out the
+/// others'. Every rank drew the same plan.
+void keepRoles(Plan &p, const Test &test, int rank, int world) {
+  int players = test.roles == 0 ? 2 : world;
+  for (int32_t &word : p.words)
+    if (word >= 0 && (word & 7) % players != rank)
+      word = kIdle;
+}
+
 struct Result {
   std::string variant, scope;
   Expect expect;
@@ -233,10 +251,18 @@ int main(int argc, char **argv) {
               "variant@scope list that must show a weak outcome");
   args.option("kernels", "auto",
               "compiled kernels (auto: litmus.so/.ptx beside the program)");
+  args.flag("across-ranks",
+            "play each instance's roles on different ranks, on rank 0's "
+            "memory (system scope only; 2 or more ranks)");
   args.parse(argc, argv);
 
   WORKLOAD_CHECK(symm_init());
   bool gpu = onGpu();
+  int rank = symm_rank(), world = symm_world_size();
+  bool across = args.has("across-ranks");
+  if (across && world < 2)
+    args.fail("--across-ranks needs 2 or more ranks, not " +
+              std::to_string(world));
   auto sized = [&](const char *name, int64_t onGpu, int64_t onCpu) {
     return args.str(name) == "auto" ? (gpu ? onGpu : onCpu)
                                     : args.integer(name);
@@ -259,6 +285,12 @@ int main(int argc, char **argv) {
     scopes.assign(std::begin(kScopes), std::end(kScopes));
   else
     scopes = args.choices("scope", {"workgroup", "device", "system"});
+  // Across ranks only a system-scope ordering includes both threads.
+  if (across && args.str("scope") == "all")
+    scopes = {"system"};
+  if (across && (scopes.size() != 1 || scopes[0] != "system"))
+    args.fail("--across-ranks runs at system scope only (--scope=system): "
+              "a narrower scope does not include the other rank");
   std::vector<const Variant *> variants;
   {
     std::vector<std::string> names;
@@ -316,6 +348,8 @@ int main(int argc, char **argv) {
       auto start = std::chrono::steady_clock::now();
       while (r.runs < iterations) {
         Plan p = draw(test, scope, grid, block, stress, memSlots, rng);
+        if (across)
+          keepRoles(p, test, rank, world);
         upload(plan, p.words);
         upload(locs, p.locs);
         Params()
@@ -323,14 +357,36 @@ int main(int argc, char **argv) {
             .memref(out, size_t(threads) * 4)
             .launch(module, clear.c_str(), unsigned(grid), unsigned(block),
                     nullptr);
+        // Across ranks, rank 0's memory is clear before any rank uses it.
+        if (across) {
+          WORKLOAD_CHECK(symm_synchronize());
+          WORKLOAD_CHECK(symm_barrier());
+        }
         Params()
             .memref(mem, size_t(memSlots))
             .memref(plan, size_t(threads))
             .memref(locs, 4)
             .memref(out, size_t(threads) * 4)
             .memref(scratch, kScratch)
+            .i32(across ? 0 : rank)
             .launch(module, kernel.c_str(), unsigned(grid), unsigned(block),
                     nullptr);
+        if (across) {
+          // Every rank's kernel is done with rank 0's memory before rank 0
+          // clears it again (the all-reduce's low-latency words carry no
+          // release, so they would not order it; the race detector says
+          // so).
+          WORKLOAD_CHECK(symm_synchronize());
+          WORKLOAD_CHECK(symm_barrier());
+          // Each result was written on the rank that played its role, and
+          // rank 0's memory holds the final values (the other ranks' stay
+          // zero): the sums are the instance's.
+          WORKLOAD_CHECK(symm_all_reduce(out, out, size_t(threads) * 4,
+                                         SYMM_INT32, SYMM_SUM, nullptr));
+          if (std::string(test.name) == "w22")
+            WORKLOAD_CHECK(symm_all_reduce(mem, mem, size_t(memSlots),
+                                           SYMM_INT32, SYMM_SUM, nullptr));
+        }
         WORKLOAD_CHECK(symm_synchronize());
         std::vector<int32_t> res = download(out, size_t(p.instances) * 4);
         std::vector<int32_t> final;
