@@ -31,6 +31,7 @@
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/un.h>
 #include <thread>
 #include <unistd.h>
@@ -51,6 +52,8 @@ int remainingMs(Clock::time_point deadline) {
 std::string socketPath(const std::string &dir) { return dir + "/rank0.sock"; }
 
 constexpr uint32_t kHello = 0x53594d4d; // "SYMM"
+/// How long rank 0 waits for a connection's Hello before dropping it.
+constexpr int kHelloSeconds = 2;
 
 /// What a rank > 0 says when it connects: who it is, in which job.
 struct Hello {
@@ -248,11 +251,16 @@ symm_status SocketBootstrap::rendezvousFolder(std::string &dir, bool &derived,
 }
 
 bool SocketBootstrap::admit(int fd, bool byPort) {
+  // A connection that says nothing (a port scanner, a stuck process) does
+  // not hold up the rendezvous: its Hello has a few seconds to arrive.
+  timeval limit{kHelloSeconds, 0}, none{0, 0};
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof(limit));
   Hello hello;
   if (recvAll(fd, &hello, sizeof(hello), -1) != SYMM_SUCCESS ||
       hello.magic != kHello || hello.rank == 0 ||
       hello.rank >= static_cast<uint32_t>(size_))
     return false;
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &none, sizeof(none));
   Answer answer;
   answer.size = static_cast<uint32_t>(size_);
   answer.parent = byPort ? static_cast<uint32_t>(getppid()) : 0;
