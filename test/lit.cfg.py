@@ -40,6 +40,14 @@ llvm_config.with_environment("PATH", config.symm_tools_dir, append_path=True)
 import shutil
 if shutil.which("ptxas") or os.path.exists("/usr/local/cuda/bin/ptxas"):
     config.available_features.add("ptxas")
+# `--param check_races=1`: every kernel the suite runs on CPU ranks is
+# checked for data races (docs/CPUTarget.md): programs that symm-run
+# compiles (test/Integration's %symm_run adds --check-races), the workloads'
+# and the collectives' kernels with their race-checking builds. A test that
+# cannot run so says `UNSUPPORTED: check-races` and why.
+if lit_config.params.get("check_races", "0") == "1":
+    config.environment["SYMM_HOST_CHECK_RACES"] = "1"
+    config.available_features.add("check-races")
 if config.symm_nvshmem_backend:
     config.available_features.add("nvshmem-backend")
 if shutil.which("mpirun"):

@@ -342,23 +342,31 @@ inline int report(const char *what, const Comparison &c) {
   return 1;
 }
 
-/// Microseconds per iteration of `step` (which enqueues work on `stream`):
+/// Microseconds per iteration of `step` (which enqueues work on `streams`):
 /// `warmup` untimed iterations, a barrier so every rank starts together,
-/// then `iters` back-to-back iterations ended by synchronising the stream.
+/// then `iters` back-to-back iterations ended by synchronising the streams.
 /// The runtime has no device events, so the host clock brackets the device
 /// work; one launch's host overhead is amortised over the iterations.
 inline double timeUs(const std::function<void()> &step, int warmup, int iters,
-                     symm_stream *stream) {
+                     const std::vector<symm_stream *> &streams) {
+  auto drain = [&] {
+    for (symm_stream *stream : streams)
+      WORKLOAD_CHECK(symm_stream_synchronize(stream));
+  };
   for (int i = 0; i < warmup; ++i)
     step();
-  WORKLOAD_CHECK(symm_stream_synchronize(stream));
+  drain();
   WORKLOAD_CHECK(symm_barrier());
   auto start = std::chrono::steady_clock::now();
   for (int i = 0; i < iters; ++i)
     step();
-  WORKLOAD_CHECK(symm_stream_synchronize(stream));
+  drain();
   auto end = std::chrono::steady_clock::now();
   return std::chrono::duration<double, std::micro>(end - start).count() / iters;
+}
+inline double timeUs(const std::function<void()> &step, int warmup, int iters,
+                     symm_stream *stream) {
+  return timeUs(step, warmup, iters, std::vector<symm_stream *>{stream});
 }
 
 /// Kernel parameters in the runtime's convention (runtime.h): a memref

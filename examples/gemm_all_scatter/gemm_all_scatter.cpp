@@ -279,7 +279,6 @@ int main(int argc, char **argv) {
     // C starts as NaNs, so a tile nobody wrote fails.
     upload(c, std::vector<uint16_t>(size_t(m * n), 0xFFFF));
     WORKLOAD_CHECK(symm_barrier());
-    symm_stream *last = stream;
     auto step = [&] {
       if (variant == "bulk_sync") {
         gemm(cr, nr, 0, BulkSync, grid, unsigned(grid));
@@ -296,6 +295,12 @@ int main(int argc, char **argv) {
       }
       ++epoch;
       if (variant == "producer_consumer") {
+        // The next step's GEMM writes the tiles this step's push still
+        // reads: it runs on the stream this push ran on, and the next push
+        // on the other one, so that steps follow each other while the two
+        // kernels of a step still overlap (the race detector found the
+        // GEMM of step e + 1 overwriting tiles the push of step e read).
+        std::swap(stream, pushStream);
         gemm(c, n, rank * nr, ProducerConsumer, grid, unsigned(grid));
         Params()
             .memref(c, size_t(m * n))
@@ -313,10 +318,6 @@ int main(int argc, char **argv) {
         gemm(c, n, rank * nr, WgSpecialized, grid - pushGrid, unsigned(grid));
       }
     };
-    // The push kernel ends after the GEMM's last tile: its stream is the
-    // one to wait for.
-    if (variant == "producer_consumer")
-      last = pushStream;
 
     char what[256];
     std::snprintf(what, sizeof(what),
@@ -325,7 +326,7 @@ int main(int argc, char **argv) {
                   variant.c_str(), m, n, k, world,
                   hopper ? " kernel=hopper" : "");
     if (bench) {
-      double us = timeUs(step, warmup, iters, last);
+      double us = timeUs(step, warmup, iters, {stream, pushStream});
       // This rank's GEMM: M x N/W x K multiply-adds.
       double flop = 2.0 * double(m) * double(nr) * double(k);
       std::printf("%s grid=%" PRId64 " push_grid=%" PRId64
