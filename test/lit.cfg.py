@@ -58,5 +58,13 @@ config.environment["SYMM_CHECK_COLLECTIVES"] = "1"
 # A job id for launcher tests that derive the rendezvous from MASTER_PORT.
 config.substitutions.append(("%{port}", str(20000 + os.getpid() % 20000)))
 # The first four digits of TCP ports for the tcp bootstrap's tests (a fifth
-# digit follows): 20000 to 59999.
-config.substitutions.append(("%{tcp_port}", str(2000 + os.getpid() % 4000)))
+# digit follows): 20000 to 31999, below Linux's ephemeral ports.
+config.substitutions.append(("%{tcp_port}", str(2000 + os.getpid() % 1200)))
+# Whether this machine can listen on IPv6's loopback.
+try:
+    import socket
+    with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as probe:
+        probe.bind(("::1", 0))
+    config.available_features.add("ipv6")
+except OSError:
+    pass

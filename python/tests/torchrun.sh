@@ -6,7 +6,7 @@ set -u
 python=$1
 shift
 # A job id of this run's own, like torchrun's port.
-port=$((20000 + $$ % 20000))
+port=$((20000 + $$ % 12000))
 pids=()
 for rank in 1 0; do
   env -u SYMM_RANK -u SYMM_WORLD_SIZE -u SYMM_RENDEZVOUS RANK=$rank \

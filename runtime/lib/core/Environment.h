@@ -40,6 +40,8 @@ constexpr const char *kTraceSlots = "SYMM_TRACE_SLOTS";
 constexpr const char *kJobId = "SYMM_JOB_ID";
 /// This rank's node, where ranks of one kernel must count as apart.
 constexpr const char *kNodeId = "SYMM_NODE_ID";
+/// The tcp bootstrap's port at rank 0 (else MASTER_PORT + 1).
+constexpr const char *kMasterPort = "SYMM_MASTER_PORT";
 
 /// The value of `name`, or null when it is unset or empty.
 const char *get(const char *name);

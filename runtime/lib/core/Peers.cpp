@@ -53,13 +53,14 @@ bool exited(const Peer &p) {
 } // namespace
 
 uint64_t symm::nodeId() {
-  if (const char *given = env::get(env::kNodeId))
-    return std::hash<std::string>()(std::string("given/") + given);
-  std::string boot;
+  // SYMM_NODE_ID can only tell ranks of one kernel apart, never join ranks
+  // of two.
+  const char *given = env::get(env::kNodeId);
+  std::string boot = given ? std::string("given/") + given + "/" : "";
   if (FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r")) {
     char line[64] = {};
     if (fgets(line, sizeof(line), f))
-      boot = line;
+      boot += line;
     fclose(f);
   }
   struct stat ns {};

@@ -5,10 +5,11 @@
 //   private folder (symm-run's, or one named after the launcher's job), and
 //   the sockets carry file descriptors (SCM_RIGHTS) for the host backend's
 //   heaps;
-// - `tcp`, for ranks on any nodes: rank 0 listens on MASTER_PORT (every
-//   address) and the others connect to MASTER_ADDR:MASTER_PORT, as torchrun
-//   sets them; ranks of one node open each other's heap descriptors through
-//   /proc/<pid>/fd.
+// - `tcp`, for ranks on any nodes: rank 0 listens on every address of its
+//   host at SYMM_MASTER_PORT, by default MASTER_PORT + 1 (torchrun's own
+//   store holds MASTER_PORT there), and the others connect to MASTER_ADDR
+//   at that port; ranks of one node open each other's heap descriptors
+//   through /proc/<pid>/fd.
 // The others connect to rank 0, which admits each one that belongs to its
 // job. Collectives go through rank 0. Every wait is bounded by the timeout,
 // and end-of-file on a connection means the peer is gone.
@@ -151,11 +152,18 @@ private:
   symm_status waitReadable(int fd, int peer);
 
   Transport transport_;
-  /// Where rank 0 listens, and the same for messages (a path, host:port).
-  sockaddr_storage addr_{};
-  socklen_t addrLen_ = 0;
+  /// Where rank 0 listens: a Unix socket's path, or over TCP every address
+  /// MASTER_ADDR resolves to (tried in turn); for messages, the path or
+  /// host:port.
+  struct Address {
+    sockaddr_storage addr{};
+    socklen_t length = 0;
+  };
+  std::vector<Address> targets_;
   std::string where_;
   uint16_t port_ = 0;
+  /// Ranks > 0: a connection to rank 0 (a target that accepted), or -1.
+  int dial(Clock::time_point deadline);
   double timeout_ = 60;
   int hub_ = -1;             // on ranks > 0: the connection to rank 0
   std::vector<int> clients_; // on rank 0: connection to each rank
@@ -175,45 +183,127 @@ std::unique_ptr<Bootstrap> symm::createTcpBootstrap() {
 }
 
 namespace {
+/// The launchers' variables that name a job (besides SYMM_JOB_ID and, for
+/// the socket bootstrap, MASTER_PORT): torchrun's run id is "none" unless
+/// given.
+constexpr const char *kLauncherJobVariables[] = {
+    "TORCHELASTIC_RUN_ID", "PMIX_NAMESPACE", "OMPI_MCA_orte_ess_jobid"};
+
 /// A hash of the launcher's job id, which every rank of a job shares (0
 /// where the launcher gives none).
 uint64_t jobHash() {
   std::string job;
-  for (const char *n : {env::kJobId, "TORCHELASTIC_RUN_ID", "PMIX_NAMESPACE",
-                        "OMPI_MCA_orte_ess_jobid"})
+  if (const char *id = env::get(env::kJobId))
+    job = std::string(env::kJobId) + "=" + id + ";";
+  for (const char *n : kLauncherJobVariables)
     if (const char *v = env::get(n))
       job += std::string(n) + "=" + v + ";";
   return job.empty() ? 0 : std::hash<std::string>()(job) | 1;
+}
+
+/// Latency over bandwidth: the bootstrap's messages are small.
+void noDelay(int fd, Transport transport) {
+  int on = 1;
+  if (transport == Transport::Tcp)
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof(on));
+}
+
+/// Connects `fd` to `to` within `ms` milliseconds (a blocking connect to an
+/// unreachable host would take the kernel's minutes).
+bool connectWithin(int fd, const sockaddr *to, socklen_t length, int ms) {
+  int flags = fcntl(fd, F_GETFL);
+  fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+  bool done = ::connect(fd, to, length) == 0;
+  if (!done && errno == EINPROGRESS) {
+    pollfd p{fd, POLLOUT, 0};
+    int error = 0;
+    socklen_t size = sizeof(error);
+    done = poll(&p, 1, ms) == 1 &&
+           getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &size) == 0 &&
+           error == 0;
+  }
+  fcntl(fd, F_SETFL, flags);
+  return done;
+}
+
+/// Reads exactly `bytes` before `deadline`.
+bool recvBefore(int fd, void *data, size_t bytes, Clock::time_point deadline) {
+  char *p = static_cast<char *>(data);
+  while (bytes > 0) {
+    pollfd ready{fd, POLLIN, 0};
+    if (poll(&ready, 1, remainingMs(deadline)) != 1)
+      return false;
+    ssize_t n = recv(fd, p, bytes, 0);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return false;
+    p += n;
+    bytes -= size_t(n);
+  }
+  return true;
 }
 } // namespace
 
 symm_status SocketBootstrap::tcpEndpoint() {
   const char *host = env::get("MASTER_ADDR");
-  const char *port = env::get("MASTER_PORT");
-  if (!host || !port)
+  const char *master = env::get("MASTER_PORT");
+  const char *own = env::get(env::kMasterPort);
+  if (!host || (!master && !own))
     return fail(SYMM_ERROR_INVALID_ARGUMENT,
                 "the tcp bootstrap needs MASTER_ADDR (rank 0's host) and "
-                "MASTER_PORT (a free port there), as torchrun sets them; %s "
-                "is not set",
-                host ? "MASTER_PORT" : "MASTER_ADDR");
-  std::optional<int> number = env::parseInt(port, 1, 65535);
+                "%s or MASTER_PORT (rank 0 listens on the first, by default "
+                "the second + 1), as torchrun sets them; %s",
+                env::kMasterPort,
+                host ? "neither port is set" : "MASTER_ADDR is not set");
+  const char *name = own ? env::kMasterPort : "MASTER_PORT";
+  std::optional<int> number = env::parseInt(own ? own : master, 1, own ? 65535 : 65534);
   if (!number)
     return fail(SYMM_ERROR_INVALID_ARGUMENT,
-                "MASTER_PORT='%s' is not a port (1 to 65535)", port);
+                "%s='%s' is not a port (1 to %d)", name, own ? own : master,
+                own ? 65535 : 65534);
+  port_ = static_cast<uint16_t>(own ? *number : *number + 1);
+  std::string port = std::to_string(port_);
+  where_ = (strchr(host, ':') ? "[" + std::string(host) + "]" : host) +
+           (":" + port);
+  // Rank 0 listens on every address; the others try each one the name
+  // resolves to, so that an IPv4 and an IPv6 node still meet.
+  if (rank_ == 0)
+    return SYMM_SUCCESS;
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_ADDRCONFIG;
   addrinfo *found = nullptr;
-  if (int rc = getaddrinfo(host, port, &hints, &found))
+  if (int rc = getaddrinfo(host, port.c_str(), &hints, &found))
     return fail(SYMM_ERROR_INVALID_ARGUMENT,
                 "MASTER_ADDR='%s': cannot resolve it: %s", host,
                 gai_strerror(rc));
-  std::memcpy(&addr_, found->ai_addr, found->ai_addrlen);
-  addrLen_ = found->ai_addrlen;
+  for (addrinfo *a = found; a; a = a->ai_next) {
+    Address target;
+    std::memcpy(&target.addr, a->ai_addr, a->ai_addrlen);
+    target.length = a->ai_addrlen;
+    targets_.push_back(target);
+  }
   freeaddrinfo(found);
-  port_ = static_cast<uint16_t>(*number);
-  where_ = std::string(host) + ":" + port;
   return SYMM_SUCCESS;
+}
+
+int SocketBootstrap::dial(Clock::time_point deadline) {
+  for (const Address &target : targets_) {
+    int fd = socket(target.addr.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+      continue;
+    noDelay(fd, transport_);
+    // A second for each address, so that a dead one leaves time for the
+    // next.
+    int ms = std::min(remainingMs(deadline), 1000);
+    if (connectWithin(fd, reinterpret_cast<const sockaddr *>(&target.addr),
+                      target.length, ms))
+      return fd;
+    ::close(fd);
+  }
+  return -1;
 }
 
 symm_status SocketBootstrap::rendezvousFolder(std::string &dir, bool &derived,
@@ -229,8 +319,10 @@ symm_status SocketBootstrap::rendezvousFolder(std::string &dir, bool &derived,
   if (const char *id = env::get(env::kJobId)) {
     job = std::string(env::kJobId) + "-" + id;
   } else {
-    for (const char *n : {"TORCHELASTIC_RUN_ID", "PMIX_NAMESPACE",
-                          "OMPI_MCA_orte_ess_jobid", "MASTER_PORT"})
+    std::vector<const char *> names(std::begin(kLauncherJobVariables),
+                                    std::end(kLauncherJobVariables));
+    names.push_back("MASTER_PORT");
+    for (const char *n : names)
       if (const char *v = env::get(n))
         job += (job.empty() ? "" : "-") + std::string(n) + "-" + v;
     byPort = job.empty() || job.rfind("MASTER_PORT", 0) == 0;
@@ -252,15 +344,13 @@ symm_status SocketBootstrap::rendezvousFolder(std::string &dir, bool &derived,
 
 bool SocketBootstrap::admit(int fd, bool byPort) {
   // A connection that says nothing (a port scanner, a stuck process) does
-  // not hold up the rendezvous: its Hello has a few seconds to arrive.
-  timeval limit{kHelloSeconds, 0}, none{0, 0};
-  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof(limit));
+  // not hold up the rendezvous: its whole Hello has a few seconds.
   Hello hello;
-  if (recvAll(fd, &hello, sizeof(hello), -1) != SYMM_SUCCESS ||
+  if (!recvBefore(fd, &hello, sizeof(hello),
+                  Clock::now() + std::chrono::seconds(kHelloSeconds)) ||
       hello.magic != kHello || hello.rank == 0 ||
       hello.rank >= static_cast<uint32_t>(size_))
     return false;
-  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &none, sizeof(none));
   Answer answer;
   answer.size = static_cast<uint32_t>(size_);
   answer.parent = byPort ? static_cast<uint32_t>(getppid()) : 0;
@@ -304,14 +394,16 @@ symm_status SocketBootstrap::connect(int rank, int size,
   if (derived)
     ownedDir_ = dir;
   std::string path = socketPath(dir);
-  sockaddr_un &addr = reinterpret_cast<sockaddr_un &>(addr_);
+  Address target;
+  sockaddr_un &addr = reinterpret_cast<sockaddr_un &>(target.addr);
   addr.sun_family = AF_UNIX;
   if (path.size() >= sizeof(addr.sun_path))
     return fail(SYMM_ERROR_INVALID_ARGUMENT,
                 "rendezvous path '%s' is too long for a Unix socket",
                 path.c_str());
   std::strcpy(addr.sun_path, path.c_str());
-  addrLen_ = sizeof(addr);
+  target.length = sizeof(addr);
+  targets_ = {target};
   where_ = path;
   if (symm_status st = meet(byPort))
     return st;
@@ -324,44 +416,59 @@ symm_status SocketBootstrap::connect(int rank, int size,
 }
 
 symm_status SocketBootstrap::listenAt(int &listener) {
-  sockaddr *addr = reinterpret_cast<sockaddr *>(&addr_);
-  listener = socket(addr_.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (listener < 0)
-    return fail(SYMM_ERROR_BACKEND, "socket: %s", strerror(errno));
   if (transport_ == Transport::Tcp) {
-    // Every address of this host, at the port; a port a finished job left
-    // in TIME_WAIT is taken.
-    int on = 1;
+    // Every address of this host at the port: IPv6 and IPv4 on one socket
+    // where the host has IPv6, else IPv4. A port a finished job left in
+    // TIME_WAIT is taken.
+    int on = 1, off = 0;
+    sockaddr_in6 any6{};
+    any6.sin6_family = AF_INET6;
+    any6.sin6_port = htons(port_);
+    sockaddr_in any4{};
+    any4.sin_family = AF_INET;
+    any4.sin_port = htons(port_);
+    listener = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    bool six = listener >= 0;
+    if (!six)
+      listener = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (listener < 0)
+      return fail(SYMM_ERROR_BACKEND, "socket: %s", strerror(errno));
     setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on));
-    sockaddr_storage any{};
-    any.ss_family = addr_.ss_family;
-    if (any.ss_family == AF_INET6)
-      reinterpret_cast<sockaddr_in6 &>(any).sin6_port = htons(port_);
-    else
-      reinterpret_cast<sockaddr_in &>(any).sin_port = htons(port_);
-    if (bind(listener, reinterpret_cast<sockaddr *>(&any), addrLen_) != 0 ||
-        listen(listener, size_) != 0) {
+    if (six)
+      setsockopt(listener, IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof(off));
+    int rc = six ? bind(listener, reinterpret_cast<sockaddr *>(&any6),
+                        sizeof(any6))
+                 : bind(listener, reinterpret_cast<sockaddr *>(&any4),
+                        sizeof(any4));
+    if (rc != 0 || listen(listener, size_) != 0) {
       int error = errno;
       ::close(listener);
       return fail(error == EADDRINUSE ? SYMM_ERROR_INVALID_ARGUMENT
                                       : SYMM_ERROR_BACKEND,
-                  "cannot listen on port %u (MASTER_PORT): %s%s", port_,
+                  "cannot listen on port %u (%s): %s%s", port_,
+                  env::get(env::kMasterPort) ? env::kMasterPort
+                                             : "MASTER_PORT + 1",
                   strerror(error),
                   error == EADDRINUSE
                       ? "; another job or program holds it: give each job "
-                        "its own MASTER_PORT"
+                        "its own port"
                       : "");
     }
     return SYMM_SUCCESS;
   }
+  const Address &target = targets_.front();
+  const sockaddr *addr = reinterpret_cast<const sockaddr *>(&target.addr);
+  listener = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (listener < 0)
+    return fail(SYMM_ERROR_BACKEND, "socket: %s", strerror(errno));
   const char *path = where_.c_str();
   mode_t old = umask(0077); // the socket is private to this user
-  int rc = bind(listener, addr, addrLen_);
+  int rc = bind(listener, addr, target.length);
   if (rc != 0 && errno == EADDRINUSE) {
     // A socket left by a job that ended is taken over; one that a rank 0
     // still listens on is another job's, which must keep it.
     int probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    bool live = probe >= 0 && ::connect(probe, addr, addrLen_) == 0;
+    bool live = probe >= 0 && ::connect(probe, addr, target.length) == 0;
     if (probe >= 0)
       ::close(probe);
     if (live) {
@@ -374,7 +481,7 @@ symm_status SocketBootstrap::listenAt(int &listener) {
                   path, job_.c_str(), env::kJobId);
     }
     unlink(path);
-    rc = bind(listener, addr, addrLen_);
+    rc = bind(listener, addr, target.length);
   }
   umask(old);
   if (rc != 0 || listen(listener, size_) != 0) {
@@ -385,18 +492,10 @@ symm_status SocketBootstrap::listenAt(int &listener) {
   return SYMM_SUCCESS;
 }
 
-/// Latency over bandwidth: the bootstrap's messages are small.
-static void noDelay(int fd, Transport transport) {
-  int on = 1;
-  if (transport == Transport::Tcp)
-    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof(on));
-}
-
 symm_status SocketBootstrap::meet(bool byPort) {
   int rank = rank_, size = size_;
   auto deadline = Clock::now() + std::chrono::milliseconds(
                                      static_cast<int64_t>(timeout_ * 1000));
-  sockaddr *addr = reinterpret_cast<sockaddr *>(&addr_);
 
   if (rank == 0) {
     int listener = -1;
@@ -451,23 +550,19 @@ symm_status SocketBootstrap::meet(bool byPort) {
   // for another job.
   Answer refused;
   while (true) {
-    int fd = socket(addr_.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0)
-      return fail(SYMM_ERROR_BACKEND, "socket: %s", strerror(errno));
-    noDelay(fd, transport_);
+    int fd = dial(deadline);
     Answer answer;
     answer.verdict = Verdict::RankTaken;
     bool answered =
-        ::connect(fd, addr, addrLen_) == 0 &&
-        sendAll(fd, &hello, sizeof(hello), 0) == SYMM_SUCCESS &&
-        waitReadable(fd, 0) == SYMM_SUCCESS &&
-        recv(fd, &answer, sizeof(answer), MSG_WAITALL) == sizeof(answer) &&
+        fd >= 0 && sendAll(fd, &hello, sizeof(hello), 0) == SYMM_SUCCESS &&
+        recvBefore(fd, &answer, sizeof(answer), deadline) &&
         answer.magic == kHello;
     if (answered && answer.verdict == Verdict::Admitted) {
       hub_ = fd;
       break;
     }
-    ::close(fd);
+    if (fd >= 0)
+      ::close(fd);
     if (answered)
       refused = answer;
     if (remainingMs(deadline) == 0) {
@@ -652,34 +747,46 @@ symm_status SocketBootstrap::recvFds(int fd, int *fds, int count, int peer) {
 }
 
 symm_status SocketBootstrap::openPeerFds(int mine, std::vector<int> &fds) {
-  // Every rank says where its descriptor is; a rank of this node opens it
-  // as the owner's /proc/<pid>/fd/<fd> (the same file, as SCM_RIGHTS would
-  // pass it), and no rank closes its own until every rank has opened.
-  int64_t where[2] = {getpid(), mine};
-  std::vector<int64_t> all(2 * size_t(size_));
-  if (symm_status s = allgather(where, sizeof(where), all.data()))
-    return s;
-  symm_status status = SYMM_SUCCESS;
+  // Every rank says where its descriptor is and which file it is; a rank of
+  // this node opens it as the owner's /proc/<pid>/fd/<fd> (the same file, as
+  // SCM_RIGHTS would pass it) and checks that it got that file, and no rank
+  // closes its own until every rank has opened.
+  struct stat own {};
+  fstat(mine, &own);
+  int64_t where[4] = {getpid(), mine, int64_t(own.st_dev),
+                      int64_t(own.st_ino)};
+  std::vector<int64_t> all(4 * size_t(size_));
+  symm_status status = allgather(where, sizeof(where), all.data());
   for (int r = 0; r < size_ && status == SYMM_SUCCESS; ++r) {
     if (r == rank_)
       continue;
     if (!sameNode(r)) {
       status = fail(SYMM_ERROR_UNAVAILABLE,
                     "rank %d is on another node: this backend shares its "
-                    "heap with the ranks of one node only (by file "
+                    "memory with the ranks of one node only (by file "
                     "descriptor); across nodes use SYMM_BACKEND=nvshmem",
                     r);
       break;
     }
-    std::string path = "/proc/" + std::to_string(all[2 * r]) + "/fd/" +
-                       std::to_string(all[2 * r + 1]);
+    const int64_t *theirs = &all[4 * size_t(r)];
+    std::string path = "/proc/" + std::to_string(theirs[0]) + "/fd/" +
+                       std::to_string(theirs[1]);
     fds[r] = open(path.c_str(), O_RDWR | O_CLOEXEC);
+    struct stat opened {};
     if (fds[r] < 0)
       status = fail(SYMM_ERROR_BACKEND,
-                    "cannot open rank %d's heap as %s: %s (ranks of one node "
-                    "open each other's through /proc over the tcp "
-                    "bootstrap; the socket bootstrap passes them itself)",
+                    "cannot open rank %d's shared memory as %s: %s (ranks "
+                    "of one node open each other's through /proc over the "
+                    "tcp bootstrap; the socket bootstrap passes them itself)",
                     r, path.c_str(), strerror(errno));
+    else if (fstat(fds[r], &opened) != 0 ||
+             int64_t(opened.st_dev) != theirs[2] ||
+             int64_t(opened.st_ino) != theirs[3])
+      status = fail(SYMM_ERROR_BACKEND,
+                    "%s is not rank %d's shared memory: that rank is on "
+                    "another node, or in another process namespace, than "
+                    "its node id (SYMM_NODE_ID) says",
+                    path.c_str(), r);
   }
   // Every rank waits, even after a failure, so no owner closes early.
   symm_status done = barrier();
