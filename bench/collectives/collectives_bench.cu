@@ -1,6 +1,7 @@
 //===- collectives_bench.cu - Symm collectives against NCCL -----*- C++ -*-===//
 //
-//   symm-run -n 2 --backend cuda collectives-bench [--trace=FILE] [MIN MAX [GRAPH_MAX]] > csv
+//   symm-run -n 2 --backend cuda collectives-bench [--trace=FILE]
+//     [MIN MAX [GRAPH_MAX]] > csv
 //
 // For every collective and size (the nccl-tests size: the larger of the send
 // and receive buffers per rank, bf16 elements, sum), times Symm's collective

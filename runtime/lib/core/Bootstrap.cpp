@@ -28,10 +28,10 @@ const BootstrapInfo kBootstraps[] = {
 bool severalNodes() {
   if (env::get(env::kRendezvous))
     return false;
-  const char *pairs[][2] = {{"LOCAL_WORLD_SIZE", "WORLD_SIZE"},
-                            {"OMPI_COMM_WORLD_LOCAL_SIZE",
-                             "OMPI_COMM_WORLD_SIZE"},
-                            {"MPI_LOCALNRANKS", "PMI_SIZE"}};
+  const char *pairs[][2] = {
+      {"LOCAL_WORLD_SIZE", "WORLD_SIZE"},
+      {"OMPI_COMM_WORLD_LOCAL_SIZE", "OMPI_COMM_WORLD_SIZE"},
+      {"MPI_LOCALNRANKS", "PMI_SIZE"}};
   for (auto &pair : pairs) {
     const char *local = env::get(pair[0]), *world = env::get(pair[1]);
     if (local && world)

@@ -63,7 +63,7 @@ uint64_t symm::nodeId() {
       boot += line;
     fclose(f);
   }
-  struct stat ns {};
+  struct stat ns{};
   stat("/proc/self/ns/pid", &ns);
   return std::hash<std::string>()(boot + "/" + std::to_string(ns.st_ino));
 }

@@ -257,15 +257,15 @@ symm_status SocketBootstrap::tcpEndpoint() {
                 env::kMasterPort,
                 host ? "neither port is set" : "MASTER_ADDR is not set");
   const char *name = own ? env::kMasterPort : "MASTER_PORT";
-  std::optional<int> number = env::parseInt(own ? own : master, 1, own ? 65535 : 65534);
+  std::optional<int> number =
+      env::parseInt(own ? own : master, 1, own ? 65535 : 65534);
   if (!number)
-    return fail(SYMM_ERROR_INVALID_ARGUMENT,
-                "%s='%s' is not a port (1 to %d)", name, own ? own : master,
-                own ? 65535 : 65534);
+    return fail(SYMM_ERROR_INVALID_ARGUMENT, "%s='%s' is not a port (1 to %d)",
+                name, own ? own : master, own ? 65535 : 65534);
   port_ = static_cast<uint16_t>(own ? *number : *number + 1);
   std::string port = std::to_string(port_);
-  where_ = (strchr(host, ':') ? "[" + std::string(host) + "]" : host) +
-           (":" + port);
+  where_ =
+      (strchr(host, ':') ? "[" + std::string(host) + "]" : host) + (":" + port);
   // Rank 0 listens on every address; the others try each one the name
   // resolves to, so that an IPv4 and an IPv6 node still meet.
   if (rank_ == 0)
@@ -436,10 +436,9 @@ symm_status SocketBootstrap::listenAt(int &listener) {
     setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on));
     if (six)
       setsockopt(listener, IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof(off));
-    int rc = six ? bind(listener, reinterpret_cast<sockaddr *>(&any6),
-                        sizeof(any6))
-                 : bind(listener, reinterpret_cast<sockaddr *>(&any4),
-                        sizeof(any4));
+    int rc =
+        six ? bind(listener, reinterpret_cast<sockaddr *>(&any6), sizeof(any6))
+            : bind(listener, reinterpret_cast<sockaddr *>(&any4), sizeof(any4));
     if (rc != 0 || listen(listener, size_) != 0) {
       int error = errno;
       ::close(listener);
@@ -553,10 +552,10 @@ symm_status SocketBootstrap::meet(bool byPort) {
     int fd = dial(deadline);
     Answer answer;
     answer.verdict = Verdict::RankTaken;
-    bool answered =
-        fd >= 0 && sendAll(fd, &hello, sizeof(hello), 0) == SYMM_SUCCESS &&
-        recvBefore(fd, &answer, sizeof(answer), deadline) &&
-        answer.magic == kHello;
+    bool answered = fd >= 0 &&
+                    sendAll(fd, &hello, sizeof(hello), 0) == SYMM_SUCCESS &&
+                    recvBefore(fd, &answer, sizeof(answer), deadline) &&
+                    answer.magic == kHello;
     if (answered && answer.verdict == Verdict::Admitted) {
       hub_ = fd;
       break;
@@ -751,10 +750,9 @@ symm_status SocketBootstrap::openPeerFds(int mine, std::vector<int> &fds) {
   // this node opens it as the owner's /proc/<pid>/fd/<fd> (the same file, as
   // SCM_RIGHTS would pass it) and checks that it got that file, and no rank
   // closes its own until every rank has opened.
-  struct stat own {};
+  struct stat own{};
   fstat(mine, &own);
-  int64_t where[4] = {getpid(), mine, int64_t(own.st_dev),
-                      int64_t(own.st_ino)};
+  int64_t where[4] = {getpid(), mine, int64_t(own.st_dev), int64_t(own.st_ino)};
   std::vector<int64_t> all(4 * size_t(size_));
   symm_status status = allgather(where, sizeof(where), all.data());
   for (int r = 0; r < size_ && status == SYMM_SUCCESS; ++r) {
@@ -772,7 +770,7 @@ symm_status SocketBootstrap::openPeerFds(int mine, std::vector<int> &fds) {
     std::string path = "/proc/" + std::to_string(theirs[0]) + "/fd/" +
                        std::to_string(theirs[1]);
     fds[r] = open(path.c_str(), O_RDWR | O_CLOEXEC);
-    struct stat opened {};
+    struct stat opened{};
     if (fds[r] < 0)
       status = fail(SYMM_ERROR_BACKEND,
                     "cannot open rank %d's shared memory as %s: %s (ranks "

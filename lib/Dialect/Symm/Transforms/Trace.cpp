@@ -2,8 +2,8 @@
 //
 // Puts a symm.trace.record at each event of a kernel that a trace shows:
 // its beginning and end, named ranges, waits, signals (and release stores of
-// flags) and tile transfers (docs/Tracing.md). Without recording, only the named ranges go, so that
-// the code is what it is without them.
+// flags) and tile transfers (docs/Tracing.md). Without recording, only the
+// named ranges go, so that the code is what it is without them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -118,7 +118,8 @@ void instrumentKernel(gpu::GPUFuncOp kernel) {
     } else if (auto signal = dyn_cast<SignalOp>(op)) {
       recordFlag(b, loc, TraceEventKind::signal, signal.getMemref(),
                  signal.getIndices(), signal.getPeer(), signal.getValue());
-    } else if (auto store = dyn_cast<StoreOp>(op); store && isFlagRelease(store)) {
+    } else if (auto store = dyn_cast<StoreOp>(op);
+               store && isFlagRelease(store)) {
       recordFlag(b, loc, TraceEventKind::signal, store.getMemref(),
                  store.getIndices(), store.getPeer(), store.getValue());
     } else if (auto put = dyn_cast<PutOp>(op)) {
