@@ -41,6 +41,12 @@ bool severalNodes() {
 }
 } // namespace
 
+symm_status Bootstrap::learnNodes() {
+  uint64_t mine = nodeId();
+  nodes_.assign(size_t(size_), 0);
+  return allgather(&mine, sizeof(mine), nodes_.data());
+}
+
 symm_status symm::createBootstrap(std::unique_ptr<Bootstrap> &bootstrap) {
   const char *name = env::get(env::kBootstrap);
   if (!name)

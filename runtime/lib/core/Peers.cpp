@@ -69,17 +69,17 @@ uint64_t symm::nodeId() {
 }
 
 symm_status symm::watchPeers(Bootstrap &bootstrap) {
-  uint64_t mine[2] = {static_cast<uint64_t>(getpid()), nodeId()};
-  std::vector<uint64_t> all(2 * size_t(bootstrap.size()));
-  if (symm_status st = bootstrap.allgather(mine, sizeof(mine), all.data()))
+  uint64_t mine = static_cast<uint64_t>(getpid());
+  std::vector<uint64_t> all(size_t(bootstrap.size()));
+  if (symm_status st = bootstrap.allgather(&mine, sizeof(mine), all.data()))
     return st;
   Peers &p = peers();
   std::lock_guard<std::mutex> lock(p.mutex);
   p.ranks.assign(bootstrap.size(), Peer{});
   for (int r = 0; r < bootstrap.size(); ++r) {
     Peer &peer = p.ranks[r];
-    peer.pid = static_cast<pid_t>(all[2 * r]);
-    peer.sameNode = r != bootstrap.rank() && all[2 * r + 1] == mine[1];
+    peer.pid = static_cast<pid_t>(all[r]);
+    peer.sameNode = r != bootstrap.rank() && bootstrap.sameNode(r);
 #ifdef SYS_pidfd_open
     if (peer.sameNode)
       peer.fd = static_cast<int>(syscall(SYS_pidfd_open, peer.pid, 0));

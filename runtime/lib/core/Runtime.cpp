@@ -319,6 +319,9 @@ symm_status symm_init(void) {
     return abandonInit(st);
   if (symm_status st = s.bootstrap->connect(s.rank, s.size, s.timeout))
     return abandonInit(st);
+  // Which ranks share a node: the peers watched, the heaps mapped.
+  if (symm_status st = s.bootstrap->learnNodes())
+    return abandonInit(st);
   if (symm_status st = watchPeers(*s.bootstrap))
     return abandonInit(st);
   if (symm_status st =

@@ -65,8 +65,9 @@ symm_status gatherCollectiveArguments(CollectiveCall call,
 /// SYMM_TIMEOUT: how long any wait that depends on another rank may last.
 double timeoutSeconds();
 
-/// After the rendezvous (collective): learns every peer's process, so that
-/// exitedPeers() can tell a peer that is gone from one that is slow.
+/// After the rendezvous and learnNodes (collective): learns every peer's
+/// process, so that exitedPeers() can tell a peer that is gone from one that
+/// is slow.
 class Bootstrap;
 symm_status watchPeers(Bootstrap &bootstrap);
 void unwatchPeers();
@@ -99,15 +100,16 @@ public:
   virtual void close() = 0;
   int rank() const { return rank_; }
   int size() const { return size_; }
-  /// Whether `rank` runs on this rank's node (nodeId); every rank does
-  /// where the bootstrap reaches only one node.
+  /// After connect (collective): learns every rank's node (nodeId).
+  symm_status learnNodes();
+  /// Whether `rank` runs on this rank's node, once learnNodes ran.
   bool sameNode(int rank) const {
     return nodes_.empty() || nodes_[rank] == nodes_[rank_];
   }
 
 protected:
   int rank_ = 0, size_ = 1;
-  /// Each rank's nodeId, where ranks may be on several nodes.
+  /// Each rank's nodeId.
   std::vector<uint64_t> nodes_;
 };
 

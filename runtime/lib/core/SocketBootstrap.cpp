@@ -380,12 +380,7 @@ symm_status SocketBootstrap::connect(int rank, int size,
   if (transport_ == Transport::Tcp) {
     if (symm_status st = tcpEndpoint())
       return st;
-    if (symm_status st = meet(/*byPort=*/false))
-      return st;
-    // Which ranks share a node, for descriptors and the backends' mappings.
-    uint64_t mine = nodeId();
-    nodes_.assign(size, 0);
-    return allgather(&mine, sizeof(mine), nodes_.data());
+    return meet(/*byPort=*/false);
   }
   std::string dir;
   bool derived = false, byPort = false;
