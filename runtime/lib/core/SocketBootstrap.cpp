@@ -32,7 +32,6 @@
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/time.h>
 #include <sys/un.h>
 #include <thread>
 #include <unistd.h>
@@ -189,6 +188,17 @@ namespace {
 constexpr const char *kLauncherJobVariables[] = {
     "TORCHELASTIC_RUN_ID", "PMIX_NAMESPACE", "OMPI_MCA_orte_ess_jobid"};
 
+/// "SYMM_JOB_ID, TORCHELASTIC_RUN_ID, ... or OMPI_MCA_orte_ess_jobid": what
+/// jobHash reads, for messages.
+std::string jobVariableNames() {
+  std::string names = env::kJobId;
+  size_t last = std::size(kLauncherJobVariables) - 1;
+  for (size_t i = 0; i <= last; ++i)
+    names +=
+        (i == last ? " or " : ", ") + std::string(kLauncherJobVariables[i]);
+  return names;
+}
+
 /// A hash of the launcher's job id, which every rank of a job shares (0
 /// where the launcher gives none).
 uint64_t jobHash() {
@@ -256,12 +266,14 @@ symm_status SocketBootstrap::tcpEndpoint() {
                 "the second + 1), as torchrun sets them; %s",
                 env::kMasterPort,
                 host ? "neither port is set" : "MASTER_ADDR is not set");
+  // MASTER_PORT + 1 must be a port too.
   const char *name = own ? env::kMasterPort : "MASTER_PORT";
-  std::optional<int> number =
-      env::parseInt(own ? own : master, 1, own ? 65535 : 65534);
+  const char *text = own ? own : master;
+  int most = own ? 65535 : 65534;
+  std::optional<int> number = env::parseInt(text, 1, most);
   if (!number)
     return fail(SYMM_ERROR_INVALID_ARGUMENT, "%s='%s' is not a port (1 to %d)",
-                name, own ? own : master, own ? 65535 : 65534);
+                name, text, most);
   port_ = static_cast<uint16_t>(own ? *number : *number + 1);
   std::string port = std::to_string(port_);
   where_ =
@@ -576,9 +588,8 @@ symm_status SocketBootstrap::meet(bool byPort) {
               "started by one process, or share " +
               env::kJobId;
       else if (refused.verdict == Verdict::OtherJob)
-        why = "its launcher's job id (" + std::string(env::kJobId) +
-              ", TORCHELASTIC_RUN_ID, PMIX_NAMESPACE or "
-              "OMPI_MCA_orte_ess_jobid) is not this rank's";
+        why = "its launcher's job id (" + jobVariableNames() +
+              ") is not this rank's";
       else
         why = "it has a rank " + std::to_string(rank) + " already";
       std::string fix = transport_ == Transport::Tcp
@@ -646,9 +657,8 @@ symm_status SocketBootstrap::recvAll(int fd, void *data, size_t bytes,
                                      int peer) {
   char *p = static_cast<char *>(data);
   while (bytes > 0) {
-    if (peer >= 0)
-      if (symm_status s = waitReadable(fd, peer))
-        return s;
+    if (symm_status s = waitReadable(fd, peer))
+      return s;
     ssize_t n = recv(fd, p, bytes, 0);
     if (n < 0 && errno == EINTR)
       continue;
