@@ -1073,6 +1073,8 @@ int main(int argc, char **argv) {
       testAllGather(SYMM_INT32, count, Place::Heap, false, ++seed);
       testBroadcast(SYMM_INT32, count, Place::Heap, false, 0, ++seed);
     }
+    // 1 MB: the chain from 3 ranks on (to 4 ranks; from 64 MB on more).
+    testBroadcast(SYMM_INT32, size_t(1) << 18, Place::Heap, false, 1, ++seed);
     testAllToAllv(SYMM_INT32, 1000, Place::Heap, ++seed);
     CHECK_OK(symm_finalize());
     printf(failures ? "choice FAILED\n" : "choice ok\n");

@@ -13,6 +13,8 @@
 
 #include "../core/Environment.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
@@ -136,16 +138,30 @@ symm_status forcedAlgorithm(const char *var,
 
 /// The pipelined chain broadcast (`broadcast_chain`, see
 /// symm_tile_chain_broadcast): one launch per scratch-sized chunk, since only
-/// the previous rank in the chain stores into a rank's scratch. Pieces of at
-/// least 16 KiB on GPUs: each costs a fence and a flag, and a stage of the
-/// pipeline is a piece of every workgroup, which each further rank waits for
-/// (bench/collectives/model.py puts the chain ahead of the scatter and
-/// all-gather from 8 MB on 4 GPUs with 16 KiB, from 32 MB with 64 KiB). On
-/// CPU ranks 256 bytes, so that their small calls cut a workgroup's part into
-/// many pieces too.
+/// the previous rank in the chain stores into a rank's scratch. A workgroup
+/// forwards its part of a chunk, `part` bytes, in k pieces of p bytes, one
+/// after another, and the last rank gets the last piece n - 2 stages after
+/// the second: (k + n - 2) stages of c + p / b, with c a piece's fixed cost
+/// (its wait, fence and flag) and b a workgroup's store rate. On 4 H200s
+/// the forced chain fitted c = 4.6 us and b = 3.7 KB/us to within 4% from
+/// 4 MB to 1 GB (bench/collectives/model.py), so pieces of
+/// sqrt(part * b * c / (n - 2)) bytes, at least 16 KiB (at most 64 per
+/// workgroup, the kernel's limit); the 16 KiB pieces before took 0.64x
+/// NCCL's time at 64 MB. On CPU ranks 256 bytes, so that their small calls
+/// cut a workgroup's part into many pieces too.
+size_t chainPiece(const Call &call, size_t elems) {
+  if (!onGpu())
+    return call.roundUp(256 / call.esize);
+  constexpr double kPieceUs = 4.6, kBytesPerUs = 3.7 * 1024;
+  double part = double(elems * call.esize) / call.grid(elems);
+  double best = std::sqrt(part * kBytesPerUs * kPieceUs /
+                          std::max(1, call.world - 2));
+  size_t bytes = std::max(size_t(16) << 10, size_t(best));
+  return call.roundUp(bytes / call.esize);
+}
+
 symm_status chainBroadcast(Call &call, const void *src, void *recv,
                            size_t count, int root) {
-  size_t piece = call.roundUp((onGpu() ? size_t(16) << 10 : 256) / call.esize);
   size_t cap = call.roundDown(call.scratchElems());
   trace(call, count, "broadcast_chain", (count + cap - 1) / cap,
         call.grid(std::min(cap, count)));
@@ -157,7 +173,7 @@ symm_status chainBroadcast(Call &call, const void *src, void *recv,
     call.channelParams(p, /*direct=*/false);
     p.scalar(off);
     p.scalar(total);
-    p.scalar(piece);
+    p.scalar(chainPiece(call, total));
     p.i32(root);
     call.epochParams(p);
     if (symm_status st = call.launch(p, "broadcast_chain", call.grid(total)))
@@ -368,7 +384,17 @@ symm_status reduceScatter(Call &call, const void *send, void *recv,
 symm_status broadcast(Call &call, const void *send, void *recv, size_t count,
                       int root, BroadcastAlgo algo) {
   const void *src = call.rank == root ? send : recv;
-  if (algo == BroadcastAlgo::Chain)
+  // By size, from 3 ranks on and above the low-latency size, the chain from
+  // kChainMin bytes: on 4 H200s it beat the root's stores and the scatter
+  // from 1 MB (18.8 against 20.1 us) to 1 GB (3518 against 4685 us), with
+  // the 16 KiB pieces before chainPiece. With more ranks each piece takes
+  // n - 1 hops: the model puts the chain behind the scatter below 64 MB on
+  // 8 GPUs (not measured there).
+  size_t bytes = count * call.esize;
+  size_t chainMin = call.world <= 4 ? size_t(1) << 20 : size_t(64) << 20;
+  if (algo == BroadcastAlgo::Chain ||
+      (algo == BroadcastAlgo::BySize && call.world >= 3 && bytes >= chainMin &&
+       !call.llFits(src, recv, count)))
     return chainBroadcast(call, src, recv, count, root);
   // From 3 ranks on, a large broadcast is a scatter (the root stores block p
   // into rank p) and an all-gather of the blocks: the root's links then
