@@ -13,7 +13,9 @@
 # forced, "symm_ring"), PyTorch's NCCL and symmetric-memory all-reduce on the
 # same sizes, and prints a table last; CSVs, logs and PNG plots go to $OUT (the
 # device machine's output folder) or DIR/results. SYMM_BENCH_TRACE=BYTES also
-# writes a trace of the calls at that size (trace.json, drawn in trace.svg).
+# writes a trace of the calls at that size (trace.json, drawn in trace.svg,
+# each kernel's phases in trace-phases.txt); SYMM_BENCH_COLLECTIVES (a list
+# of names) narrows it, and the sweep, to those collectives.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
@@ -30,7 +32,7 @@ if [[ $MODE == bundle ]]; then
     --compile test/Collectives/tile-all-reduce.mlir tile-all-reduce.exe \
     --copy bench/collectives/torch_symm_mem.py --copy bench/collectives/plot.py \
     --copy bench/collectives/run.sh --copy scripts/check-trace.py \
-    --copy scripts/trace-to-svg.py "$DIR"
+    --copy scripts/trace-to-svg.py --copy scripts/trace-phases.py "$DIR"
 fi
 
 # The benchmark loads PyTorch's NCCL (gpu_run_setup puts it on the path).
@@ -70,6 +72,7 @@ if [[ -n ${SYMM_BENCH_TRACE:-} ]]; then
   python3 check-trace.py "$RESULTS/trace.json" --ranks "$N" ||
     echo "FAILED: the trace (see trace-raw.log)"
   python3 trace-to-svg.py "$RESULTS/trace.json" "$RESULTS/trace.svg" || true
+  python3 trace-phases.py "$RESULTS/trace.json" | tee "$RESULTS/trace-phases.txt"
 fi
 
 echo "== PyTorch: NCCL and symmetric memory all-reduce"

@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""Where a kernel's time goes, from a Symm trace (docs/Tracing.md).
+
+    scripts/trace-phases.py TRACE.json [--kernel NAME] [--top N]
+
+A subgroup's kernel is its outermost slice; inside it, the trace holds the
+begin and end of waits and ranges and the signals it sent. Each kernel run
+becomes a sequence of marks (begin, each event, end); runs with the same
+sequence are one shape. For each kernel and its N most common shapes (3 by
+default) this prints how many subgroup runs had it and the median time
+between consecutive marks, in microseconds, so a phase that takes most of
+the kernel (the stores before a signal, a wait, the copy after it) shows
+itself. The trace's clocks are those the runtime aligned (one timeline for
+every rank).
+"""
+import argparse
+import json
+import statistics
+import sys
+from collections import defaultdict
+
+
+def marks_of(events):
+    """{(pid, tid): [(ts, label)]} for the begin and end of slices and the
+    instants, time-sorted; flows and metadata are left out."""
+    out = defaultdict(list)
+    for e in events:
+        ph = e.get("ph")
+        if ph not in ("B", "E", "i", "I") or "ts" not in e:
+            continue
+        label = {"B": "+", "E": "-"}.get(ph, "!") + e.get("name", "?")
+        out[(e.get("pid"), e.get("tid"))].append((float(e["ts"]), label))
+    for v in out.values():
+        v.sort(key=lambda m: m[0])
+    return out
+
+
+def kernel_runs(marks):
+    """{kernel: [[(ts, label)...]]}: each outermost slice with what it
+    holds. A trace event's E carries no name in some writers, so depth
+    decides which E closes the kernel."""
+    runs = defaultdict(list)
+    for seq in marks.values():
+        depth, cur, name = 0, None, None
+        for ts, label in seq:
+            if label[0] == "+":
+                if depth == 0:
+                    cur, name = [(ts, "begin")], label[1:]
+                else:
+                    cur.append((ts, label))
+                depth += 1
+            elif label[0] == "-":
+                if depth == 0:
+                    continue  # an end whose begin was dropped
+                depth -= 1
+                if depth == 0:
+                    cur.append((ts, "end"))
+                    runs[name].append(cur)
+                    cur = None
+                else:
+                    cur.append((ts, label))
+            elif cur is not None:
+                cur.append((ts, label))
+    return runs
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("trace")
+    ap.add_argument("--kernel", help="only this kernel")
+    ap.add_argument("--top", type=int, default=3, help="shapes per kernel")
+    args = ap.parse_args()
+    try:
+        with open(args.trace) as f:
+            doc = json.load(f)
+    except (OSError, ValueError) as e:
+        sys.exit("trace-phases.py: %s: %s" % (args.trace, e))
+    events = doc.get("traceEvents", []) if isinstance(doc, dict) else doc
+    runs = kernel_runs(marks_of(events))
+    if args.kernel:
+        runs = {k: v for k, v in runs.items() if k == args.kernel}
+        if not runs:
+            sys.exit("trace-phases.py: no kernel named %s in %s" % (args.kernel, args.trace))
+    if not runs:
+        sys.exit("trace-phases.py: %s holds no kernel slice" % args.trace)
+    for kernel in sorted(runs):
+        rs = runs[kernel]
+        total = statistics.median(r[-1][0] - r[0][0] for r in rs)
+        print("%s: %d subgroup runs, median %.2f us" % (kernel, len(rs), total))
+        shapes = defaultdict(list)
+        for r in rs:
+            shapes[tuple(label for _, label in r)].append(r)
+        for shape, group in sorted(shapes.items(), key=lambda kv: -len(kv[1]))[:args.top]:
+            print("  %d runs:" % len(group))
+            for i in range(len(shape) - 1):
+                step = statistics.median(r[i + 1][0] - r[i][0] for r in group)
+                print("    %8.2f us  %s -> %s" % (step, shape[i], shape[i + 1]))
+
+
+if __name__ == "__main__":
+    main()
