@@ -129,6 +129,14 @@ symm_status configure(State &s) {
   s.blocks = unsigned(b);
   s.threads = unsigned(t);
   s.minBlocks = gpu ? std::min(kMinGpuBlocks, s.blocks) : 1;
+  const char *per = envOr("SYMM_COLLECTIVES_BLOCK_BYTES", "8K");
+  std::optional<size_t> perBlock = env::parseSize(per);
+  if (!perBlock || *perBlock < SYMM_COLL_VECTOR_BYTES)
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "SYMM_COLLECTIVES_BLOCK_BYTES='%s' is not a size of at least "
+                "16 bytes",
+                per);
+  s.blockBytes = *perBlock;
   const char *debug = envOr("SYMM_COLLECTIVES_DEBUG", "0");
   if (strcmp(debug, "0") && strcmp(debug, "1"))
     return fail(SYMM_ERROR_INVALID_ARGUMENT,

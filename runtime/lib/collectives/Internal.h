@@ -43,12 +43,13 @@ inline const size_t kDtypeSizes[kNumDtypes] = {
 
 /// Workgroups per launch are at most this many: each uses one flag slot.
 constexpr unsigned kMaxBlocks = 512;
-/// A launch gets a workgroup per this many bytes, at least kMinGpuBlocks on
-/// GPUs and at most SYMM_COLLECTIVES_BLOCKS: a small call waits on flag round
-/// trips, not on bandwidth, and each workgroup adds fences and flags, while
-/// too few serialise the copies. On 2 H200s a one-shot all-reduce took
-/// 12.7 us at 8 KB on 128 workgroups, 10.2 on 8 and 11.8 on 1; 15.3 us at
-/// 1 MB on 128 and 17.6 on 32.
+/// A launch gets a workgroup per SYMM_COLLECTIVES_BLOCK_BYTES (this many by
+/// default), at least kMinGpuBlocks on GPUs and at most
+/// SYMM_COLLECTIVES_BLOCKS: a small call waits on flag round trips, not on
+/// bandwidth, and each workgroup adds fences and flags, while too few
+/// serialise the copies. On 2 H200s a one-shot all-reduce took 12.7 us at
+/// 8 KB on 128 workgroups, 10.2 on 8 and 11.8 on 1; 15.3 us at 1 MB on 128
+/// and 17.6 on 32.
 constexpr size_t kBytesPerBlock = size_t(8) << 10;
 constexpr unsigned kMinGpuBlocks = 8;
 constexpr size_t kMinScratch = size_t(64) << 10;
@@ -94,6 +95,7 @@ struct State {
   size_t llMax = 0;     // the largest low-latency block (bytes)
   unsigned blocks = 0, threads = 0;
   unsigned minBlocks = 1; // the fewest workgroups a launch gets
+  size_t blockBytes = kBytesPerBlock; // a workgroup per this many bytes
   bool debug = false;     // SYMM_COLLECTIVES_DEBUG: a line per call
   int32_t firstEpoch = 0; // SYMM_COLLECTIVES_FIRST_EPOCH, for tests
   std::string backend;    // empty until configured
@@ -196,7 +198,7 @@ struct Call {
   size_t llCap() const { return s->llMax / sizeof(int32_t); }
   /// Workgroups for a launch that moves `elems` elements per rank.
   unsigned grid(size_t elems) const {
-    size_t g = (elems * esize + kBytesPerBlock - 1) / kBytesPerBlock;
+    size_t g = (elems * esize + s->blockBytes - 1) / s->blockBytes;
     return unsigned(std::clamp<size_t>(g, s->minBlocks, s->blocks));
   }
   /// Launches `kernel` with `p` on this call's stream.
