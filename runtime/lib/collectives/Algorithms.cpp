@@ -73,8 +73,8 @@ symm_status reduceLowLatency(Call &call, const LowLatencyReduce &r) {
   p.scalar(call.llCap());
   p.i32(r.op);
   call.epochParams(p);
-  trace(call, r.count, "reduce_ll", 1, call.grid(r.count));
-  return call.launch(p, "reduce_ll", call.grid(r.count));
+  trace(call, r.count, "reduce_ll", 1, call.llGrid(r.count));
+  return call.launch(p, "reduce_ll", call.llGrid(r.count));
 }
 
 /// Elements of a rank's segment in one launch of the low-latency two-shot
@@ -93,7 +93,7 @@ symm_status lowLatencyTwoShot(Call &call, const void *send, void *recv,
   size_t segCap = llSegmentCap(call);
   size_t cap = segCap * call.world;
   trace(call, count, "all_reduce_ll_two_shot", (count + cap - 1) / cap,
-        call.grid(std::min(segCap, count)));
+        call.llGrid(std::min(segCap, count)));
   for (size_t off = 0; off < count; off += cap) {
     size_t total = std::min(cap, count - off);
     size_t seg = call.roundUp((total + call.world - 1) / call.world);
@@ -108,7 +108,7 @@ symm_status lowLatencyTwoShot(Call &call, const void *send, void *recv,
     p.i32(op);
     call.epochParams(p);
     if (symm_status st =
-            call.launch(p, "all_reduce_ll_two_shot", call.grid(seg)))
+            call.launch(p, "all_reduce_ll_two_shot", call.llGrid(seg)))
       return st;
   }
   return SYMM_SUCCESS;
@@ -184,7 +184,7 @@ symm_status chainBroadcast(Call &call, const void *src, void *recv,
 
 } // namespace
 
-/// One-shot up to SYMM_ALL_REDUCE_ONE_SHOT_MAX, then two-shot, or on 4 or
+/// One-shot up to SYMM_ALL_REDUCE_ONE_SHOT_MAX, then two-shot, or on 5 or
 /// more ranks the ring (see docs/Collectives.md). Low-latency is chosen
 /// later, once the configuration is read.
 symm_status allReduceAlgorithm(size_t bytes, int world, AllReduceAlgo *algo,
@@ -213,14 +213,16 @@ symm_status allReduceAlgorithm(size_t bytes, int world, AllReduceAlgo *algo,
   if (!limit)
     return fail(SYMM_ERROR_INVALID_ARGUMENT,
                 "SYMM_ALL_REDUCE_ONE_SHOT_MAX='%s' is not a size", oneShotMax);
-  // Above the one-shot limit the ring was faster than two-shot at every
-  // size measured on 4 and 8 H200s (2 MB: 45 against 58 us on 4, 90 against
-  // 118 on 8; 256 MB: 340 against 329 GB/s of busbw on 4, 337 against 282
-  // on 8): two-shot has every rank store into n - 1 peers at once and reduce
-  // n slots after the last lands, the ring pipelines one peer per step. On 2
-  // GPUs the ring is two-shot plus a copy (2% slower). CPU ranks follow the
-  // same rule, so that they fold floating-point sums in the order GPUs do.
-  constexpr int kRingMinRanks = 4;
+  // Above the one-shot limit, two-shot up to 4 ranks, the ring from 5. The
+  // ring was once faster everywhere from 4 ranks (2 MB: 45 against 58 us on
+  // 4 H200s, 90 against 118 on 8), while two-shot fenced and signalled each
+  // peer in turn; storing into all peers with one fence took its 2 MB call
+  // on 4 H200s from 57.1 to 28.8 us, and 4 MB to 38.0, against the ring's
+  // 43.0 and 50.6 (NCCL 27.3 and 40.1). On 8 GPUs two-shot has not run since
+  // that change, so the ring, pipelined one peer per step, stays there. CPU
+  // ranks follow the same rule, so that they fold floating-point sums in the
+  // order GPUs do.
+  constexpr int kRingMinRanks = 5;
   if (world <= 1 || bytes <= *limit)
     *algo = AllReduceAlgo::OneShot;
   else if (world >= kRingMinRanks)
@@ -258,8 +260,8 @@ symm_status exchange(Call &call, const Exchange &x) {
     p.i32(x.root);
     p.scalar(call.llCap());
     call.epochParams(p);
-    trace(call, x.count, "exchange_ll", 1, call.grid(x.count));
-    return call.launch(p, "exchange_ll", call.grid(x.count));
+    trace(call, x.count, "exchange_ll", 1, call.llGrid(x.count));
+    return call.launch(p, "exchange_ll", call.llGrid(x.count));
   }
   bool direct = call.world > 1 && x.count * call.esize >= call.s->directMin;
   int64_t published = publishedOffset(call, x.recv, x.recvElems,

@@ -16,6 +16,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <optional>
+#include <tuple>
 
 namespace symm::collectives {
 
@@ -129,14 +130,16 @@ symm_status configure(State &s) {
   s.blocks = unsigned(b);
   s.threads = unsigned(t);
   s.minBlocks = gpu ? std::min(kMinGpuBlocks, s.blocks) : 1;
-  const char *per = envOr("SYMM_COLLECTIVES_BLOCK_BYTES", "8K");
-  std::optional<size_t> perBlock = env::parseSize(per);
-  if (!perBlock || *perBlock < SYMM_COLL_VECTOR_BYTES)
-    return fail(SYMM_ERROR_INVALID_ARGUMENT,
-                "SYMM_COLLECTIVES_BLOCK_BYTES='%s' is not a size of at least "
-                "16 bytes",
-                per);
-  s.blockBytes = *perBlock;
+  for (auto [name, fallback, field] :
+       {std::tuple{"SYMM_COLLECTIVES_BLOCK_BYTES", "8K", &s.blockBytes},
+        std::tuple{"SYMM_COLLECTIVES_LL_BLOCK_BYTES", "2K", &s.llBlockBytes}}) {
+    const char *per = envOr(name, fallback);
+    std::optional<size_t> perBlock = env::parseSize(per);
+    if (!perBlock || *perBlock < SYMM_COLL_VECTOR_BYTES)
+      return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                  "%s='%s' is not a size of at least 16 bytes", name, per);
+    *field = *perBlock;
+  }
   const char *debug = envOr("SYMM_COLLECTIVES_DEBUG", "0");
   if (strcmp(debug, "0") && strcmp(debug, "1"))
     return fail(SYMM_ERROR_INVALID_ARGUMENT,

@@ -49,8 +49,14 @@ constexpr unsigned kMaxBlocks = 512;
 /// bandwidth, and each workgroup adds fences and flags, while too few
 /// serialise the copies. On 2 H200s a one-shot all-reduce took 12.7 us at
 /// 8 KB on 128 workgroups, 10.2 on 8 and 11.8 on 1; 15.3 us at 1 MB on 128
-/// and 17.6 on 32.
+/// and 17.6 on 32. The low-latency kernels get one per
+/// SYMM_COLLECTIVES_LL_BLOCK_BYTES (kLlBytesPerBlock): their words carry no
+/// flag to wait on, so more workgroups cost no round trips, and a workgroup
+/// stores only about 4 GB/s into peers; on 2 H200s 2K took a 256 KB
+/// all-reduce from 9.0 to 6.6 us, where the flagged kernels gained nothing
+/// from it (and lost up to 1.4 us at 128-512 KB on 4).
 constexpr size_t kBytesPerBlock = size_t(8) << 10;
+constexpr size_t kLlBytesPerBlock = size_t(2) << 10;
 constexpr unsigned kMinGpuBlocks = 8;
 constexpr size_t kMinScratch = size_t(64) << 10;
 constexpr size_t kMaxDefaultScratch = size_t(256) << 20;
@@ -96,6 +102,7 @@ struct State {
   unsigned blocks = 0, threads = 0;
   unsigned minBlocks = 1; // the fewest workgroups a launch gets
   size_t blockBytes = kBytesPerBlock; // a workgroup per this many bytes
+  size_t llBlockBytes = kLlBytesPerBlock; // the same for low-latency kernels
   bool debug = false;     // SYMM_COLLECTIVES_DEBUG: a line per call
   int32_t firstEpoch = 0; // SYMM_COLLECTIVES_FIRST_EPOCH, for tests
   std::string backend;    // empty until configured
@@ -197,8 +204,13 @@ struct Call {
   /// Words of a rank's slot in the low-latency buffer.
   size_t llCap() const { return s->llMax / sizeof(int32_t); }
   /// Workgroups for a launch that moves `elems` elements per rank.
-  unsigned grid(size_t elems) const {
-    size_t g = (elems * esize + s->blockBytes - 1) / s->blockBytes;
+  unsigned grid(size_t elems) const { return gridOf(elems, s->blockBytes); }
+  /// The same for a low-latency kernel.
+  unsigned llGrid(size_t elems) const {
+    return gridOf(elems, s->llBlockBytes);
+  }
+  unsigned gridOf(size_t elems, size_t perBlock) const {
+    size_t g = (elems * esize + perBlock - 1) / perBlock;
     return unsigned(std::clamp<size_t>(g, s->minBlocks, s->blocks));
   }
   /// Launches `kernel` with `p` on this call's stream.
