@@ -187,6 +187,9 @@ int main(int argc, char **argv) {
       const char *name;
       double busFactor;
       std::function<void()> symm, nccl;
+      // What the call writes, compared with NCCL's: all-gather and
+      // all-to-all fill part * world elements, fewer than `count` where the
+      // rank count does not divide it (3 GPUs).
       size_t outBytes;
       // An all-reduce algorithm forced for Symm's call, timed as
       // "symm_<algo>"; NCCL is timed once, by the case that forces none.
@@ -212,7 +215,7 @@ int main(int argc, char **argv) {
          [&] {
            NCCL(ncclAllGather(send, ref, part, ncclBfloat16, comm, stream));
          },
-         bytes},
+         part * world * es},
         {"reduce_scatter", (n - 1) / n,
          [&] {
            CHECK(symm_reduce_scatter(send, recv, part, SYMM_BFLOAT16, SYMM_SUM,
@@ -237,7 +240,7 @@ int main(int argc, char **argv) {
            }
            NCCL(ncclGroupEnd());
          },
-         bytes},
+         part * world * es},
         {"broadcast", 1.0,
          [&] {
            CHECK(symm_broadcast(send, recv, count, SYMM_BFLOAT16, 0, sstream));
