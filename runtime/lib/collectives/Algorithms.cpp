@@ -184,8 +184,8 @@ symm_status chainBroadcast(Call &call, const void *src, void *recv,
 
 } // namespace
 
-/// One-shot up to SYMM_ALL_REDUCE_ONE_SHOT_MAX, then two-shot, or on 5 or
-/// more ranks the ring (see docs/Collectives.md). Low-latency is chosen
+/// One-shot up to SYMM_ALL_REDUCE_ONE_SHOT_MAX, then two-shot, or the ring
+/// on 5 or more ranks and on 4 above 16 MB (see docs/Collectives.md). Low-latency is chosen
 /// later, once the configuration is read.
 symm_status allReduceAlgorithm(size_t bytes, int world, AllReduceAlgo *algo,
                                bool *bySize) {
@@ -213,19 +213,21 @@ symm_status allReduceAlgorithm(size_t bytes, int world, AllReduceAlgo *algo,
   if (!limit)
     return fail(SYMM_ERROR_INVALID_ARGUMENT,
                 "SYMM_ALL_REDUCE_ONE_SHOT_MAX='%s' is not a size", oneShotMax);
-  // Above the one-shot limit, two-shot up to 4 ranks, the ring from 5. The
-  // ring was once faster everywhere from 4 ranks (2 MB: 45 against 58 us on
-  // 4 H200s, 90 against 118 on 8), while two-shot fenced and signalled each
-  // peer in turn; storing into all peers with one fence took its 2 MB call
-  // on 4 H200s from 57.1 to 28.8 us, and 4 MB to 38.0, against the ring's
-  // 43.0 and 50.6 (NCCL 27.3 and 40.1). On 8 GPUs two-shot has not run since
-  // that change, so the ring, pipelined one peer per step, stays there. CPU
-  // ranks follow the same rule, so that they fold floating-point sums in the
-  // order GPUs do.
+  // Above the one-shot limit, two-shot, except the ring from 5 ranks and
+  // on 4 above 16 MB. The ring was once faster everywhere from 4 ranks (2 MB:
+  // 45 against 58 us on 4 H200s, 90 against 118 on 8), while two-shot fenced
+  // and signalled each peer in turn. Storing into all peers with one fence
+  // took two-shot's 2 MB call on 4 H200s from 57.1 to 28.8 us (from a
+  // graph), and, issued call by call, it beat the ring up to 16 MB (95.6
+  // against 101.7 us; NCCL 98.5), the ring it from 32 MB (166.7 against
+  // 170.6; 1 GB 4687 against 4796), as it pipelines one peer per step. On 8 GPUs two-shot has not run since that
+  // change, so the ring stays there. CPU ranks follow the same rule, so that
+  // they fold floating-point sums in the order GPUs do.
   constexpr int kRingMinRanks = 5;
+  constexpr size_t kRingMinBytes4 = size_t(16) << 20;
   if (world <= 1 || bytes <= *limit)
     *algo = AllReduceAlgo::OneShot;
-  else if (world >= kRingMinRanks)
+  else if (world >= kRingMinRanks || (world == 4 && bytes > kRingMinBytes4))
     *algo = AllReduceAlgo::Ring;
   else
     *algo = AllReduceAlgo::TwoShot;
