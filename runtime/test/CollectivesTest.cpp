@@ -450,6 +450,29 @@ size_t pairCount(int from, int to, size_t c) {
   return size_t((from + 2 * to) % 3) * c;
 }
 
+/// A broadcast whose root sends from one element past a 16-byte boundary
+/// while every other rank's buffers are aligned, at a low-latency size: the
+/// ranks must still run the same kernel (when alignment chose the
+/// low-latency path, the root took another path than its peers, which then
+/// waited for it until the timeout).
+void testBroadcastShifted(size_t count, int root, int seed) {
+  symm_dtype d = SYMM_INT32;
+  size_t es = symm_dtype_size(d);
+  Buffer send(Place::Heap, (count + 1) * es), recv(Place::Heap, count * es);
+  send.write(rank == root ? fill(d, count, root, seed) : garbage(count * es),
+             es);
+  recv.write(garbage(count * es));
+  const char *from = static_cast<const char *>(send.ptr) + es;
+  CHECK_OK(symm_broadcast(from, recv.ptr, count, d, root, nullptr));
+  CHECK_OK(symm_synchronize());
+  std::vector<double> want;
+  for (size_t i = 0; i < count; ++i)
+    want.push_back(input(d, root, i, seed));
+  compare(describe("broadcast from a shifted buffer", d, -1, count,
+                   Place::Heap, false),
+          d, recv.read(), want);
+}
+
 void testAllToAllv(symm_dtype d, size_t c, Place place, int seed) {
   size_t es = symm_dtype_size(d);
   std::vector<size_t> sc(world), sd(world), rc(world), rd(world);
@@ -1067,7 +1090,7 @@ int main(int argc, char **argv) {
          {size_t(1000), size_t(1001), size_t(10000), size_t(100000)})
       testAllReduce(SYMM_INT32, SYMM_SUM, count, Place::Heap, false, nullptr,
                     ++seed);
-    for (size_t count : {size_t(1000), size_t(1001)}) {
+    for (size_t count : {size_t(1000), size_t(1001), size_t(5000)}) {
       testReduceScatter(SYMM_INT32, SYMM_SUM, count, Place::Heap, false,
                         ++seed);
       testAllGather(SYMM_INT32, count, Place::Heap, false, ++seed);
@@ -1075,6 +1098,7 @@ int main(int argc, char **argv) {
     }
     // 1 MB: the chain from 3 ranks on (to 4 ranks; from 64 MB on more).
     testBroadcast(SYMM_INT32, size_t(1) << 18, Place::Heap, false, 1, ++seed);
+    testBroadcastShifted(1000, 0, ++seed);
     testAllToAllv(SYMM_INT32, 1000, Place::Heap, ++seed);
     CHECK_OK(symm_finalize());
     printf(failures ? "choice FAILED\n" : "choice ok\n");

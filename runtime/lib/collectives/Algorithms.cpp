@@ -252,7 +252,7 @@ symm_status broadcastAlgorithm(BroadcastAlgo *algo) {
 /// kernel stores into receive buffers in the heap directly, except where a
 /// receiver still reads its send buffer in place (`directInPlace` false).
 symm_status exchange(Call &call, const Exchange &x) {
-  if (call.llFits(x.send, x.recv, x.count)) {
+  if (call.llFits(x.count)) {
     Params p;
     p.memref(x.send, x.sendElems);
     p.memref(x.recv, x.recvElems);
@@ -292,16 +292,16 @@ symm_status exchange(Call &call, const Exchange &x) {
 
 symm_status allReduce(Call &call, const void *send, void *recv, size_t count,
                       symm_reduce_op op, AllReduceAlgo algo, bool bySize) {
-  // The low-latency two-shot, forced, where the buffers are aligned for it;
-  // else two-shot.
+  // The low-latency two-shot, forced, where the low-latency buffer has room
+  // for it; else two-shot.
   if (algo == AllReduceAlgo::LowLatencyTwoShot) {
-    if (call.world > 1 && llSegmentCap(call) && call.llAligned(send, recv))
+    if (call.world > 1 && llSegmentCap(call))
       return lowLatencyTwoShot(call, send, recv, count, op);
     algo = AllReduceAlgo::TwoShot;
   }
   // Low-latency where the call fits it (Call::llFits); a forced `ll` that
   // does not runs one-shot.
-  bool llFits = call.llFits(send, recv, count);
+  bool llFits = call.llFits(count);
   if (bySize && algo == AllReduceAlgo::OneShot && llFits)
     algo = AllReduceAlgo::LowLatency;
   else if (algo == AllReduceAlgo::LowLatency && !llFits)
@@ -355,7 +355,7 @@ symm_status allReduce(Call &call, const void *send, void *recv, size_t count,
 
 symm_status reduceScatter(Call &call, const void *send, void *recv,
                           size_t count, symm_reduce_op op) {
-  if (call.llFits(send, recv, count)) // peer p gets block p
+  if (call.llFits(count)) // peer p gets block p
     return reduceLowLatency(call, {.send = send,
                                    .sendElems = count * call.world,
                                    .recv = recv,
@@ -398,7 +398,7 @@ symm_status broadcast(Call &call, const void *send, void *recv, size_t count,
   size_t chainMin = call.world <= 4 ? size_t(1) << 20 : size_t(64) << 20;
   if (algo == BroadcastAlgo::Chain ||
       (algo == BroadcastAlgo::BySize && call.world >= 3 && bytes >= chainMin &&
-       !call.llFits(src, recv, count)))
+       !call.llFits(count)))
     return chainBroadcast(call, src, recv, count, root);
   // From 3 ranks on, a large broadcast is a scatter (the root stores block p
   // into rank p) and an all-gather of the blocks: the root's links then

@@ -336,16 +336,8 @@ void Call::channelParams(Params &p, bool direct) const {
   p.memref(heap, symm_heap_size() / esize);
 }
 
-bool Call::llAligned(const void *send, const void *recv) const {
-  auto aligned = [](const void *p) {
-    return reinterpret_cast<uintptr_t>(p) % SYMM_COLL_VECTOR_BYTES == 0;
-  };
-  return aligned(send) && aligned(recv);
-}
-
-bool Call::llFits(const void *send, const void *recv, size_t elems) const {
-  return world > 1 && elems * esize <= s->llMax && elems % vector() == 0 &&
-         llAligned(send, recv);
+bool Call::llFits(size_t elems) const {
+  return world > 1 && elems * esize <= s->llMax;
 }
 
 } // namespace symm::collectives

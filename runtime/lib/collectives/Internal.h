@@ -184,12 +184,13 @@ struct Call {
   /// scratch and flags, then, for stores straight into heap receive buffers,
   /// the published offsets and this rank's whole heap.
   void channelParams(Params &p, bool direct) const;
-  /// Whether blocks of `elems` elements at send and recv go low-latency:
-  /// whole 16-byte vectors at 16-byte aligned addresses, within
-  /// SYMM_COLLECTIVES_LL_MAX bytes per block, between several ranks.
-  bool llFits(const void *send, const void *recv, size_t elems) const;
-  /// Whether both buffers are 16-byte aligned, as the LL kernels load them.
-  bool llAligned(const void *send, const void *recv) const;
+  /// Whether blocks of `elems` elements go low-latency: within
+  /// SYMM_COLLECTIVES_LL_MAX bytes per block, between several ranks. Any
+  /// count and any buffer address: a block's last vector may be partial,
+  /// and the kernels load and store element by element where an address is
+  /// not 16-byte aligned. Only the arguments every rank passes alike decide
+  /// it, so every rank runs the same kernel.
+  bool llFits(size_t elems) const;
   /// The low-latency buffer and the flags, which every LL kernel takes
   /// after its buffers.
   void llParams(Params &p) const {
