@@ -13,7 +13,13 @@ bytes a GPU stores into its peers over its NVLink (`B` per direction, shared
 by all peers, as every GPU reaches every other through the NVSwitches) and
 the bytes it moves through its own HBM (`H`). Every formula is per chunk of
 the scratch, like the kernels' launches. The rules that chose an algorithm
-changed between runs; each run is modelled with the rules of its code.
+changed between runs; each run (a CSV of a results folder) is modelled with
+the rules of its code, on its rank count, under the environment it ran with
+(a forced algorithm, SYMM_COLLECTIVES_LL_MAX, SYMM_COLLECTIVES_DIRECT_MIN,
+SYMM_COLLECTIVES_BLOCKS); rows run under a setting the model has no term for
+are left out, and compare() says which and why.
+
+    python3 model.py --run one-fence        # only the runs whose key has it
 """
 import argparse
 import csv
@@ -21,7 +27,7 @@ import math
 import os
 import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 KB, MB = 1 << 10, 1 << 20
 
@@ -47,53 +53,168 @@ SCRATCH = 256 * MB  # a 4G heap / 16
 DIRECT_MIN = 2 * MB
 BYTES_PER_WORKGROUP, MIN_WORKGROUPS, MAX_WORKGROUPS = 8 * KB, 8, 128
 PIECE, MAX_PIECES = 64 * KB, 8
-# The chain broadcast's pieces per workgroup (one ready flag each); a
-# proposed tree would forward pieces of CHAIN_PIECE.
+# The chain broadcast's pieces per workgroup (one ready flag each): at least
+# CHAIN_MIN_PIECE bytes, at most CHAIN_MAX_PIECES (the kernel takes pieces
+# of max(piece, part / 64)). Fitted to the forced chain on 4 H200s
+# (h200x4-collectives-vs-nccl-chain-forced/chain4.csv, 16 KiB pieces): a
+# piece's fixed cost (its wait, fence and flag) and a workgroup's store rate.
 CHAIN_MAX_PIECES, CHAIN_MIN_PIECE = 64, 16 * KB
-CHAIN_PIECE = 512 * KB
+CHAIN_PIECE_US, CHAIN_WG_BYTES_PER_US = 4.6, 3.7 * KB
+# The by-size chain (8606ebd on): from 3 ranks, from 1 MB up to 4 ranks and
+# from 64 MB on more (Algorithms.cpp, broadcast).
+CHAIN_MIN_4, CHAIN_MIN_MORE = 1 * MB, 64 * MB
+# The benchmark's element (bf16): an all-gather, all-to-all or reduce-scatter
+# of S bytes moves blocks of (S / 2 // n) elements, not whole 16-byte vectors
+# where n does not divide S (3 ranks), and then never low-latency.
+ESIZE, VECTOR = 2, 16
 
 
 @dataclass
 class Rules:
-    """What chose and ran an algorithm in one version of Collectives.cpp."""
+    """What chose and ran an algorithm in one version of Collectives.cpp
+    (the defaults: today's code)."""
 
     ll: bool = True  # low-latency kernels for small blocks
     ll_per_peer: bool = True  # LL limit 256K / (n - 1), else 256K
     all_peers_at_once: bool = True  # one wait, one fence for all peers
     one_shot_max_2: int = 4 * MB
     one_shot_max: int = 1 * MB
-    ring_min_ranks: int = 4  # 0: never by size
+    # Above the one-shot limit the ring from this many ranks (0: never by
+    # size), and on 4 ranks (when fewer than ring_min_ranks) above
+    # ring_min_bytes_4 bytes (None: never); two-shot otherwise.
+    ring_min_ranks: int = 5
+    ring_min_bytes_4: int = 16 * MB
     bcast_scatter: bool = True  # from 3 ranks, scatter + all-gather
     rs_pipelined: bool = True
+    # The chain broadcast by size (CHAIN_MIN_4, CHAIN_MIN_MORE), else only
+    # forced; its pieces sqrt(part * b * c / (n - 2)) bytes (at least
+    # 16 KiB), else 16 KiB.
+    bcast_chain: bool = True
+    chain_sqrt_pieces: bool = True
+    # Two-shot's phases and the zero-copy exchange (exchange_direct) store
+    # into all peers, then one fence and every peer's flag: a flag step per
+    # phase. Before 98019ce a phase fenced and signalled peer by peer: n - 1
+    # steps, each peer's stores behind the previous one's fence.
+    two_shot_one_fence: bool = True
+    # Low-latency kernels take any count (a partial last vector, blocks that
+    # start between vectors); before, only whole 16-byte vectors went
+    # low-latency, so no exchange of a power-of-two size on 3 ranks did.
+    ll_any_count: bool = True
 
 
 TODAY = Rules()
-# Code of each logged run (commit times against the runs' commits).
-BEFORE_LL = Rules(ll=False, all_peers_at_once=False, one_shot_max_2=1 * MB,
-                  ring_min_ranks=0, bcast_scatter=False, rs_pipelined=False)
+# Code of each logged run (commit times against the runs' commits), newest
+# first. The low-latency kernels' workgroup per 2K (498eb23) is not in the
+# model, whose low-latency formulas have no per-workgroup term, and it
+# shows: on 2 GPUs the low-latency all-reduce took 1.37-1.41 times the
+# model's time (geometric mean) before it, 1.21 after.
+TWO_SHOT_LL_2K = replace(TODAY, ring_min_bytes_4=None,  # 498eb23
+                         ll_any_count=False)
+ONE_FENCE = replace(TWO_SHOT_LL_2K, ring_min_ranks=4)  # 98019ce
+CHAIN_BY_SIZE = replace(ONE_FENCE, two_shot_one_fence=False)  # 8606ebd
+CHAIN_FORCED = replace(CHAIN_BY_SIZE, bcast_chain=False,  # ec7a8d6
+                       chain_sqrt_pieces=False)
+BEFORE_LL = replace(CHAIN_FORCED, ll=False, all_peers_at_once=False,
+                    one_shot_max_2=1 * MB, ring_min_ranks=0,
+                    bcast_scatter=False, rs_pipelined=False)
+# RUNS: "folder/csv" -> (ranks, rules, the environment it ran with). The
+# settings the model represents: ENV_ALGO's forcing variables, LL_MAX,
+# DIRECT_MIN and BLOCKS (the grid's cap, which only the chain's and the
+# reduce-scatter's formulas read); any other leaves the CSV's rows out.
 RUNS = {
     # 3329cff: before the low-latency kernels and the ring.
-    "h200x4-collectives-vs-nccl-before-ll":
-        (4, "collectives-symm.csv", BEFORE_LL),
+    "h200x4-collectives-vs-nccl-before-ll/collectives-symm.csv": (4, BEFORE_LL, {}),
     # a7bbb98 / e70ee15: the first 8-GPU run (two-shot above 1M), then the
     # ring from 8 ranks, still without low-latency kernels.
-    "h200x8-collectives-two-shot-and-workloads": (8, "symm.csv", BEFORE_LL),
-    "h200x8-collectives-vs-nccl-ring":
-        (8, "symm.csv", Rules(**{**BEFORE_LL.__dict__, "ring_min_ranks": 8})),
+    "h200x8-collectives-two-shot-and-workloads/symm.csv": (8, BEFORE_LL, {}),
+    "h200x8-collectives-vs-nccl-ring/symm.csv":
+        (8, replace(BEFORE_LL, ring_min_ranks=8), {}),
     # 57f4ad1 was made from this run: two-shot by default, the ring forced.
-    "h200x4-collectives-vs-nccl-ring": (4, "symm.csv", BEFORE_LL),
+    "h200x4-collectives-vs-nccl-ring/symm.csv": (4, BEFORE_LL, {}),
     # 1817f73: low-latency up to 256K, a wait per peer, one-shot up to 1M.
-    "h200x2-collectives-vs-nccl-wait-per-peer":
-        (2, "symm.csv", Rules(ll_per_peer=False, all_peers_at_once=False,
-                              one_shot_max_2=1 * MB, bcast_scatter=False)),
-    "h200x2-collectives-workgroups-one-vs-two-shot":
-        (2, "symm-256-blocks.csv", Rules(one_shot_max_2=1 * MB)),
-    "h200x2-collectives-vs-nccl": (2, "symm.csv", Rules(one_shot_max_2=1 * MB)),
-    "h200x4-collectives-vs-nccl": (4, "symm.csv", Rules(one_shot_max_2=1 * MB)),
+    "h200x2-collectives-vs-nccl-wait-per-peer/symm.csv":
+        (2, replace(CHAIN_FORCED, ll_per_peer=False, all_peers_at_once=False,
+                    one_shot_max_2=1 * MB, bcast_scatter=False), {}),
+    "h200x2-collectives-workgroups-one-vs-two-shot/symm-256-blocks.csv":
+        (2, replace(CHAIN_FORCED, one_shot_max_2=1 * MB), {}),
+    "h200x2-collectives-vs-nccl/symm.csv":
+        (2, replace(CHAIN_FORCED, one_shot_max_2=1 * MB), {}),
+    "h200x4-collectives-vs-nccl/symm.csv":
+        (4, replace(CHAIN_FORCED, one_shot_max_2=1 * MB), {}),
+    # One machine of 4 H200s, 2026-11-26; files named for a rank count ran
+    # on that many of its GPUs.
+    # ec7a8d6: the chain only forced, 16 KiB pieces.
+    "h200x4-collectives-vs-nccl-chain-forced/symm.csv": (4, CHAIN_FORCED, {}),
+    "h200x4-collectives-vs-nccl-chain-forced/chain4.csv":
+        (4, CHAIN_FORCED, {"SYMM_BROADCAST_ALGO": "chain"}),
+    "h200x4-collectives-vs-nccl-chain-forced/chain2.csv":
+        (2, CHAIN_FORCED, {"SYMM_BROADCAST_ALGO": "chain"}),
+    "h200x4-collectives-vs-nccl-chain-forced/llmax512k_4.csv":
+        (4, CHAIN_FORCED, {"SYMM_COLLECTIVES_LL_MAX": "524288"}),
+    "h200x4-collectives-vs-nccl-chain-forced/llmax1m_2.csv":
+        (2, CHAIN_FORCED, {"SYMM_COLLECTIVES_LL_MAX": "1048576"}),
+    # 8606ebd: the chain by size, sqrt pieces.
+    "h200x4-collectives-chain-by-size/symm.csv": (4, CHAIN_BY_SIZE, {}),
+    "h200x4-collectives-chain-by-size/two2.csv": (2, CHAIN_BY_SIZE, {}),
+    "h200x4-collectives-chain-by-size/two_shot4.csv":
+        (4, CHAIN_BY_SIZE, {"SYMM_ALL_REDUCE_ALGO": "two_shot"}),
+    "h200x4-collectives-chain-by-size/ll2_4.csv":
+        (4, CHAIN_BY_SIZE, {"SYMM_ALL_REDUCE_ALGO": "ll_two_shot"}),
+    # 256 workgroups halve each one's part: the per-workgroup rate b did
+    # not hold there (1.15-1.53 times the model's time from 4 MB).
+    "h200x4-collectives-chain-by-size/chain256_4.csv":
+        (4, CHAIN_BY_SIZE, {"SYMM_COLLECTIVES_BLOCKS": "256",
+                            "SYMM_BROADCAST_ALGO": "chain"}),
+    "h200x4-collectives-chain-by-size/direct64k_4.csv":
+        (4, CHAIN_BY_SIZE, {"SYMM_COLLECTIVES_DIRECT_MIN": "65536"}),
+    # 98019ce: two-shot and exchange_direct with one fence for all peers.
+    "h200x4-collectives-one-fence/symm.csv": (4, ONE_FENCE, {}),
+    "h200x4-collectives-one-fence/two2.csv": (2, ONE_FENCE, {}),
+    "h200x4-collectives-one-fence/two_shot4.csv":
+        (4, ONE_FENCE, {"SYMM_ALL_REDUCE_ALGO": "two_shot"}),
+    "h200x4-collectives-one-fence/direct64k_4.csv":
+        (4, ONE_FENCE, {"SYMM_COLLECTIVES_DIRECT_MIN": "65536"}),
+    "h200x4-collectives-one-fence/bb2k_4.csv":
+        (4, ONE_FENCE, {"SYMM_COLLECTIVES_BLOCK_BYTES": "2048"}),
+    "h200x4-collectives-one-fence/bb4k_4.csv":
+        (4, ONE_FENCE, {"SYMM_COLLECTIVES_BLOCK_BYTES": "4096"}),
+    "h200x4-collectives-one-fence/bb2k_2.csv":
+        (2, ONE_FENCE, {"SYMM_COLLECTIVES_BLOCK_BYTES": "2048"}),
+    # 498eb23: two-shot above the one-shot limit up to 4 ranks. On 3 ranks
+    # the exchanges' blocks are neither whole vectors (no low-latency) nor
+    # aligned, which the model does not price.
+    "h200x4-collectives-two-shot-ll-2k/symm.csv": (4, TWO_SHOT_LL_2K, {}),
+    "h200x4-collectives-two-shot-ll-2k/two2.csv": (2, TWO_SHOT_LL_2K, {}),
+    "h200x4-collectives-two-shot-ll-2k/three3.csv": (3, TWO_SHOT_LL_2K, {}),
 }
+# The variables that force an algorithm, and the model's names for theirs.
+ENV_ALGO = {
+    "SYMM_ALL_REDUCE_ALGO": ("all_reduce", {
+        "ll": "ll", "one_shot": "one_shot", "two_shot": "two_shot",
+        "ring": "ring", "ll_two_shot": "ll_two_shot"}),
+    "SYMM_BROADCAST_ALGO": ("broadcast", {
+        "root": "root", "scatter": "scatter_all_gather", "chain": "chain"}),
+}
+ENV_SIZES = ("SYMM_COLLECTIVES_LL_MAX", "SYMM_COLLECTIVES_DIRECT_MIN",
+             "SYMM_COLLECTIVES_BLOCKS")
+# What the others change that the model has no term for.
+NOT_MODELLED = {
+    # Only the chain's and the reduce-scatter's formulas read the grid.
+    "SYMM_COLLECTIVES_BLOCK_BYTES": "workgroups per launch, whose flags and "
+    "fences no formula counts",
+}
+
+
+def unmodelled(env):
+    """The settings of `env` the model cannot represent, with why."""
+    return ["%s=%s (%s)" % (k, v, NOT_MODELLED.get(k, "not in the model"))
+            for k, v in sorted(env.items())
+            if k not in ENV_ALGO and k not in ENV_SIZES]
+
+
 # The forced all-reduce table (graph, 2 GPUs), one column per configuration.
 FORCED_TABLE = ("h200x2-collectives-workgroups-one-vs-two-shot",
-                "one-shot-two-shot.txt",
+                "one-shot-two-shot.txt", replace(CHAIN_FORCED, one_shot_max_2=1 * MB),
                 [("one_shot", None), ("two_shot", 2 * MB),
                  ("two_shot", 64 * KB), ("two_shot", 256 * KB)])
 
@@ -117,21 +238,57 @@ def chunked(total, cap, per_chunk):
 
 
 class Model:
-    def __init__(self, n, mode="stream", rules=TODAY, step=None):
+    def __init__(self, n, mode="stream", rules=TODAY, step=None, env=None):
         self.n, self.rules = n, rules
         self.step = STEP_US if step is None else step
         self.o = LAUNCH_GRAPH_US if mode == "graph" else LAUNCH_STREAM_US
+        env = env or {}
+        # The algorithms env forces, by collective (the runtime's names
+        # mapped to the model's).
+        self.forced = {coll: names[env[var]] for var, (coll, names)
+                       in ENV_ALGO.items() if env.get(var)}
+        ll = env.get("SYMM_COLLECTIVES_LL_MAX")
+        self.ll_limit = None if ll is None else int(ll)
+        self.direct_min = int(env.get("SYMM_COLLECTIVES_DIRECT_MIN", DIRECT_MIN))
+        self.max_workgroups = int(env.get("SYMM_COLLECTIVES_BLOCKS", MAX_WORKGROUPS))
 
-    def flag(self, steps=1):
+    def flag(self, steps=1, fenced_per_peer=False):
         """`steps` dependent flag steps that involve every peer: one wait for
-        all of them, or (older code) a wait, a fence and a barrier per peer."""
-        per = 1 if self.rules.all_peers_at_once else max(1, self.n - 1)
-        return steps * per * self.step
+        all of them, or (older code) a wait, a fence and a barrier per peer.
+        `fenced_per_peer`: a phase of two-shot or exchange_direct, which
+        fenced and signalled peer by peer before 98019ce even where the
+        other kernels waited for all peers at once. (Its stores to each peer
+        then waited behind the previous peer's fence; as one peer takes the
+        whole NVLink bandwidth through the NVSwitches, that serialises no
+        bytes the link term does not already count.)"""
+        per_peer = not self.rules.all_peers_at_once or (
+            fenced_per_peer and not self.rules.two_shot_one_fence)
+        return steps * (max(1, self.n - 1) if per_peer else 1) * self.step
 
     def ll_max(self):
         if not self.rules.ll or self.n < 2:
             return 0
-        return 256 * KB // (self.n - 1) if self.rules.ll_per_peer else 256 * KB
+        if self.ll_limit is not None:  # SYMM_COLLECTIVES_LL_MAX
+            return self.ll_limit
+        if not self.rules.ll_per_peer:
+            return 256 * KB
+        return 256 * KB // (self.n - 1) // VECTOR * VECTOR
+
+    def ll_fits(self, nbytes):
+        """Whether a block of `nbytes` goes low-latency: within the limit,
+        in whole vectors unless the code takes any count (Call::llFits)."""
+        return nbytes <= self.ll_max() and (self.rules.ll_any_count
+                                            or nbytes % VECTOR == 0)
+
+    def block(self, S):
+        """The per-rank block of an exchange or reduce-scatter of S bytes,
+        as the benchmark cuts it (whole elements)."""
+        return S // ESIZE // self.n * ESIZE
+
+    def grid(self, nbytes):
+        """Workgroups of a flagged kernel's launch that moves `nbytes`."""
+        return min(self.max_workgroups,
+                   max(MIN_WORKGROUPS, -(-nbytes // BYTES_PER_WORKGROUP)))
 
     # All-reduce of S bytes per rank.
     def ll(self, S):
@@ -143,14 +300,16 @@ class Model:
         return chunked(S, SCRATCH // n, lambda c: self.o + self.flag()
                        + link((n - 1) * c) + hbm((n + 1) * c))
 
-    def two_shot(self, S, direct_min=DIRECT_MIN):
-        n = self.n
+    def two_shot(self, S):
+        n, direct = self.n, S >= self.direct_min
 
         def chunk(c):
-            gather = 0 if S >= direct_min else 2 * (n - 1) * c / n
-            extra = self.flag() if S >= direct_min else 0  # publish the offsets
-            return (self.o + self.flag(2) + extra + link(2 * (n - 1) * c / n)
-                    + hbm((n + 1) * c / n + gather))
+            gather = 0 if direct else 2 * (n - 1) * c / n
+            extra = self.flag() if direct else 0  # publish the offsets
+            # Two phases (reduce-scatter, all-gather), each stores into
+            # every peer and signals it.
+            return (self.o + self.flag(2, fenced_per_peer=True) + extra
+                    + link(2 * (n - 1) * c / n) + hbm((n + 1) * c / n + gather))
         return chunked(S, SCRATCH // 2, chunk)
 
     def ring(self, S):
@@ -164,7 +323,7 @@ class Model:
     def ll_two_shot(self, S, ll_max=None):
         """SYMM_ALL_REDUCE_ALGO=ll_two_shot: reduce-scatter and all-gather
         phases in tagged words, no fence; a launch per chunk of n segments of
-        at most half the low-latency limit (`ll_max`, today's default unless
+        at most half the low-latency limit (`ll_max`, the run's unless
         given), on one rank two-shot."""
         n = self.n
         ll_max = self.ll_max() if ll_max is None else ll_max
@@ -179,20 +338,23 @@ class Model:
 
     # Exchanges of S bytes in all (n blocks of S / n).
     def exchange(self, S):
-        n, b = self.n, S // self.n
-        if b <= self.ll_max():
+        n, b = self.n, self.block(S)
+        if self.ll_fits(b):
             return self.o + ALPHA_US + link(2 * (n - 1) * b) + hbm(4 * (n - 1) * b + 2 * b)
-        direct = b >= DIRECT_MIN
-        return chunked(b, SCRATCH // n, lambda c: self.o + self.flag(2 if direct else 1)
-                       + link((n - 1) * c) + hbm(2 * c if direct else 2 * n * c))
+        if b >= self.direct_min:  # publish the offsets, then the data phase
+            return chunked(b, SCRATCH // n, lambda c: self.o + self.flag()
+                           + self.flag(1, fenced_per_peer=True)
+                           + link((n - 1) * c) + hbm(2 * c))
+        return chunked(b, SCRATCH // n, lambda c: self.o + self.flag()
+                       + link((n - 1) * c) + hbm(2 * n * c))
 
     def reduce_scatter(self, S):
-        n, b = self.n, S // self.n
-        if b <= self.ll_max():
+        n, b = self.n, self.block(S)
+        if self.ll_fits(b):
             return self.o + ALPHA_US + link(2 * (n - 1) * b) + hbm(2 * (n - 1) * b + 2 * b)
 
         def chunk(c):
-            grid = min(MAX_WORKGROUPS, max(MIN_WORKGROUPS, n * c // BYTES_PER_WORKGROUP))
+            grid = self.grid(n * c)
             pieces = min(MAX_PIECES, max(1, c // grid // PIECE)) if self.rules.rs_pipelined else 1
             a, h = link((n - 1) * c), hbm((n + 1) * c)
             overlap = min(a, h) / pieces if pieces > 1 else min(a, h)
@@ -202,58 +364,82 @@ class Model:
     # Broadcast of S bytes from one root.
     def bcast_root(self, S):
         n = self.n
-        if S <= self.ll_max():
+        if self.ll_fits(S):
             return self.o + ALPHA_US + link(2 * (n - 1) * S) + hbm(4 * S)
-        direct = S >= DIRECT_MIN
-        return chunked(S, SCRATCH // n, lambda c: self.o + self.flag(2 if direct else 1)
-                       + link((n - 1) * c) + hbm(0 if direct else 2 * c))
+        if S >= self.direct_min:  # exchange_direct
+            return chunked(S, SCRATCH // n, lambda c: self.o + self.flag()
+                           + self.flag(1, fenced_per_peer=True)
+                           + link((n - 1) * c))
+        return chunked(S, SCRATCH // n, lambda c: self.o + self.flag()
+                       + link((n - 1) * c) + hbm(2 * c))
 
     def bcast_scatter(self, S):
-        # The scatter (the root's n - 1 blocks), then the all-gather.
-        n, b = self.n, S // self.n
-        return 2 * chunked(b, SCRATCH // n, lambda c: self.o + self.flag(2)
-                           + link((n - 1) * c) + hbm(2 * c))
+        """The scatter (the root's n - 1 blocks), then the all-gather, both
+        exchange_direct (by size the blocks are at least DIRECT_MIN); the
+        last S mod n bytes from the root."""
+        n, b = self.n, self.block(S)
+        t = 2 * chunked(b, SCRATCH // n, lambda c: self.o + self.flag()
+                        + self.flag(1, fenced_per_peer=True)
+                        + link((n - 1) * c) + hbm(2 * c))
+        return t + (self.bcast_root(S - n * b) if S > n * b else 0)
+
+    def chain_piece(self, part, hops):
+        """Bytes per piece of a workgroup's `part` forwarded over `hops`
+        further stages (the chain: n - 2): sqrt(part * b * c / hops) (the
+        fit's optimum, 8606ebd on) or 16 KiB, at least 16 KiB, at least
+        part / 64, at most the part."""
+        piece = CHAIN_MIN_PIECE
+        if self.rules.chain_sqrt_pieces:
+            piece = max(piece, math.sqrt(part * CHAIN_WG_BYTES_PER_US
+                                         * CHAIN_PIECE_US / max(1, hops)))
+        return min(part, max(piece, part / CHAIN_MAX_PIECES))
 
     def bcast_chain(self, S):
-        """The chain (SYMM_BROADCAST_ALGO=chain): the root streams pieces to
-        rank root + 1 and each rank forwards every piece to the next as it
-        lands: S / B at the root, then one stage's hop per further rank,
-        where a stage is one piece of every workgroup (at least 16 KiB each,
-        at most 64 per workgroup) and every piece a fence and a flag."""
+        """The chain (by size from 8606ebd, else SYMM_BROADCAST_ALGO=chain):
+        one launch per chunk of the scratch; each workgroup forwards its part
+        of the chunk in k pieces of p bytes, one after another, and the last
+        rank gets the last piece n - 2 stages after the second: k + n - 2
+        stages of c + p / b (c a piece's wait, fence and flag, b a
+        workgroup's store rate), unless the links, carrying the chunk once,
+        take longer. Fitted to the forced chain on 4 H200s (16 KiB pieces)
+        from 4 MB to 1 GB. Small calls take fewer us per stage than c (one
+        piece, nothing to pipeline): the formula is for large ones.
+
+        (A pipelined binary tree, proposed before this fit, is gone: in these
+        terms its inner ranks store each piece into two children, so a stage
+        costs c + 2 p / b and the links carry the chunk twice; on 4 and 8
+        GPUs it lost at every size to the chain, the root's stores or the
+        scatter, but at 2 MB on 4 (29.7 against the chain's 30.0 us).)"""
         n = self.n
         if n < 2:
             return self.o + hbm(2 * S)
 
         def chunk(c):
-            grid = min(MAX_WORKGROUPS, max(MIN_WORKGROUPS, c // BYTES_PER_WORKGROUP))
-            k = min(CHAIN_MAX_PIECES, max(1, c // grid // CHAIN_MIN_PIECE))
-            return (self.o + link(c) + (n - 2) * link(c / k) + (n - 1) * self.step
-                    + k * ALPHA_US + hbm(c))
+            part = c / self.grid(c)
+            p = self.chain_piece(part, n - 2)
+            k = math.ceil(part / p)
+            return self.o + max((k + n - 2) * (CHAIN_PIECE_US + p / CHAIN_WG_BYTES_PER_US),
+                                link(c))
         return chunked(S, SCRATCH, chunk)
-
-    def bcast_tree(self, S):
-        """Proposed: a pipelined binary tree, log2(n) hops, every inner rank
-        sending each piece twice."""
-        n = self.n
-        d = max(1, math.ceil(math.log2(n)))
-        k = max(1, math.ceil(S / CHAIN_PIECE))
-        fan = min(2, n - 1)
-        return (self.o + fan * link(S) + (d - 1) * fan * link(S / k)
-                + d * self.step + hbm(S))
 
     # What the runtime chooses (by the rules of the model's code).
     def all_reduce_choice(self, S):
         r, n = self.rules, self.n
         limit = r.one_shot_max_2 if n == 2 else r.one_shot_max
         if n <= 1 or S <= limit:
-            return "ll" if S <= self.ll_max() else "one_shot"
+            return "ll" if self.ll_fits(S) else "one_shot"
         if r.ring_min_ranks and n >= r.ring_min_ranks:
+            return "ring"
+        if n == 4 and r.ring_min_bytes_4 is not None and S > r.ring_min_bytes_4:
             return "ring"
         return "two_shot"
 
     def broadcast_choice(self, S):
-        b = S // self.n
-        if self.rules.bcast_scatter and self.n >= 3 and b >= DIRECT_MIN:
+        r, n = self.rules, self.n
+        chain_min = CHAIN_MIN_4 if n <= 4 else CHAIN_MIN_MORE
+        if r.bcast_chain and n >= 3 and S >= chain_min and not self.ll_fits(S):
+            return "chain"
+        if r.bcast_scatter and n >= 3 and self.block(S) >= self.direct_min:
             return "scatter_all_gather"
         return "root"
 
@@ -262,43 +448,54 @@ class Model:
                        "ring": "ring", "ll_two_shot": "ll_two_shot",
                        "ll2_LL512K": "ll_two_shot_512k"},
         "broadcast": {"root": "bcast_root", "scatter_all_gather": "bcast_scatter",
-                      "chain": "bcast_chain", "tree*": "bcast_tree"},
+                      "chain": "bcast_chain"},
     }
 
     def predict(self, collective, S, algo=None):
         """(algorithm, us) for a collective of S bytes (nccl-tests sizes: the
-        larger buffer), the runtime's choice unless `algo` is given."""
+        larger buffer): `algo` if given, else the one the run's environment
+        forces, else the runtime's choice."""
+        algo = algo or self.forced.get(collective)
         if collective == "all_reduce":
             algo = algo or self.all_reduce_choice(S)
-            if algo == "ll" and S > self.ll_max():
+            if algo == "ll" and not self.ll_fits(S):
                 algo = "one_shot"  # a forced ll that does not fit
             return algo, getattr(self, self.ALGOS["all_reduce"][algo])(S)
         if collective == "broadcast":
             algo = algo or self.broadcast_choice(S)
             return algo, getattr(self, self.ALGOS["broadcast"][algo])(S)
         if collective in ("all_gather", "all_to_all"):
-            ll = S // self.n <= self.ll_max()
+            ll = self.ll_fits(self.block(S))
             return ("exchange_ll" if ll else "exchange"), self.exchange(S)
         if collective == "reduce_scatter":
-            ll = S // self.n <= self.ll_max()
+            ll = self.ll_fits(self.block(S))
             return ("reduce_ll" if ll else "reduce_scatter"), self.reduce_scatter(S)
         raise ValueError("unknown collective " + collective)
 
 
+def label(key):
+    """A run's name in the table: its folder where the CSV is the folder's
+    default sweep (symm.csv)."""
+    return key[:-len("/symm.csv")] if key.endswith("/symm.csv") else key
+
+
 def logged_rows(results):
-    """Every Symm row of every logged collectives run: (run, n, collective,
-    impl, mode, bytes, us, rules, forced algorithm, two-shot direct_min)."""
-    rows = []
-    for run, (n, name, rules) in RUNS.items():
-        path = os.path.join(results, run, name)
-        with open(path) as f:
-            for r in csv.DictReader(f):
-                if not r["impl"].startswith("symm"):
-                    continue
-                forced = r["impl"][len("symm_"):] if r["impl"] != "symm" else None
-                rows.append((run, n, r["collective"], r["impl"], r.get("mode") or "stream",
-                             int(r["bytes"]), float(r["us"]), rules, forced, DIRECT_MIN))
-    run, name, columns = FORCED_TABLE
+    """Every Symm row of every logged collectives run the model represents:
+    (run, n, collective, impl, mode, bytes, us, rules, forced algorithm,
+    environment); and the runs it leaves out: (run, rows, reasons)."""
+    rows, left_out = [], []
+    for key, (n, rules, env) in RUNS.items():
+        with open(os.path.join(results, key)) as f:
+            mine = [r for r in csv.DictReader(f) if r["impl"].startswith("symm")]
+        reasons = unmodelled(env)
+        if reasons:
+            left_out.append((key, len(mine), reasons))
+            continue
+        for r in mine:
+            forced = r["impl"][len("symm_"):] if r["impl"] != "symm" else None
+            rows.append((label(key), n, r["collective"], r["impl"], r.get("mode") or "stream",
+                         int(r["bytes"]), float(r["us"]), rules, forced, env))
+    run, name, rules, columns = FORCED_TABLE
     with open(os.path.join(results, run, name)) as f:
         for line in f:
             if line.startswith("#") or not line.strip():
@@ -307,10 +504,11 @@ def logged_rows(results):
             for (algo, direct_min), us in zip(columns, fields[1:]):
                 impl = "symm_%s" % algo + ("" if direct_min is None else
                                           "_direct%dK" % (direct_min // KB))
+                env = {} if direct_min is None else {
+                    "SYMM_COLLECTIVES_DIRECT_MIN": str(direct_min)}
                 rows.append((run + "/" + name, 2, "all_reduce", impl, "graph",
-                             int(fields[0]), float(us), TODAY, algo,
-                             direct_min or DIRECT_MIN))
-    return rows
+                             int(fields[0]), float(us), rules, algo, env))
+    return rows, left_out
 
 
 def size_name(b):
@@ -330,20 +528,23 @@ def fitted_step(rows):
 
 
 def predict_row(row, step):
-    run, n, coll, impl, mode, S, us, rules, forced, direct_min = row
-    m = Model(n, mode, rules, step)
-    if forced and forced.startswith("two_shot"):
-        return "two_shot", m.two_shot(S, direct_min)
-    return m.predict(coll, S, forced)
+    run, n, coll, impl, mode, S, us, rules, forced, env = row
+    return Model(n, mode, rules, step, env).predict(coll, S, forced)
 
 
-def compare(results):
-    rows = logged_rows(results)
-    per, step = fitted_step(rows)
+def compare(results, only=None):
+    rows, left_out = logged_rows(results)
+    per, step = fitted_step(rows)  # from every run, whatever `only` says
+    if only:
+        rows = [r for r in rows if only in r[0]]
+        left_out = [r for r in left_out if only in r[0]]
     print("model: step %.1f us (the flag hop); fitted: step %.1f us (the forced"
           " ring's small calls); ratio = measured / model" % (STEP_US, step))
-    print("%-40s %2s %-14s %-25s %-6s %5s %-18s %8s %8s %8s %6s %6s" % (
-        "run", "n", "collective", "impl", "mode", "size", "algorithm", "model",
+    for key, count, reasons in left_out:
+        print("left out: %s, %d rows, under %s" % (key, count, "; ".join(reasons)))
+    width = max([40] + [len(r[0]) for r in rows])
+    print("%-*s %2s %-14s %-25s %-6s %5s %-18s %8s %8s %8s %6s %6s" % (
+        width, "run", "n", "collective", "impl", "mode", "size", "algorithm", "model",
         "fitted", "measured", "ratio", "fitted"))
     ratios = {}
     for row in rows:
@@ -353,8 +554,8 @@ def compare(results):
         r = ratios.setdefault((n, coll, algo), ([], []))
         r[0].append(us / pred)
         r[1].append(us / fit)
-        print("%-40s %2d %-14s %-25s %-6s %5s %-18s %8.1f %8.1f %8.1f %6.2f %6.2f" % (
-            run, n, coll, impl, mode, size_name(S), algo, pred, fit, us, us / pred,
+        print("%-*s %2d %-14s %-25s %-6s %5s %-18s %8.1f %8.1f %8.1f %6.2f %6.2f" % (
+            width, run, n, coll, impl, mode, size_name(S), algo, pred, fit, us, us / pred,
             us / fit))
 
     def stats(r):
@@ -365,38 +566,38 @@ def compare(results):
     for key in sorted(ratios):
         model, fit = ratios[key]
         print("  n=%d %-14s %-18s %s; %s %4d" % (*key, stats(model), stats(fit), len(model)))
-    print("\nthe forced ring up to 64K, us per step beyond the launch:")
+    print("\nthe forced ring up to 64K, us per step beyond the launch (every run):")
     for n in sorted(per):
         print("  n=%d %.1f-%.1f us (%d rows)" % (n, min(per[n]), max(per[n]), len(per[n])))
-    print("rows: %d logged Symm cases, %d predicted" % (
-        len(rows), sum(len(v[0]) for v in ratios.values())))
+    print("rows: %d logged Symm cases, %d predicted; %d more left out (above)" % (
+        len(rows), sum(len(v[0]) for v in ratios.values()),
+        sum(count for _, count, _ in left_out)))
 
 
 SIZES = [8 * KB << i for i in range(18)]  # 8 KB .. 1 GB
 
 
 def nccl_times(results):
-    """NCCL's stream-mode times from the latest run on each rank count."""
-    latest = {2: "h200x2-collectives-vs-nccl", 4: "h200x4-collectives-vs-nccl",
-              8: "h200x8-collectives-vs-nccl-ring"}
+    """NCCL's stream-mode times from the latest run on each rank count (2
+    and 4: GPUs of one 4-GPU machine, 2026-11-26; 8: the ring run, and the
+    two-shot run for the sizes from 1 MB it repeats)."""
+    latest = {2: ["h200x4-collectives-two-shot-ll-2k/two2.csv"],
+              4: ["h200x4-collectives-two-shot-ll-2k/symm.csv"],
+              8: ["h200x8-collectives-vs-nccl-ring/symm.csv",
+                  "h200x8-collectives-two-shot-and-workloads/symm.csv"]}
     out = {}
-    for n, run in latest.items():
-        name = RUNS[run][1]
-        # The second 8-GPU run starts at 1 MB.
-        for extra in (run, "h200x8-collectives-two-shot-and-workloads"):
-            if n != 8 and extra != run:
-                continue
-            with open(os.path.join(results, extra, RUNS[extra][1])) as f:
+    for n, keys in latest.items():
+        for key in keys:
+            with open(os.path.join(results, key)) as f:
                 for r in csv.DictReader(f):
                     if r["impl"] == "nccl" and (r.get("mode") or "stream") == "stream":
                         out.setdefault((n, r["collective"], int(r["bytes"])), float(r["us"]))
-        del name
     return out
 
 
 def choose(results):
     nccl = nccl_times(results)
-    print("step %.1f us; model, stream mode, us per call (* = not implemented); winner; today's choice;"
+    print("step %.1f us; model, stream mode, us per call; winner; today's choice;"
           " NCCL measured" % STEP_US)
     for coll in ("all_reduce", "broadcast"):
         algos = list(Model.ALGOS[coll])
@@ -407,7 +608,7 @@ def choose(results):
                   + " %14s %20s %8s" % ("model winner", "today", "NCCL"))
             for S in SIZES:
                 t = {a: m.predict(coll, S, a)[1] for a in algos
-                     if not (a == "ll" and S > m.ll_max())}
+                     if not (a == "ll" and not m.ll_fits(S))}
                 best = min(t, key=t.get)
                 today, tt = m.predict(coll, S)
                 ref = nccl.get((n, coll, S))
@@ -425,6 +626,8 @@ def main():
                     default=os.path.join(here, "..", "results"))
     ap.add_argument("--choose", action="store_true",
                     help="print each algorithm's predicted time and the winner per size")
+    ap.add_argument("--run", metavar="TEXT",
+                    help="compare only the runs whose name contains TEXT")
     ap.add_argument("--step", type=float,
                     help="--choose: us per dependent flag step (default: "
                     "fitted to the forced ring's small calls)")
@@ -434,23 +637,23 @@ def main():
     # A new run must get its rules here, or the check would silently skip it.
     for run in sorted(os.listdir(args.results)):
         folder = os.path.join(args.results, run)
-        if not re.match(r"h200x\d", run) or not os.path.isdir(folder) or run in RUNS:
+        if not re.match(r"h200x\d", run) or not os.path.isdir(folder):
             continue
         for name in sorted(os.listdir(folder)):
-            if name.endswith(".csv"):
+            if name.endswith(".csv") and run + "/" + name not in RUNS:
                 with open(os.path.join(folder, name)) as f:
-                    if any(r.get("impl", "").startswith("symm") for r in csv.DictReader(f)):
+                    if any((r.get("impl") or "").startswith("symm") for r in csv.DictReader(f)):
                         sys.exit("model.py: %s/%s is a collectives run the model has no"
                                  " rules for (add it to RUNS)" % (run, name))
-    for run, (_, name, _) in RUNS.items():
-        if not os.path.exists(os.path.join(args.results, run, name)):
-            sys.exit("model.py: %s has no %s/%s" % (args.results, run, name))
+    for key in RUNS:
+        if not os.path.exists(os.path.join(args.results, key)):
+            sys.exit("model.py: %s has no %s" % (args.results, key))
     if args.choose:
         if args.step is None:
-            STEP_US = fitted_step(logged_rows(args.results))[1]
+            STEP_US = fitted_step(logged_rows(args.results)[0])[1]
         choose(args.results)
     else:
-        compare(args.results)
+        compare(args.results, args.run)
 
 
 if __name__ == "__main__":
