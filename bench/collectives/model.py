@@ -186,6 +186,11 @@ RUNS = {
     "h200x4-collectives-two-shot-ll-2k/symm.csv": (4, TWO_SHOT_LL_2K, {}),
     "h200x4-collectives-two-shot-ll-2k/two2.csv": (2, TWO_SHOT_LL_2K, {}),
     "h200x4-collectives-two-shot-ll-2k/three3.csv": (3, TWO_SHOT_LL_2K, {}),
+    # 5a73e16 and 28af8b9: the ring above 16 MB on 4 ranks, low-latency at
+    # any count (today's code).
+    "h200x4-collectives-final/symm.csv": (4, TODAY, {}),
+    "h200x4-collectives-final/two2.csv": (2, TODAY, {}),
+    "h200x4-collectives-final/three3.csv": (3, TODAY, {}),
 }
 # The variables that force an algorithm, and the model's names for theirs.
 ENV_ALGO = {
@@ -581,8 +586,8 @@ def nccl_times(results):
     """NCCL's stream-mode times from the latest run on each rank count (2
     and 4: GPUs of one 4-GPU machine, 2026-11-26; 8: the ring run, and the
     two-shot run for the sizes from 1 MB it repeats)."""
-    latest = {2: ["h200x4-collectives-two-shot-ll-2k/two2.csv"],
-              4: ["h200x4-collectives-two-shot-ll-2k/symm.csv"],
+    latest = {2: ["h200x4-collectives-final/two2.csv"],
+              4: ["h200x4-collectives-final/symm.csv"],
               8: ["h200x8-collectives-vs-nccl-ring/symm.csv",
                   "h200x8-collectives-two-shot-and-workloads/symm.csv"]}
     out = {}
