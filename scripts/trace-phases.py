@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Where a kernel's time goes, from a Symm trace (docs/Tracing.md).
 
-    scripts/trace-phases.py TRACE.json [--kernel NAME] [--top N]
+    scripts/trace-phases.py TRACE.json [--kernel NAME] [--top N] [--merge]
 
 A subgroup's kernel is its outermost slice; inside it, the trace holds the
 begin and end of waits and ranges and the signals it sent. Each kernel run
@@ -10,25 +10,32 @@ sequence are one shape. For each kernel and its N most common shapes (3 by
 default) this prints how many subgroup runs had it and the median time
 between consecutive marks, in microseconds, so a phase that takes most of
 the kernel (the stores before a signal, a wait, the copy after it) shows
-itself. The trace's clocks are those the runtime aligned (one timeline for
+itself. --merge drops the numbers that end event names (a range's
+argument, the rank a put goes to), so that `tile 3` and `tile 5` are one
+phase and tiled kernels make one shape. The trace's clocks are those the runtime aligned (one timeline for
 every rank).
 """
 import argparse
 import json
+import re
 import statistics
 import sys
 from collections import defaultdict
 
 
-def marks_of(events):
+def marks_of(events, merge=False):
     """{(pid, tid): [(ts, label)]} for the begin and end of slices and the
-    instants, time-sorted; flows and metadata are left out."""
+    instants, time-sorted; flows and metadata are left out. With `merge`,
+    a name's trailing number goes."""
     out = defaultdict(list)
     for e in events:
         ph = e.get("ph")
         if ph not in ("B", "E", "i", "I") or "ts" not in e:
             continue
-        label = {"B": "+", "E": "-"}.get(ph, "!") + e.get("name", "?")
+        name = e.get("name", "?")
+        if merge:
+            name = re.sub(r" \d+$", "", name)
+        label = {"B": "+", "E": "-"}.get(ph, "!") + name
         out[(e.get("pid"), e.get("tid"))].append((float(e["ts"]), label))
     for v in out.values():
         v.sort(key=lambda m: m[0])
@@ -69,6 +76,8 @@ def main():
     ap.add_argument("trace")
     ap.add_argument("--kernel", help="only this kernel")
     ap.add_argument("--top", type=int, default=3, help="shapes per kernel")
+    ap.add_argument("--merge", action="store_true",
+                    help="one phase for names that differ only by a trailing number")
     args = ap.parse_args()
     try:
         with open(args.trace) as f:
@@ -76,7 +85,7 @@ def main():
     except (OSError, ValueError) as e:
         sys.exit("trace-phases.py: %s: %s" % (args.trace, e))
     events = doc.get("traceEvents", []) if isinstance(doc, dict) else doc
-    runs = kernel_runs(marks_of(events))
+    runs = kernel_runs(marks_of(events, args.merge))
     if args.kernel:
         runs = {k: v for k, v in runs.items() if k == args.kernel}
         if not runs:

@@ -9,6 +9,22 @@
 // CHECK-DAG: [rank 1] ring ok
 // CHECK-DAG: [rank 2] ring ok
 // TRACE: trace ok: 3 ranks
+// Where the kernel's time goes: its subgroups' runs, grouped by their events
+// (one shape per block with the tile's number kept, one with --merge), and
+// the median time between consecutive events; errors name what is wrong.
+// RUN: python3 %symm_src_root/scripts/trace-phases.py %t.json --kernel ring | FileCheck %s --check-prefix=PHASES
+// PHASES: ring: 12 subgroup runs, median
+// PHASES: {{[0-9]+}} runs:
+// PHASES-NEXT: us  begin -> +tile {{[01]}}
+// PHASES: us  +wait -> -wait
+// RUN: python3 %symm_src_root/scripts/trace-phases.py %t.json --merge --top 1 | FileCheck %s --check-prefix=MERGED
+// MERGED: ring: 12 subgroup runs
+// MERGED-NEXT: {{^}}  12 runs:
+// MERGED-NEXT: us  begin -> +tile{{$}}
+// RUN: not python3 %symm_src_root/scripts/trace-phases.py %t.json --kernel nope 2>&1 | FileCheck %s --check-prefix=NOKERNEL
+// NOKERNEL: trace-phases.py: no kernel named nope in
+// RUN: not python3 %symm_src_root/scripts/trace-phases.py %t.missing.json 2>&1 | FileCheck %s --check-prefix=NOFILE
+// NOFILE: trace-phases.py: {{.*}}missing.json: [Errno 2] No such file or directory
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     gpu.func @ring(%data: memref<2x64xi32, #symm.heap>, %flags: memref<2xi32, #symm.heap>, %errors: memref<2xi32>)
