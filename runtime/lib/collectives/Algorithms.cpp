@@ -86,8 +86,9 @@ size_t llSegmentCap(const Call &call) {
 
 /// The low-latency two-shot all-reduce (`all_reduce_ll_two_shot`, see
 /// symm_tile_ll_two_shot), on several ranks with a low-latency buffer of at
-/// least a vector per segment and 16-byte aligned buffers; larger calls go in
-/// chunks of world_size segments.
+/// least a vector per segment (any buffer address: vectors that are not
+/// 16-byte aligned move element by element); larger calls go in chunks of
+/// world_size segments.
 symm_status lowLatencyTwoShot(Call &call, const void *send, void *recv,
                               size_t count, symm_reduce_op op) {
   size_t segCap = llSegmentCap(call);
@@ -144,10 +145,10 @@ symm_status forcedAlgorithm(const char *var,
 /// the second: (k + n - 2) stages of c + p / b, with c a piece's fixed cost
 /// (its wait, fence and flag) and b a workgroup's store rate. On 4 H200s
 /// the forced chain fitted c = 4.6 us and b = 3.7 KB/us to within 4% from
-/// 4 MB to 1 GB (bench/collectives/model.py), so pieces of
+/// 8 MB to 1 GB (bench/collectives/model.py), so pieces of
 /// sqrt(part * b * c / (n - 2)) bytes, at least 16 KiB (at most 64 per
-/// workgroup, the kernel's limit); the 16 KiB pieces before took 0.64x
-/// NCCL's time at 64 MB. On CPU ranks 256 bytes, so that their small calls
+/// workgroup, the kernel's limit); with the 16 KiB pieces before, a 64 MB
+/// broadcast took 315 us against NCCL's 204, with these 239. On CPU ranks 256 bytes, so that their small calls
 /// cut a workgroup's part into many pieces too.
 size_t chainPiece(const Call &call, size_t elems) {
   if (!onGpu())
@@ -219,7 +220,7 @@ symm_status allReduceAlgorithm(size_t bytes, int world, AllReduceAlgo *algo,
   // and signalled each peer in turn. Storing into all peers with one fence
   // took two-shot's 2 MB call on 4 H200s from 57.1 to 28.8 us (from a
   // graph), and, issued call by call, it beat the ring up to 16 MB (95.6
-  // against 101.7 us; NCCL 98.5), the ring it from 32 MB (166.7 against
+  // against 101.7 us; NCCL 98.5), and the ring beat it from 32 MB (166.7 against
   // 170.6; 1 GB 4687 against 4796), as it pipelines one peer per step. On 8 GPUs two-shot has not run since that
   // change, so the ring stays there. CPU ranks follow the same rule, so that
   // they fold floating-point sums in the order GPUs do.
@@ -389,7 +390,7 @@ symm_status broadcast(Call &call, const void *send, void *recv, size_t count,
                       int root, BroadcastAlgo algo) {
   const void *src = call.rank == root ? send : recv;
   // By size, from 3 ranks on and above the low-latency size, the chain from
-  // kChainMin bytes: on 4 H200s it beat the root's stores and the scatter
+  // chainMin bytes: on 4 H200s it beat the root's stores and the scatter
   // from 1 MB (18.8 against 20.1 us) to 1 GB (3518 against 4685 us), with
   // the 16 KiB pieces before chainPiece. With more ranks each piece takes
   // n - 1 hops: the model puts the chain behind the scatter below 64 MB on
