@@ -93,11 +93,15 @@ symm_status lowLatencyTwoShot(Call &call, const void *send, void *recv,
                               size_t count, symm_reduce_op op) {
   size_t segCap = llSegmentCap(call);
   size_t cap = segCap * call.world;
+  // A launch's segments: a world_size-th of its chunk, in whole vectors.
+  auto segment = [&](size_t total) {
+    return call.roundUp((total + call.world - 1) / call.world);
+  };
   trace(call, count, "all_reduce_ll_two_shot", (count + cap - 1) / cap,
-        call.llGrid(std::min(segCap, count)));
+        call.llGrid(segment(std::min(cap, count))));
   for (size_t off = 0; off < count; off += cap) {
     size_t total = std::min(cap, count - off);
-    size_t seg = call.roundUp((total + call.world - 1) / call.world);
+    size_t seg = segment(total);
     Params p;
     p.memref(send, count);
     p.memref(recv, count);
