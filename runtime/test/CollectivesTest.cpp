@@ -468,8 +468,8 @@ void testBroadcastShifted(size_t count, int root, int seed) {
   std::vector<double> want;
   for (size_t i = 0; i < count; ++i)
     want.push_back(input(d, root, i, seed));
-  compare(describe("broadcast from a shifted buffer", d, -1, count,
-                   Place::Heap, false),
+  compare(describe("broadcast from a shifted buffer", d, -1, count, Place::Heap,
+                   false),
           d, recv.read(), want);
 }
 

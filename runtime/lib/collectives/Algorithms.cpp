@@ -152,15 +152,16 @@ symm_status forcedAlgorithm(const char *var,
 /// 8 MB to 1 GB (bench/collectives/model.py), so pieces of
 /// sqrt(part * b * c / (n - 2)) bytes, at least 16 KiB (at most 64 per
 /// workgroup, the kernel's limit); with the 16 KiB pieces before, a 64 MB
-/// broadcast took 315 us against NCCL's 204, with these 239. On CPU ranks 256 bytes, so that their small calls
-/// cut a workgroup's part into many pieces too.
+/// broadcast took 315 us against NCCL's 204, with these 239. On CPU ranks 256
+/// bytes, so that their small calls cut a workgroup's part into many pieces
+/// too.
 size_t chainPiece(const Call &call, size_t elems) {
   if (!onGpu())
     return call.roundUp(256 / call.esize);
   constexpr double kPieceUs = 4.6, kBytesPerUs = 3.7 * 1024;
   double part = double(elems * call.esize) / call.grid(elems);
-  double best = std::sqrt(part * kBytesPerUs * kPieceUs /
-                          std::max(1, call.world - 2));
+  double best =
+      std::sqrt(part * kBytesPerUs * kPieceUs / std::max(1, call.world - 2));
   size_t bytes = std::max(size_t(16) << 10, size_t(best));
   return call.roundUp(bytes / call.esize);
 }
@@ -190,8 +191,8 @@ symm_status chainBroadcast(Call &call, const void *src, void *recv,
 } // namespace
 
 /// One-shot up to SYMM_ALL_REDUCE_ONE_SHOT_MAX, then two-shot, or the ring
-/// on 5 or more ranks and on 4 above 16 MB (see docs/Collectives.md). Low-latency is chosen
-/// later, once the configuration is read.
+/// on 5 or more ranks and on 4 above 16 MB (see docs/Collectives.md).
+/// Low-latency is chosen later, once the configuration is read.
 symm_status allReduceAlgorithm(size_t bytes, int world, AllReduceAlgo *algo,
                                bool *bySize) {
   int forced;
@@ -224,10 +225,11 @@ symm_status allReduceAlgorithm(size_t bytes, int world, AllReduceAlgo *algo,
   // and signalled each peer in turn. Storing into all peers with one fence
   // took two-shot's 2 MB call on 4 H200s from 57.1 to 28.8 us (from a
   // graph), and, issued call by call, it beat the ring up to 16 MB (95.6
-  // against 101.7 us; NCCL 98.5), and the ring beat it from 32 MB (166.7 against
-  // 170.6; 1 GB 4687 against 4796), as it pipelines one peer per step. On 8 GPUs two-shot has not run since that
-  // change, so the ring stays there. CPU ranks follow the same rule, so that
-  // they fold floating-point sums in the order GPUs do.
+  // against 101.7 us; NCCL 98.5), and the ring beat it from 32 MB (166.7
+  // against 170.6; 1 GB 4687 against 4796), as it pipelines one peer per step.
+  // On 8 GPUs two-shot has not run since that change, so the ring stays there.
+  // CPU ranks follow the same rule, so that they fold floating-point sums in
+  // the order GPUs do.
   constexpr int kRingMinRanks = 5;
   constexpr size_t kRingMinBytes4 = size_t(16) << 20;
   if (world <= 1 || bytes <= *limit)

@@ -101,7 +101,7 @@ struct State {
   size_t llMax = 0;     // the largest low-latency block (bytes)
   unsigned blocks = 0, threads = 0;
   unsigned minBlocks = 1; // the fewest workgroups a launch gets
-  size_t blockBytes = kBytesPerBlock; // a workgroup per this many bytes
+  size_t blockBytes = kBytesPerBlock;     // a workgroup per this many bytes
   size_t llBlockBytes = kLlBytesPerBlock; // the same for low-latency kernels
   bool debug = false;     // SYMM_COLLECTIVES_DEBUG: a line per call
   int32_t firstEpoch = 0; // SYMM_COLLECTIVES_FIRST_EPOCH, for tests
@@ -207,9 +207,7 @@ struct Call {
   /// Workgroups for a launch that moves `elems` elements per rank.
   unsigned grid(size_t elems) const { return gridOf(elems, s->blockBytes); }
   /// The same for a low-latency kernel.
-  unsigned llGrid(size_t elems) const {
-    return gridOf(elems, s->llBlockBytes);
-  }
+  unsigned llGrid(size_t elems) const { return gridOf(elems, s->llBlockBytes); }
   unsigned gridOf(size_t elems, size_t perBlock) const {
     size_t g = (elems * esize + perBlock - 1) / perBlock;
     return unsigned(std::clamp<size_t>(g, s->minBlocks, s->blocks));
