@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 #include <set>
 
@@ -91,6 +92,30 @@ Value getTraceBufferPtr(OpBuilder &b, Operation *op,
   return LLVM::AddressOfOp::create(b, op->getLoc(), global);
 }
 
+/// Where the subgroup's first lane keeps whether the trace buffer was full
+/// for it: a private byte, zero from the entry of the function `op` is in
+/// (one per function, which LLVM keeps in a register).
+Value getFullFlag(OpBuilder &b, Operation *op, const SymmTargetInfo &target) {
+  constexpr StringLiteral kMarker = "symm_trace_full";
+  auto func = op->getParentOfType<FunctionOpInterface>();
+  Block &entry = func.getFunctionBody().front();
+  for (auto alloca : entry.getOps<LLVM::AllocaOp>())
+    if (alloca->hasAttr(kMarker))
+      return alloca;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&entry);
+  Location loc = func.getLoc();
+  auto type =
+      LLVM::LLVMPointerType::get(b.getContext(), target.gpuAddressSpaces[2]);
+  Value one = LLVM::ConstantOp::create(b, loc, b.getI64Type(), 1);
+  auto alloca = LLVM::AllocaOp::create(b, loc, type, b.getI8Type(), one,
+                                       /*alignment=*/1);
+  alloca->setAttr(kMarker, b.getUnitAttr());
+  LLVM::StoreOp::create(
+      b, loc, LLVM::ConstantOp::create(b, loc, b.getI8Type(), 0), alloca);
+  return alloca;
+}
+
 /// Where `name` starts in the name table (after its leading NUL).
 int64_t nameOffset(gpu::GPUModuleOp module, StringRef name) {
   auto table = cast<LLVM::GlobalOp>(
@@ -132,7 +157,8 @@ struct TraceRecordLowering : public ConvertOpToLLVMPattern<TraceRecordOp> {
       return op.emitOpError("has no clock to read on this target");
     Location loc = op.getLoc();
     MLIRContext *ctx = op.getContext();
-    Type i64 = b.getI64Type(), i32 = b.getI32Type(), i16 = b.getI16Type();
+    Type i64 = b.getI64Type(), i32 = b.getI32Type(), i16 = b.getI16Type(),
+         i8 = b.getI8Type();
     // The buffer is device memory.
     auto ptrType = LLVM::LLVMPointerType::get(ctx, target.gpuAddressSpaces[0]);
     auto bufferType = getTraceBufferType(ctx);
@@ -160,7 +186,6 @@ struct TraceRecordLowering : public ConvertOpToLLVMPattern<TraceRecordOp> {
     auto records = scf::IfOp::create(
         b, loc, LLVM::AndOp::create(b, loc, first, given), false);
     b.setInsertionPointToStart(records.thenBlock());
-    Value time = target.readClock(b, loc);
 
     Value subgroupSize =
         arith::ConstantIndexOp::create(b, loc, target.subgroupSize);
@@ -186,17 +211,34 @@ struct TraceRecordLowering : public ConvertOpToLLVMPattern<TraceRecordOp> {
     Value countPtr = LLVM::GEPOp::create(
         b, loc, ptrType, i64, LLVM::IntToPtrOp::create(b, loc, ptrType, counts),
         ArrayRef<LLVM::GEPArg>{counted});
-    // Kernels on several streams may share slots; 64 bits never wrap.
-    Value seq = LLVM::AtomicRMWOp::create(
-        b, loc, LLVM::AtomicBinOp::add, countPtr, constant(i64, 1),
-        LLVM::AtomicOrdering::monotonic, target.syncScope(MemoryScope::device),
-        /*alignment=*/8);
+    auto count = [&]() {
+      // Kernels on several streams may share slots; 64 bits never wrap.
+      return LLVM::AtomicRMWOp::create(
+          b, loc, LLVM::AtomicBinOp::add, countPtr, constant(i64, 1),
+          LLVM::AtomicOrdering::monotonic,
+          target.syncScope(MemoryScope::device), /*alignment=*/8);
+    };
+    // Once an event found no room, the subgroup only counts the ones it
+    // drops: an add whose result nobody waits for, no clock read.
+    Value full = getFullFlag(b, op, target);
+    Value isFull = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne,
+                                        LLVM::LoadOp::create(b, loc, i8, full),
+                                        constant(i8, 0));
+    auto drops = scf::IfOp::create(b, loc, isFull, /*withElseRegion=*/true);
+    b.setInsertionPointToStart(drops.thenBlock());
+    count();
+    b.setInsertionPointToStart(drops.elseBlock());
+    Value time = target.readClock(b, loc);
+    Value seq = count();
     Value capacity = LLVM::ZExtOp::create(
         b, loc, i64, field(SYMM_TRACE_FIELD_CAPACITY, i32));
     Value fits =
         LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult, seq, capacity);
-    auto writes = scf::IfOp::create(
-        b, loc, LLVM::AndOp::create(b, loc, inSlots, fits), false);
+    auto writes =
+        scf::IfOp::create(b, loc, LLVM::AndOp::create(b, loc, inSlots, fits),
+                          /*withElseRegion=*/true);
+    b.setInsertionPointToStart(writes.elseBlock());
+    LLVM::StoreOp::create(b, loc, constant(i8, 1), full);
     b.setInsertionPointToStart(writes.thenBlock());
 
     Value a, bArg;
