@@ -4,15 +4,16 @@
 # Here (after scripts/setup.sh):
 #   bench/workloads/moe_dispatch_combine.sh bundle [DIR]   # default DIR: .device-workloads
 # builds the driver, its sm_90 PTX kernels, the runtime and symm-run into DIR,
-# with the PyTorch baseline.
+# with the PyTorch baselines.
 #
 # There (2x H200, CUDA 13, PyTorch with NCCL; no LLVM), from the repository:
 #   bench/workloads/moe_dispatch_combine.sh gpu [DIR]
 # checks both variants at every shape on 2 GPUs (PASS on every rank), times
 # them (--bench: dispatch, expert and combine separately) and the PyTorch
-# all_to_all_single version, and prints a table last. Logs go to $OUT (the
-# device machine's output folder) or DIR/results. A failing step is reported
-# and the others still run.
+# versions, all_to_all_single and symm_mem.all_to_all_vdev (NVSHMEM; skipped
+# with a line saying why where PyTorch lacks it), and prints a table last.
+# Logs go to $OUT (the device machine's output folder) or DIR/results. A
+# failing step is reported and the others still run.
 set -uo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$HERE/common.sh"
@@ -44,14 +45,20 @@ for shape in "${SHAPES[@]}"; do
   done
 done
 
-echo "== PyTorch all_to_all_single baseline" | tee -a "$LOG"
-# shellcheck disable=SC2086
-if ! timeout 180 torchrun --nproc-per-node "$N" --master-port "${MASTER_PORT:-29541}" \
-    moe_dispatch_combine_torch.py ${SHAPES[*]//,/ } >> "$LOG" 2>&1; then
-  failed+=("torch baseline")
-  echo "FAILED: torch baseline (see $LOG)"
-  tail -5 "$LOG"
-fi
+# The PyTorch baselines; the all_to_all_vdev one prints why it skips where
+# PyTorch has no NVSHMEM.
+for baseline in all_to_all_single "all_to_all_vdev --vdev"; do
+  read -r name flag <<< "$baseline"
+  echo "== PyTorch $name baseline" | tee -a "$LOG"
+  # shellcheck disable=SC2086
+  if ! timeout 180 torchrun --nproc-per-node "$N" --master-port "${MASTER_PORT:-29541}" \
+      moe_dispatch_combine_torch.py $flag ${SHAPES[*]//,/ } >> "$LOG" 2>&1; then
+    failed+=("torch $name baseline")
+    echo "FAILED: torch $name baseline (see $LOG)"
+    tail -5 "$LOG"
+  fi
+done
+grep "torch_vdev: skipped" "$LOG"
 
 echo "== summary (us per iteration, slowest rank; Symm's phases drained one by one)"
 python3 - "$LOG" <<'EOF'
@@ -62,21 +69,21 @@ for line in open(sys.argv[1]):
                   r".*total ([\d.]+) us.*dispatch ([\d.]+) us, expert ([\d.]+) us.*combine ([\d.]+) us", line)
     if m:
         rows.setdefault(m.group(2, 3, 4, 5), {})[m.group(1)] = m.group(6, 7, 8, 9)
-    m = re.search(r"torch E=(\d+) k=(\d+) H=(\d+) T_max=(\d+): (\w+).*dispatch ([\d.]+) us, "
+    m = re.search(r"(torch|torch_vdev) E=(\d+) k=(\d+) H=(\d+) T_max=(\d+): (\w+).*dispatch ([\d.]+) us, "
                   r"expert ([\d.]+) us, combine ([\d.]+) us, total ([\d.]+) us", line)
     if m:
-        t = m.group(6, 7, 8, 9)
-        rows.setdefault(m.group(1, 2, 3, 4), {})["torch"] = (t[3], t[0], t[1], t[2])
-print(f"{'E k H T_max':>18} {'variant':>10} {'total':>9} {'dispatch':>9} {'expert':>9} {'combine':>9} {'torch/this':>10} {'bulk/this':>9}")
+        t = m.group(7, 8, 9, 10)
+        rows.setdefault(m.group(2, 3, 4, 5), {})[m.group(1)] = (t[3], t[0], t[1], t[2])
+print(f"{'E k H T_max':>18} {'variant':>10} {'total':>9} {'dispatch':>9} {'expert':>9} {'combine':>9} "
+      f"{'torch/this':>10} {'vdev/this':>9} {'bulk/this':>9}")
 for shape, by in rows.items():
-    base = float(by["torch"][0]) if "torch" in by else None
-    bulk = float(by["bulk_sync"][0]) if "bulk_sync" in by else None
-    for name in ("torch", "bulk_sync", "fused"):
+    def ratio(base, t):
+        return f"{float(by[base][0]) / t:.2f}x" if base in by and t else "-"
+    for name in ("torch", "torch_vdev", "bulk_sync", "fused"):
         if name in by:
             t = [float(v) for v in by[name]]
-            ratio = f"{base / t[0]:.2f}x" if base and t[0] else "-"
-            vs_bulk = f"{bulk / t[0]:.2f}x" if bulk and t[0] else "-"
-            print(f"{' '.join(shape):>18} {name:>10} {t[0]:9.1f} {t[1]:9.1f} {t[2]:9.1f} {t[3]:9.1f} {ratio:>10} {vs_bulk:>9}")
+            print(f"{' '.join(shape):>18} {name:>10} {t[0]:9.1f} {t[1]:9.1f} {t[2]:9.1f} {t[3]:9.1f} "
+                  f"{ratio('torch', t[0]):>10} {ratio('torch_vdev', t[0]):>9} {ratio('bulk_sync', t[0]):>9}")
 EOF
 if ((${#failed[@]})); then
   echo "failed steps: ${failed[*]}"
