@@ -5,7 +5,9 @@
 # (python/tests/test_torch_ops.py, 2 ranks under symm-run, sharing the GPU
 # where there is one), test_torch_checks.py with PyTorch (host backend), and the path of a remote access timed on the cuda
 # backend and on the nvshmem backend, direct and forced through NVSHMEM
-# (bench/python/remote_paths.py); a table last.
+# (bench/python/remote_paths.py), and, on 2 GPUs or more, Symm's torch
+# operators timed against torch.ops.symm_mem's under torchrun, one rank per
+# GPU (bench/python/torch_ops.py); tables last.
 #
 # Here (after scripts/setup.sh configured with -DSYMM_NVSHMEM_HOME=<the
 # nvidia-nvshmem wheel's folder or an NVSHMEM install>):
@@ -29,7 +31,8 @@ if [[ $MODE == bundle ]]; then
       --compile bench/python/remote_paths.mlir "remote_paths.$form.ptx")
   done
   exec "$HERE/gpu-bundle.sh" "${args[@]}" --copy python \
-    --copy bench/python/remote_paths.py --copy scripts/torch-gpu.sh "$DIR"
+    --copy bench/python/remote_paths.py --copy bench/python/torch_ops.py \
+    --copy scripts/torch-gpu.sh "$DIR"
 fi
 
 source "$DIR/gpu-bundle.sh"
@@ -82,6 +85,23 @@ for run in cuda:direct nvshmem:direct nvshmem:nvshmem; do
   [[ -n $line ]] || tail -15 "$LOG/paths.${run/:/.}.log"
 done
 
+# Symm's operators against torch.ops.symm_mem's, timed: one rank per GPU,
+# with room in Symm's heap for the fused operators' buffers.
+op_table=()
+if ((GPUS >= 2)); then
+  log="$LOG/torch_ops.log"
+  SYMM_BACKEND=cuda SYMM_HEAP_SIZE=2G timeout 300 torchrun --nproc-per-node "$GPUS" \
+    torch_ops.py "$DIR" >"$log" 2>&1
+  status=$?
+  mapfile -t op_table < <(grep "^| " "$log")
+  # One check per operator and shape (printed with its eager time).
+  row[torch_ops]="$(grep -c "^torch_ops .* eager: PASS" "$log") passed, $(grep -c \
+    "^torch_ops .* eager: FAIL" "$log") failed, $(grep -c "^torch_ops .* rank 0 failed:" "$log") raised"
+  ((status == 0)) || { row[torch_ops]+=" (exit $status)"; tail -30 "$log" >&2; }
+else
+  row[torch_ops]="skipped: needs 2 GPUs"
+fi
+
 python3 -c "import torch; print('torch', torch.__version__, 'cuda', torch.version.cuda)"
 nvidia-smi --query-gpu=name --format=csv,noheader | head -1
 echo "== symm.torch, $GPUS GPU(s)"
@@ -93,5 +113,10 @@ echo "| test_torch_ops.py, symm-run -n $RANKS, cuda backend | ${row[ops.cuda]} |
 echo "| test_torch_ops.py, symm-run -n $RANKS, nvshmem backend | ${row[ops.nvshmem]} |"
 echo "| test_torch_checks.py, symm-run -n 2, host backend | ${row[checks]} |"
 for p in "${paths[@]}"; do echo "| remote path: $p |"; done
+echo "| torch_ops.py, torchrun, $GPUS GPU(s), cuda backend | ${row[torch_ops]} |"
+if ((${#op_table[@]})); then
+  echo "== Symm's operators against torch.ops.symm_mem's, us per call (slowest rank)"
+  printf '%s\n' "${op_table[@]}"
+fi
 [[ -n ${OUT:-} ]] && tar czf "$OUT/torch-logs.tgz" -C "$DIR" logs
 exit 0
