@@ -75,7 +75,11 @@ class Rules:
     (the defaults: today's code)."""
 
     ll: bool = True  # low-latency kernels for small blocks
-    ll_per_peer: bool = True  # LL limit 256K / (n - 1), else 256K
+    ll_per_peer: bool = True  # LL limit ll_budget / (n - 1), else 256K
+    # The low-latency budget out of each rank: 1M since the LL kernels got
+    # up to 512 workgroups of their own (SYMM_COLLECTIVES_LL_BLOCKS), 256K
+    # before.
+    ll_budget: int = 1 * MB
     all_peers_at_once: bool = True  # one wait, one fence for all peers
     one_shot_max_2: int = 4 * MB
     one_shot_max: int = 1 * MB
@@ -108,7 +112,8 @@ TODAY = Rules()
 # model, whose low-latency formulas have no per-workgroup term, and it
 # shows: on 2 GPUs the low-latency all-reduce took 1.37-1.41 times the
 # model's time (geometric mean) before it, 1.21 after.
-TWO_SHOT_LL_2K = replace(TODAY, ring_min_bytes_4=None,  # 498eb23
+LL_256K = replace(TODAY, ll_budget=256 * KB)
+TWO_SHOT_LL_2K = replace(LL_256K, ring_min_bytes_4=None,  # 498eb23
                          ll_any_count=False)
 ONE_FENCE = replace(TWO_SHOT_LL_2K, ring_min_ranks=4)  # 98019ce
 CHAIN_BY_SIZE = replace(ONE_FENCE, two_shot_one_fence=False)  # 8606ebd
@@ -187,10 +192,27 @@ RUNS = {
     "h200x4-collectives-two-shot-ll-2k/two2.csv": (2, TWO_SHOT_LL_2K, {}),
     "h200x4-collectives-two-shot-ll-2k/three3.csv": (3, TWO_SHOT_LL_2K, {}),
     # 5a73e16 and 28af8b9: the ring above 16 MB on 4 ranks, low-latency at
-    # any count (today's code).
-    "h200x4-collectives-final/symm.csv": (4, TODAY, {}),
-    "h200x4-collectives-final/two2.csv": (2, TODAY, {}),
-    "h200x4-collectives-final/three3.csv": (3, TODAY, {}),
+    # any count.
+    "h200x4-collectives-final/symm.csv": (4, LL_256K, {}),
+    "h200x4-collectives-final/two2.csv": (2, LL_256K, {}),
+    "h200x4-collectives-final/three3.csv": (3, LL_256K, {}),
+    # 4 H100s, 2026-11-27, 256K-4M: the low-latency limit and the
+    # workgroup cap as settings (before the LL kernels got a cap of their
+    # own, so BLOCKS capped both), then today's code against the settings
+    # that restore the code before it (LL_MAX 256K / (n - 1), LL_BLOCKS
+    # 128), 8K-64M.
+    **{f"h100x4-collectives-ll-settings/settings-{n}-{name}.csv":
+       (n, LL_256K, env) for n in (2, 4) for name, env in (
+           ("default", {}),
+           ("ll512k", {"SYMM_COLLECTIVES_LL_MAX": "524288"}),
+           ("ll1m", {"SYMM_COLLECTIVES_LL_MAX": "1048576"}),
+           ("ll1m-b256", {"SYMM_COLLECTIVES_LL_MAX": "1048576",
+                          "SYMM_COLLECTIVES_BLOCKS": "256"}),
+           ("ll1m-b512", {"SYMM_COLLECTIVES_LL_MAX": "1048576",
+                          "SYMM_COLLECTIVES_BLOCKS": "512"}))},
+    **{f"h100x4-collectives-ll-workgroups/settings-{n}-{name}.csv":
+       (n, rules, {}) for n in (2, 4)
+       for name, rules in (("new", TODAY), ("old", LL_256K))},
 }
 # The variables that force an algorithm, and the model's names for theirs.
 ENV_ALGO = {
@@ -277,7 +299,7 @@ class Model:
             return self.ll_limit
         if not self.rules.ll_per_peer:
             return 256 * KB
-        return 256 * KB // (self.n - 1) // VECTOR * VECTOR
+        return self.rules.ll_budget // (self.n - 1) // VECTOR * VECTOR
 
     def ll_fits(self, nbytes):
         """Whether a block of `nbytes` goes low-latency: within the limit,

@@ -101,9 +101,12 @@ symm_status configure(State &s) {
   // words carry half data, half tag, so they move twice the bytes but skip
   // the fence and flag hop the other kernels pay per call. Each channel
   // holds world_size * 2 * this many bytes for them. 0 turns them off. On
-  // GPUs 256K / (world_size - 1): the doubled bytes go to every peer, and
-  // one-shot overtook the low-latency all-reduce above 256 KB on 2 H200s
-  // and above 64 KB on 4 (12.2 against 14.3 us at 128 KB).
+  // GPUs 1M / (world_size - 1): the doubled bytes go to every peer. With a
+  // workgroup per 2 KB up to 512 (SYMM_COLLECTIVES_LL_BLOCKS), on 2 H100s
+  // they beat the flagged kernels at every size up to 1 MB per peer (a 2 MB
+  // all-gather 16.1 against 21.7 us, a 1 MB all-reduce 16.0 against 21.7),
+  // and on 4 up to about 1 MB out of each rank (an all-reduce of 256 KB 17.4
+  // against 20.5 us; of 512 KB 26.2 against 24.2).
   if (const char *llMax = getenv("SYMM_COLLECTIVES_LL_MAX"); llMax && *llMax) {
     std::optional<size_t> ll =
         strcmp(llMax, "0") ? env::parseSize(llMax) : std::optional<size_t>(0);
@@ -115,7 +118,7 @@ symm_status configure(State &s) {
     s.llMax = *ll;
   } else {
     size_t peers = size_t(std::max(1, symm_world_size() - 1));
-    s.llMax = gpu ? (size_t(256) << 10) / peers / SYMM_COLL_VECTOR_BYTES *
+    s.llMax = gpu ? (size_t(1) << 20) / peers / SYMM_COLL_VECTOR_BYTES *
                         SYMM_COLL_VECTOR_BYTES
                   : size_t(16) << 10;
   }
@@ -129,6 +132,18 @@ symm_status configure(State &s) {
                 blocks, kMaxBlocks, threads, SYMM_COLL_MAX_THREADS);
   s.blocks = unsigned(b);
   s.threads = unsigned(t);
+  // The low-latency kernels' own limit: their stores carry no flag to wait
+  // for, so more workgroups only add stores in flight (a 1 MB all-gather on
+  // 2 H100s: 13.9 us on 128, 10.6 on 256 and 512), where the flagged
+  // kernels lost up to 1.5x on 512 (a 4 MB all-reduce 34.1 against 50.4 us).
+  const char *llBlocks =
+      envOr("SYMM_COLLECTIVES_LL_BLOCKS", gpu ? "512" : blocks);
+  int lb = atoi(llBlocks);
+  if (lb < 1 || lb > int(kMaxBlocks))
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "SYMM_COLLECTIVES_LL_BLOCKS='%s' must be 1..%u", llBlocks,
+                kMaxBlocks);
+  s.llBlocks = unsigned(lb);
   s.minBlocks = gpu ? std::min(kMinGpuBlocks, s.blocks) : 1;
   for (auto [name, fallback, field] :
        {std::tuple{"SYMM_COLLECTIVES_BLOCK_BYTES", "8K", &s.blockBytes},
@@ -313,7 +328,7 @@ symm_status Params::launch(State &s, symm_module *m, const char *kernel,
                            symm_stream *stream, unsigned grid, bool slots) {
   scalar(grid);
   if (slots)
-    scalar(s.blocks);
+    scalar(s.slots());
   if (count_ > kMax)
     return fail(SYMM_ERROR_INVALID_ARGUMENT,
                 "collective kernel '%s' takes %zu parameters, more than %zu",

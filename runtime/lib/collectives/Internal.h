@@ -50,7 +50,8 @@ constexpr unsigned kMaxBlocks = 512;
 /// serialise the copies. On 2 H200s a one-shot all-reduce took 12.7 us at
 /// 8 KB on 128 workgroups, 10.2 on 8 and 11.8 on 1; 15.3 us at 1 MB on 128
 /// and 17.6 on 32. The low-latency kernels get one per
-/// SYMM_COLLECTIVES_LL_BLOCK_BYTES (kLlBytesPerBlock): their words carry no
+/// SYMM_COLLECTIVES_LL_BLOCK_BYTES (kLlBytesPerBlock), at most
+/// SYMM_COLLECTIVES_LL_BLOCKS (512 on GPUs): their words carry no
 /// flag to wait on, so more workgroups cost no round trips, and a workgroup
 /// stores only about 4 GB/s into peers; on 2 H200s 2K took a 256 KB
 /// all-reduce from 9.0 to 6.6 us, where the flagged kernels gained nothing
@@ -100,6 +101,7 @@ struct State {
   size_t directMin = 0; // exchanges of this many bytes per block store directly
   size_t llMax = 0;     // the largest low-latency block (bytes)
   unsigned blocks = 0, threads = 0;
+  unsigned llBlocks = 0;  // the most workgroups a low-latency launch gets
   unsigned minBlocks = 1; // the fewest workgroups a launch gets
   size_t blockBytes = kBytesPerBlock;     // a workgroup per this many bytes
   size_t llBlockBytes = kLlBytesPerBlock; // the same for low-latency kernels
@@ -108,6 +110,9 @@ struct State {
   std::string backend;    // empty until configured
   symm_module *modules[kNumDtypes] = {};
   std::vector<Channel> channels;
+  /// The flag slots every launch keeps the epochs of: the most workgroups
+  /// any launch gets.
+  unsigned slots() const { return std::max(blocks, llBlocks); }
 };
 
 /// The one state of this process's collectives; calls from several threads
@@ -205,12 +210,16 @@ struct Call {
   /// Words of a rank's slot in the low-latency buffer.
   size_t llCap() const { return s->llMax / sizeof(int32_t); }
   /// Workgroups for a launch that moves `elems` elements per rank.
-  unsigned grid(size_t elems) const { return gridOf(elems, s->blockBytes); }
+  unsigned grid(size_t elems) const {
+    return gridOf(elems, s->blockBytes, s->blocks);
+  }
   /// The same for a low-latency kernel.
-  unsigned llGrid(size_t elems) const { return gridOf(elems, s->llBlockBytes); }
-  unsigned gridOf(size_t elems, size_t perBlock) const {
+  unsigned llGrid(size_t elems) const {
+    return gridOf(elems, s->llBlockBytes, s->llBlocks);
+  }
+  unsigned gridOf(size_t elems, size_t perBlock, unsigned most) const {
     size_t g = (elems * esize + perBlock - 1) / perBlock;
-    return unsigned(std::clamp<size_t>(g, s->minBlocks, s->blocks));
+    return unsigned(std::clamp<size_t>(g, std::min(s->minBlocks, most), most));
   }
   /// Launches `kernel` with `p` on this call's stream.
   symm_status launch(Params &p, const char *kernel, unsigned grid,
