@@ -13,7 +13,8 @@
 # There (a GPU, CUDA; no LLVM), from DIR:
 #   ./run.sh gpu [trace|litmus]      # default both
 # writes gemm_all_scatter.json (2 ranks on GPU 0, fused_sequential), checks
-# it, times the workload (every variant, --bench) untraced and traced, runs
+# it, times the workload (every variant, --bench) untraced, traced and with the
+# traced code not recording, in turn, SYMM_TRACE_ROUNDS times, runs
 # the litmus variants at device and system scope, and prints a table last.
 # Logs and the trace go to $OUT (the device machine's output folder) or
 # DIR/results.
@@ -27,14 +28,18 @@ if [[ $MODE == bundle ]]; then
   BUILD="${SYMM_BUILD_DIR:-$ROOT/build}"
   DIR="$(realpath -m "${2:-$ROOT/.device-traces}")"
   ninja -C "$BUILD" symm_runtime symm-run symm-compile gemm_all_scatter litmus
-  mkdir -p "$DIR/traced"
+  mkdir -p "$DIR/traced" "$DIR/code"
   for file in gemm_all_scatter:sm_90 gemm_all_scatter_hopper:sm_90a; do
     KERNELS="$ROOT/examples/gemm_all_scatter/${file%:*}.mlir"
     "$BUILD/bin/symm-compile" --target="${file#*:}" --emit=ptx "$KERNELS" \
       -o "$DIR/${file%:*}.ptx"
     "$BUILD/bin/symm-compile" --target="${file#*:}" --emit=ptx --trace \
       "$KERNELS" -o "$DIR/traced/${file%:*}.ptx"
+    cp "$DIR/traced/${file%:*}".ptx* "$DIR/code/"
   done
+  # code/: the traced kernels where an untraced run looks for kernels, so
+  # that a run without SYMM_TRACE times their code without recording.
+  cp "$BUILD/bin/gemm_all_scatter" "$DIR/code/"
   "$BUILD/bin/symm-compile" --target=sm_90 --emit=ptx \
     "$BUILD/examples/litmus/litmus.mlir" -o "$DIR/litmus.ptx"
   cp "$BUILD/lib/libsymm_runtime.so" "$BUILD/bin/symm-run" \
@@ -73,14 +78,20 @@ run() { # run LABEL TIMEOUT ARGS...: the command's output into the log
   --kernel=hopper "${SHAPE[@]}" --variant=fused_sequential
 [[ $PARTS == *trace* ]] && run check 30 python3 ./check-trace.py "$RESULTS/gemm_all_scatter.json" \
   --ranks 2 --kernel gemm --range tile
-# Timing: untraced, traced, untraced again (the order's drift shows).
-for pass in plain traced plain2; do
+# Timing: untraced, traced, and the traced code not recording (no
+# SYMM_TRACE: each event site loads the buffer's address and branches), in
+# turn, SYMM_TRACE_ROUNDS times (default 3), so that drift and noise show;
+# the summary takes each one's median.
+for round in $(seq "${SYMM_TRACE_ROUNDS:-3}"); do
   [[ $PARTS == *trace* ]] || break
-  trace=()
-  [[ $pass == traced ]] && trace=(--trace="$RESULTS/bench-traced.json")
-  run "bench-$pass" 90 ./symm-run -n 2 --backend cuda --heap-size 2G \
-    --timeout 80 ./gemm_all_scatter --kernel=hopper "${SHAPE[@]}" --bench \
-    --iters=20 "${trace[@]}"
+  for pass in plain traced code; do
+    trace=() program=./gemm_all_scatter
+    [[ $pass == traced ]] && trace=(--trace="$RESULTS/bench-traced.json")
+    [[ $pass == code ]] && program=./code/gemm_all_scatter
+    run "bench-$pass-$round" 90 ./symm-run -n 2 --backend cuda --heap-size 2G \
+      --timeout 80 "$program" --kernel=hopper "${SHAPE[@]}" --bench \
+      --iters=20 "${trace[@]}"
+  done
 done
 rm -f "$RESULTS/bench-traced.json"
 # Litmus at device and system scope (workgroups on different SMs).
@@ -91,8 +102,25 @@ rm -f "$RESULTS/bench-traced.json"
 
 echo "---- trace"
 grep -E "^trace ok|check-trace:|dropped" "$LOG"
-echo "---- gemm_all_scatter (2 ranks on one GPU), untraced / traced / untraced"
-grep -E "^== bench|\[rank 0\].*(us|ms|TFLOP)" "$LOG" | cut -c1-150
+echo "---- gemm_all_scatter (2 ranks), us per iteration, median of the rounds"
+python3 - "$LOG" <<'PY'
+import re, statistics, sys
+times, label = {}, None
+for line in open(sys.argv[1]):
+    m = re.match(r"== bench-(\w+)-\d+: ", line)
+    if m:
+        label = m.group(1)
+    m = re.search(r"\[rank 0\] gemm_all_scatter (\w+) .*: ([0-9.]+) us/iter", line)
+    if m and label:
+        times.setdefault((m.group(1), label), []).append(float(m.group(2)))
+print("| variant | untraced | traced | code, not recording | traced / untraced | code / untraced |")
+print("| --- | --- | --- | --- | --- | --- |")
+for v in dict.fromkeys(k[0] for k in times):
+    med = {p: statistics.median(times.get((v, p), [float("nan")]))
+           for p in ("plain", "traced", "code")}
+    print(f"| {v} | {med['plain']:.1f} | {med['traced']:.1f} | {med['code']:.1f} "
+          f"| {med['traced'] / med['plain']:.3f} | {med['code'] / med['plain']:.3f} |")
+PY
 echo "---- litmus"
 sed -n '/variant  *scope/,$p' "$LOG" | sed 's/^\[rank 0\] //' | head -40
 grep -E "^== .*exit status" "$LOG"
