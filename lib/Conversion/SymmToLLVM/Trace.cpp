@@ -92,11 +92,13 @@ Value getTraceBufferPtr(OpBuilder &b, Operation *op,
   return LLVM::AddressOfOp::create(b, op->getLoc(), global);
 }
 
-/// Where the subgroup's first lane keeps whether the trace buffer was full
-/// for it: a private byte, zero from the entry of the function `op` is in
-/// (one per function, which LLVM keeps in a register).
-Value getFullFlag(OpBuilder &b, Operation *op, const SymmTargetInfo &target) {
-  constexpr StringLiteral kMarker = "symm_trace_full";
+/// Where the subgroup's first lane keeps whether its slot of the trace
+/// buffer is full, and how many events it dropped since: 0 while there is
+/// room, then 1 + the drops not yet added to the slot's count. A private
+/// i64 set to 0 at the entry of the kernel `op` is in, which LLVM keeps in a
+/// register.
+Value getDropState(OpBuilder &b, Operation *op, const SymmTargetInfo &target) {
+  constexpr StringLiteral kMarker = "symm_trace_drops";
   auto func = op->getParentOfType<FunctionOpInterface>();
   Block &entry = func.getFunctionBody().front();
   for (auto alloca : entry.getOps<LLVM::AllocaOp>())
@@ -105,14 +107,15 @@ Value getFullFlag(OpBuilder &b, Operation *op, const SymmTargetInfo &target) {
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&entry);
   Location loc = func.getLoc();
+  Type i64 = b.getI64Type();
   auto type =
       LLVM::LLVMPointerType::get(b.getContext(), target.gpuAddressSpaces[2]);
-  Value one = LLVM::ConstantOp::create(b, loc, b.getI64Type(), 1);
-  auto alloca = LLVM::AllocaOp::create(b, loc, type, b.getI8Type(), one,
-                                       /*alignment=*/1);
+  Value one = LLVM::ConstantOp::create(b, loc, i64, 1);
+  auto alloca = LLVM::AllocaOp::create(b, loc, type, i64, one,
+                                       /*alignment=*/8);
   alloca->setAttr(kMarker, b.getUnitAttr());
-  LLVM::StoreOp::create(
-      b, loc, LLVM::ConstantOp::create(b, loc, b.getI8Type(), 0), alloca);
+  LLVM::StoreOp::create(b, loc, LLVM::ConstantOp::create(b, loc, i64, 0),
+                        alloca);
   return alloca;
 }
 
@@ -157,8 +160,7 @@ struct TraceRecordLowering : public ConvertOpToLLVMPattern<TraceRecordOp> {
       return op.emitOpError("has no clock to read on this target");
     Location loc = op.getLoc();
     MLIRContext *ctx = op.getContext();
-    Type i64 = b.getI64Type(), i32 = b.getI32Type(), i16 = b.getI16Type(),
-         i8 = b.getI8Type();
+    Type i64 = b.getI64Type(), i32 = b.getI32Type(), i16 = b.getI16Type();
     // The buffer is device memory.
     auto ptrType = LLVM::LLVMPointerType::get(ctx, target.gpuAddressSpaces[0]);
     auto bufferType = getTraceBufferType(ctx);
@@ -211,25 +213,27 @@ struct TraceRecordLowering : public ConvertOpToLLVMPattern<TraceRecordOp> {
     Value countPtr = LLVM::GEPOp::create(
         b, loc, ptrType, i64, LLVM::IntToPtrOp::create(b, loc, ptrType, counts),
         ArrayRef<LLVM::GEPArg>{counted});
-    auto count = [&]() {
+    auto count = [&](Value amount) {
       // Kernels on several streams may share slots; 64 bits never wrap.
-      return LLVM::AtomicRMWOp::create(
-          b, loc, LLVM::AtomicBinOp::add, countPtr, constant(i64, 1),
-          LLVM::AtomicOrdering::monotonic,
-          target.syncScope(MemoryScope::device), /*alignment=*/8);
+      return LLVM::AtomicRMWOp::create(b, loc, LLVM::AtomicBinOp::add, countPtr,
+                                       amount, LLVM::AtomicOrdering::monotonic,
+                                       target.syncScope(MemoryScope::device),
+                                       /*alignment=*/8);
     };
-    // Once an event found no room, the subgroup only counts the ones it
-    // drops: an add whose result nobody waits for, no clock read.
-    Value full = getFullFlag(b, op, target);
-    Value isFull = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne,
-                                        LLVM::LoadOp::create(b, loc, i8, full),
-                                        constant(i8, 0));
-    auto drops = scf::IfOp::create(b, loc, isFull, /*withElseRegion=*/true);
-    b.setInsertionPointToStart(drops.thenBlock());
-    count();
-    b.setInsertionPointToStart(drops.elseBlock());
+    // Once an event found no room, the subgroup counts the events it drops
+    // in a register (no clock read, no memory access) and adds them to its
+    // slot's count at the kernel's end.
+    Value drops = getDropState(b, op, target);
+    Value state = LLVM::LoadOp::create(b, loc, i64, drops);
+    Value isFull = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, state,
+                                        constant(i64, 0));
+    auto full = scf::IfOp::create(b, loc, isFull, /*withElseRegion=*/true);
+    b.setInsertionPointToStart(full.thenBlock());
+    LLVM::StoreOp::create(
+        b, loc, LLVM::AddOp::create(b, loc, state, constant(i64, 1)), drops);
+    b.setInsertionPointToStart(full.elseBlock());
     Value time = target.readClock(b, loc);
-    Value seq = count();
+    Value seq = count(constant(i64, 1));
     Value capacity = LLVM::ZExtOp::create(
         b, loc, i64, field(SYMM_TRACE_FIELD_CAPACITY, i32));
     Value fits =
@@ -238,7 +242,19 @@ struct TraceRecordLowering : public ConvertOpToLLVMPattern<TraceRecordOp> {
         scf::IfOp::create(b, loc, LLVM::AndOp::create(b, loc, inSlots, fits),
                           /*withElseRegion=*/true);
     b.setInsertionPointToStart(writes.elseBlock());
-    LLVM::StoreOp::create(b, loc, constant(i8, 1), full);
+    LLVM::StoreOp::create(b, loc, constant(i64, 1), drops); // counted
+    if (op.getKind() == TraceEventKind::kernel_end) {
+      b.setInsertionPointAfter(full);
+      Value last = LLVM::LoadOp::create(b, loc, i64, drops);
+      auto flush = scf::IfOp::create(
+          b, loc,
+          LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ugt, last,
+                               constant(i64, 1)),
+          false);
+      b.setInsertionPointToStart(flush.thenBlock());
+      count(LLVM::SubOp::create(b, loc, last, constant(i64, 1)));
+      LLVM::StoreOp::create(b, loc, constant(i64, 1), drops);
+    }
     b.setInsertionPointToStart(writes.thenBlock());
 
     Value a, bArg;
