@@ -213,6 +213,15 @@ RUNS = {
     **{f"h100x4-collectives-ll-workgroups/settings-{n}-{name}.csv":
        (n, rules, {}) for n in (2, 4)
        for name, rules in (("new", TODAY), ("old", LL_256K))},
+    # The low-latency limit doubled (2 GPUs) and at 682K (4): not kept.
+    **{f"h100x4-collectives-ll-limits/settings-{n}-{name}.csv":
+       (n, TODAY, env) for n, name, env in (
+           (2, "new", {}), (4, "new", {}),
+           (2, "ll2m", {"SYMM_COLLECTIVES_LL_MAX": "2097152"}),
+           (4, "ll682k", {"SYMM_COLLECTIVES_LL_MAX": "698368"}))},
+    # Today's code, 8K-1G, on 4 and on 2 of 4 H100s.
+    "h100x4-collectives-ll-final/symm.csv": (4, TODAY, {}),
+    "h100x4-collectives-ll-final/two2.csv": (2, TODAY, {}),
 }
 # The variables that force an algorithm, and the model's names for theirs.
 ENV_ALGO = {
