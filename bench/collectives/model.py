@@ -80,6 +80,10 @@ class Rules:
     # up to 512 workgroups of their own (SYMM_COLLECTIVES_LL_BLOCKS), 256K
     # before.
     ll_budget: int = 1 * MB
+    # From 3 ranks, up to the one-shot limit: the low-latency one-shot up to
+    # 256K out of each rank, then the low-latency two-shot while one launch
+    # holds the call, then one-shot.
+    ll_two_shot_by_size: bool = True
     all_peers_at_once: bool = True  # one wait, one fence for all peers
     one_shot_max_2: int = 4 * MB
     one_shot_max: int = 1 * MB
@@ -112,7 +116,8 @@ TODAY = Rules()
 # model, whose low-latency formulas have no per-workgroup term, and it
 # shows: on 2 GPUs the low-latency all-reduce took 1.37-1.41 times the
 # model's time (geometric mean) before it, 1.21 after.
-LL_256K = replace(TODAY, ll_budget=256 * KB)
+LL_WORKGROUPS = replace(TODAY, ll_two_shot_by_size=False)
+LL_256K = replace(LL_WORKGROUPS, ll_budget=256 * KB)
 TWO_SHOT_LL_2K = replace(LL_256K, ring_min_bytes_4=None,  # 498eb23
                          ll_any_count=False)
 ONE_FENCE = replace(TWO_SHOT_LL_2K, ring_min_ranks=4)  # 98019ce
@@ -212,16 +217,21 @@ RUNS = {
                           "SYMM_COLLECTIVES_BLOCKS": "512"}))},
     **{f"h100x4-collectives-ll-workgroups/settings-{n}-{name}.csv":
        (n, rules, {}) for n in (2, 4)
-       for name, rules in (("new", TODAY), ("old", LL_256K))},
+       for name, rules in (("new", LL_WORKGROUPS), ("old", LL_256K))},
     # The low-latency limit doubled (2 GPUs) and at 682K (4): not kept.
     **{f"h100x4-collectives-ll-limits/settings-{n}-{name}.csv":
-       (n, TODAY, env) for n, name, env in (
+       (n, LL_WORKGROUPS, env) for n, name, env in (
            (2, "new", {}), (4, "new", {}),
            (2, "ll2m", {"SYMM_COLLECTIVES_LL_MAX": "2097152"}),
            (4, "ll682k", {"SYMM_COLLECTIVES_LL_MAX": "698368"}))},
     # Today's code, 8K-1G, on 4 and on 2 of 4 H100s.
-    "h100x4-collectives-ll-final/symm.csv": (4, TODAY, {}),
-    "h100x4-collectives-ll-final/two2.csv": (2, TODAY, {}),
+    "h100x4-collectives-ll-final/symm.csv": (4, LL_WORKGROUPS, {}),
+    "h100x4-collectives-ll-final/two2.csv": (2, LL_WORKGROUPS, {}),
+    # The all-reduce's low-latency two-shot and two-shot forced, 64K-8M.
+    **{f"h100x4-collectives-ll-two-shot/settings-{n}-{name}.csv":
+       (n, LL_WORKGROUPS, env) for n in (2, 4) for name, env in (
+           ("new", {}), ("llts", {"SYMM_ALL_REDUCE_ALGO": "ll_two_shot"}),
+           ("ts", {"SYMM_ALL_REDUCE_ALGO": "two_shot"}))},
 }
 # The variables that force an algorithm, and the model's names for theirs.
 ENV_ALGO = {
@@ -463,6 +473,12 @@ class Model:
         r, n = self.rules, self.n
         limit = r.one_shot_max_2 if n == 2 else r.one_shot_max
         if n <= 1 or S <= limit:
+            if r.ll_two_shot_by_size and n >= 3:
+                if self.ll_fits(S) and S * (n - 1) <= 256 * KB:
+                    return "ll"
+                if S <= n * (self.ll_max() // 2 // VECTOR * VECTOR):
+                    return "ll_two_shot"
+                return "one_shot"
             return "ll" if self.ll_fits(S) else "one_shot"
         if r.ring_min_ranks and n >= r.ring_min_ranks:
             return "ring"
