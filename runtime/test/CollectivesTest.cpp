@@ -1086,9 +1086,8 @@ int main(int argc, char **argv) {
   // (run with SYMM_COLLECTIVES_DEBUG=1, which says what each call launched;
   // test/Collectives/algorithm-choice.test checks it).
   if (argc > 1 && !strcmp(argv[1], "choice")) {
-    for (size_t count :
-         {size_t(1000), size_t(1001), size_t(5000), size_t(10000),
-          size_t(100000)})
+    for (size_t count : {size_t(1000), size_t(1001), size_t(5000),
+                         size_t(10000), size_t(100000)})
       testAllReduce(SYMM_INT32, SYMM_SUM, count, Place::Heap, false, nullptr,
                     ++seed);
     for (size_t count : {size_t(1000), size_t(1001), size_t(5000)}) {
