@@ -227,6 +227,11 @@ RUNS = {
     # Today's code, 8K-1G, on 4 and on 2 of 4 H100s.
     "h100x4-collectives-ll-final/symm.csv": (4, LL_WORKGROUPS, {}),
     "h100x4-collectives-ll-final/two2.csv": (2, LL_WORKGROUPS, {}),
+    # Today's code (the low-latency two-shot by size), 8K-1G, on 4, 3 and 2
+    # of 4 H100s.
+    "h100x4-collectives-final/symm.csv": (4, TODAY, {}),
+    "h100x4-collectives-final/three3.csv": (3, TODAY, {}),
+    "h100x4-collectives-final/two2.csv": (2, TODAY, {}),
     # The all-reduce's low-latency two-shot and two-shot forced, 64K-8M.
     **{f"h100x4-collectives-ll-two-shot/settings-{n}-{name}.csv":
        (n, LL_WORKGROUPS, env) for n in (2, 4) for name, env in (
