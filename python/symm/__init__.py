@@ -42,6 +42,7 @@ from ._core import (Graph, Stream, backend, barrier, empty, finalize, free,
 from ._dtypes import DTYPES
 from ._module import Kernel, Module, load
 from ._runtime import SymmError
+from ._tensor_maps import TensorMap, tensor_map
 
 #: The dtypes arrays and kernels take (collectives: all but int16;
 #: reductions: all but bool and int16).
@@ -51,7 +52,7 @@ __all__ = [
     "init", "finalize", "is_initialized", "rank", "world_size", "backend",
     "empty", "zeros", "free", "peer", "barrier", "synchronize", "heap_free",
     "Stream", "Graph", "compile", "default_target", "load", "Module",
-    "Kernel",
+    "Kernel", "tensor_map", "TensorMap",
     "all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast",
     "SymmError", "dtypes",
 ]

@@ -18,6 +18,9 @@ Shape = Union[int, Sequence[int]]
 class _State:
     initialized = False
     backend = ""
+    # Counts symm.init calls: what was made for one heap (tensor maps, the
+    # torch operators' buffers) is not used with the next.
+    generation = 0
     # Base pointer -> every live symm.empty/zeros allocation.
     allocations: Dict[int, _tensors.Block] = {}
 
@@ -42,6 +45,7 @@ def init() -> None:
         return
     check(lib.symm_init())
     state.initialized = True
+    state.generation += 1
     state.backend = lib.symm_backend_name().decode()
     atexit.register(_finalize_at_exit)
 

@@ -17,6 +17,7 @@ from . import _tensors
 from ._core import in_heap, require_init, require_live, state, stream_handle
 from ._dtypes import BY_ELEMENT
 from ._runtime import SymmError, check, lib
+from ._tensor_maps import TensorMap
 
 # The manifest's keys and values (symm/manifest.h); test_manifest.py checks
 # them against the header.
@@ -47,6 +48,28 @@ _INTS = {"i1": (ctypes.c_uint8, 1), "i8": (ctypes.c_int8, 8),
          "i64": (ctypes.c_int64, 64), "index": (ctypes.c_int64, 64)}
 _FLOATS = {"f16": 65504.0, "bf16": 3.3895313892515355e38,
            "f32": 3.4028234663852886e38, "f64": math.inf}
+# A TMA descriptor argument: passed as a pointer to the descriptor.
+_TENSOR_MAP = "!nvgpu.tensormap.descriptor<"
+
+
+class _MapType:
+    """What an ``!nvgpu.tensormap.descriptor`` type says of the descriptors
+    it accepts: the box, its element type and the swizzle in bytes."""
+
+    def __init__(self, type_text: str) -> None:
+        m = re.search(r"tensor\s*=\s*memref<((?:\d+x)+)(\w+)", type_text)
+        self.box = (tuple(int(n) for n in m.group(1).split("x")[:-1])
+                    if m else ())
+        self.element = m.group(2) if m else ""
+        m = re.search(r"swizzle\s*=\s*swizzle_(\d+)b", type_text)
+        self.swizzle = int(m.group(1)) if m else 0  # "swizzle = none"
+
+
+def _map_text(box: Sequence[int], element: str, swizzle: int) -> str:
+    """How errors describe a tensor map: "a 128x64 box of bf16 with a
+    128-byte swizzle"."""
+    return (f"a {'x'.join(map(str, box))} box of {element} with " +
+            (f"a {swizzle}-byte swizzle" if swizzle else "no swizzle"))
 
 
 class _Layout:
@@ -87,6 +110,13 @@ class Kernel:
         self.context_argument: bool = bool(
             entry.get(_K["kernel_context_argument"], False))
         self.arguments: List[Dict[str, Any]] = entry[_K["kernel_arguments"]]
+        # Parsed once: a launch checks every argument against its type.
+        self._types: List[Any] = [
+            _Layout(a[_K["arg_type"]], a[_K["arg_rank"]])
+            if a[_K["arg_kind"]] == _K["arg_memref"] else
+            _MapType(a[_K["arg_type"]])
+            if a[_K["arg_type"]].startswith(_TENSOR_MAP) else None
+            for a in self.arguments]
 
     def __repr__(self) -> str:
         types = ", ".join(a[_K["arg_type"]] for a in self.arguments)
@@ -129,7 +159,7 @@ class Kernel:
             raise ValueError(f"{where}: expected a {want} tensor on the "
                              f"{state.backend} backend, got a {info.device} "
                              "one")
-        layout = _Layout(arg[_K["arg_type"]], rank)
+        layout = self._types[i]
         for n, s in zip(layout.sizes, info.shape):
             if n is not None and n != s:
                 static = "(" + ", ".join("?" if m is None else str(m)
@@ -170,6 +200,8 @@ class Kernel:
     def _scalar(self, i: int, arg: Dict[str, Any], value: Any) -> Any:
         where = self._where(i)
         kind = arg[_K["arg_type"]]
+        if kind.startswith(_TENSOR_MAP):
+            return self._tensor_map(where, self._types[i], value)
         if kind in _INTS:
             ctype, bits = _INTS[kind]
             if not isinstance(value, numbers.Integral):
@@ -205,6 +237,20 @@ class Kernel:
             rounded = bits32 + 0x7FFF + ((bits32 >> 16) & 1)
             return ctypes.c_uint16((rounded >> 16) & 0xFFFF)
         raise TypeError(f"{where}: symm cannot pass a {kind} from Python")
+
+    def _tensor_map(self, where: str, want: _MapType, value: Any) -> Any:
+        if not isinstance(value, TensorMap):
+            raise TypeError(f"{where}: expected a symm.TensorMap "
+                            f"(symm.tensor_map), got {type(value).__name__}")
+        if value.generation != state.generation:
+            raise ValueError(f"{where}: the tensor map was made before "
+                             "symm.finalize, which freed it")
+        got = (value.box, value.dtype.element, value.swizzle)
+        expected = (want.box, want.element, want.swizzle)
+        if got != expected:
+            raise ValueError(f"{where}: expected a tensor map of "
+                             f"{_map_text(*expected)}, got {_map_text(*got)}")
+        return ctypes.c_void_p(value.ptr)
 
     def __call__(self, grid: Dim3 = 1, block: Dim3 = 1,
                  args: Sequence[Any] = (), shared: int = 0,

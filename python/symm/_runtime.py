@@ -112,6 +112,9 @@ def _load() -> ctypes.CDLL:
     _declare(lib, "symm_device_malloc", status, sz, _c_void_pp)
     _declare(lib, "symm_device_free", status, vp)
     _declare(lib, "symm_memcpy", status, vp, vp, sz)
+    _declare(lib, "symm_tensor_map_create", status, vp, i,
+             ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ctypes.c_uint64),
+             ctypes.POINTER(ctypes.c_uint32), sz, i, _c_void_pp)
     # Collectives: (send, recv, count, dtype[, op | root], stream).
     _declare(lib, "symm_all_gather", status, vp, vp, sz, i, vp)
     _declare(lib, "symm_all_reduce", status, vp, vp, sz, i, i, vp)

@@ -60,3 +60,11 @@ def context_kernels(tmp_path_factory):
                     tmp_path_factory.mktemp("c") / "c.so",
                     "--kernel-context=argument")
     return symm.load(path)
+
+
+@pytest.fixture(scope="session")
+def tensor_map_kernels(tmp_path_factory):
+    """tensor_map.mlir compiled for the host target: a kernel that takes TMA
+    descriptors."""
+    return symm.load(_compile("tensor_map.mlir",
+                              tmp_path_factory.mktemp("t") / "t.so"))
