@@ -7,7 +7,9 @@
 # backend and on the nvshmem backend, direct and forced through NVSHMEM
 # (bench/python/remote_paths.py), and, on 2 GPUs or more, Symm's torch
 # operators timed against torch.ops.symm_mem's under torchrun, one rank per
-# GPU (bench/python/torch_ops.py); tables last.
+# GPU (bench/python/torch_ops.py), and the host time of an eager all-reduce
+# operator call, piece by piece (bench/python/op_overhead.py, 2 GPUs);
+# tables last.
 #
 # Here (after scripts/setup.sh configured with -DSYMM_NVSHMEM_HOME=<the
 # nvidia-nvshmem wheel's folder or an NVSHMEM install>):
@@ -26,12 +28,20 @@ if [[ $MODE == bundle ]]; then
   for w in all_gather_gemm gemm_reduce_scatter; do
     args+=(--compile "examples/$w/$w.mlir" "$w.ptx")
   done
+  # The fused operators' Hopper kernels (TMA, warpgroup MMA), which they run
+  # on sm_90 GPUs.
+  args+=(--chip sm_90a)
+  for w in all_gather_gemm gemm_reduce_scatter; do
+    args+=(--compile "examples/$w/${w}_hopper.mlir" "${w}_hopper.ptx")
+  done
+  args+=(--chip sm_90)
   for form in direct nvshmem; do
     args+=(--flags --remote=$form --compile bench/kernels.mlir "bench.$form.ptx"
       --compile bench/python/remote_paths.mlir "remote_paths.$form.ptx")
   done
   exec "$HERE/gpu-bundle.sh" "${args[@]}" --copy python \
     --copy bench/python/remote_paths.py --copy bench/python/torch_ops.py \
+    --copy bench/python/op_overhead.py \
     --copy scripts/torch-gpu.sh "$DIR"
 fi
 
@@ -88,6 +98,7 @@ done
 # Symm's operators against torch.ops.symm_mem's, timed: one rank per GPU,
 # with room in Symm's heap for the fused operators' buffers.
 op_table=()
+overhead=()
 if ((GPUS >= 2)); then
   log="$LOG/torch_ops.log"
   SYMM_BACKEND=cuda SYMM_HEAP_SIZE=2G timeout 300 torchrun --nproc-per-node "$GPUS" \
@@ -98,6 +109,9 @@ if ((GPUS >= 2)); then
   row[torch_ops]="$(grep -c "^torch_ops .* eager: PASS" "$log") passed, $(grep -c \
     "^torch_ops .* eager: FAIL" "$log") failed, $(grep -c "^torch_ops .* rank 0 failed:" "$log") raised"
   ((status == 0)) || { row[torch_ops]+=" (exit $status)"; tail -30 "$log" >&2; }
+  SYMM_BACKEND=cuda timeout 120 torchrun --nproc-per-node 2 op_overhead.py \
+    >"$LOG/op_overhead.log" 2>&1 || tail -30 "$LOG/op_overhead.log" >&2
+  mapfile -t overhead < <(grep "^op_overhead " "$LOG/op_overhead.log")
 else
   row[torch_ops]="skipped: needs 2 GPUs"
 fi
@@ -117,6 +131,10 @@ echo "| torch_ops.py, torchrun, $GPUS GPU(s), cuda backend | ${row[torch_ops]} |
 if ((${#op_table[@]})); then
   echo "== Symm's operators against torch.ops.symm_mem's, us per call (slowest rank)"
   printf '%s\n' "${op_table[@]}"
+fi
+if ((${#overhead[@]})); then
+  echo "== Host time of an eager one_shot_all_reduce call, 64 KiB, piece by piece"
+  printf '%s\n' "${overhead[@]}"
 fi
 [[ -n ${OUT:-} ]] && tar czf "$OUT/torch-logs.tgz" -C "$DIR" logs
 exit 0

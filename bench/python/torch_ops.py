@@ -15,8 +15,10 @@ WARMUP ones (eager) and around ITERS replays of a CUDA graph of one call
         torch_ops.py [KERNEL_DIR]
 
 KERNEL_DIR (default $SYMM_TORCH_KERNEL_DIR) holds all_gather_gemm.ptx and
-gemm_reduce_scatter.ptx with their manifests (scripts/torch-gpu.sh bundle
-compiles them); the fused operators' buffers for 8192 tokens take about
+gemm_reduce_scatter.ptx with their manifests, and their Hopper kernels
+(*_hopper.ptx), which the fused operators run on H100 and H200
+(scripts/torch-gpu.sh bundle compiles them all; SYMM_TORCH_VERBOSE=1 prints
+each choice); the fused operators' buffers for 8192 tokens take about
 1 GiB of Symm's heap. Prints on rank 0 one line per operator, shape and
 mode:
     torch_ops OP SHAPE MODE: PASS|FAIL max err E; torch X us, symm Y us

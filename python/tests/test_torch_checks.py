@@ -5,6 +5,7 @@ operators themselves run on a GPU (test_torch_ops.py)."""
 
 import inspect
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -121,6 +122,53 @@ def test_a_missing_kernel_names_the_operator(tmp_path, monkeypatch):
                        f"compiled kernel at {path} \\(symm-compile "
                        "--target=sm_90 --emit=ptx examples/all_gather_gemm/"):
         st._kernel("fused_all_gather_matmul")
+
+
+def test_a_missing_hopper_kernel_names_its_source(tmp_path, monkeypatch):
+    monkeypatch.setattr(st, "_kernel_dir", [str(tmp_path)])
+    path = re.escape(str(tmp_path / "gemm_reduce_scatter_hopper.ptx"))
+    with pytest.raises(ValueError, match="symm::fused_matmul_reduce_scatter: "
+                       f"no compiled kernel at {path} \\(symm-compile "
+                       "--target=sm_90a --emit=ptx examples/gemm_reduce_"
+                       "scatter/gemm_reduce_scatter_hopper.mlir"):
+        st._kernel("fused_matmul_reduce_scatter", hopper=True)
+
+
+@pytest.mark.parametrize("op,k,n,world,why", [
+    ("fused_all_gather_matmul", 8192, 7168, 8, None),
+    ("fused_all_gather_matmul", 64, 384, 9, "9 ranks: the Hopper kernel "
+     "takes one A descriptor per rank, for at most 8"),
+    ("fused_all_gather_matmul", 64, 132, 2, "N 132 is not a multiple of 8 "
+     r"\(the Hopper kernel's TMA rows\)"),
+    ("fused_all_gather_matmul", 36, 128, 2, "K 36 is not a multiple of 8"),
+    ("fused_matmul_reduce_scatter", 7168, 8192, 4, None),
+    ("fused_matmul_reduce_scatter", 64, 384, 2, r"N 384 is not a multiple "
+     r"of 256 \(the Hopper kernel's column tile\)"),
+    ("fused_matmul_reduce_scatter", 96, 256, 2, "this rank's K 96 is not a "
+     r"multiple of 64 \(the Hopper kernel's k step\)"),
+])
+def test_hopper_shape_rules(op, k, n, world, why):
+    # What the portable checks passed that the Hopper kernel does not take:
+    # those calls run the portable kernel, saying why (kernel_choice).
+    got = st.hopper_shape_rule(op, k, n, world)
+    if why is None:
+        assert got is None
+    else:
+        assert re.match(why, got)
+
+
+def test_hopper_constants_are_the_drivers():
+    # examples/common/workload.h launches the same kernels from C++.
+    header = (Path(__file__).resolve().parents[2] / "examples" / "common" /
+              "workload.h").read_text()
+
+    def constant(name):
+        return int(re.search(name + r" = (\d+)", header).group(1))
+    assert (st.HOPPER_TILE_N, st.HOPPER_K_STEP, st.HOPPER_MULTIPLE,
+            st.HOPPER_THREADS, st.HOPPER_SHARED_BYTES) == tuple(map(constant, (
+                "kHopperTileN", "kHopperTileK", "kHopperMultiple",
+                "kHopperThreads", "kHopperSharedBytes")))
+    assert set(st.HOPPER_KERNELS) == set(st.KERNELS)
 
 
 def test_as_tensor_refuses_what_is_not_a_symm_allocation():
