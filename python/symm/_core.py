@@ -180,12 +180,18 @@ def zeros(shape: Shape, dtype: Any = "float32"):
     return x
 
 
-def _pointer(x: Any, what: str) -> _tensors.ArrayInfo:
-    info = _tensors.describe(x)
+def describe_live(x: Any, where: str) -> _tensors.ArrayInfo:
+    """The memory of ``x``, an argument that must be an array or tensor and,
+    where it views a Symm allocation, a live one; errors start with
+    ``where``."""
+    try:
+        info = _tensors.describe(x)
+    except TypeError as e:
+        raise TypeError(f"{where}: {e}") from None
     if info is None:
-        raise TypeError(f"symm.{what}: expected an array or tensor, got "
+        raise TypeError(f"{where}: expected an array or tensor, got "
                         f"{type(x).__name__}")
-    require_live(x, info, f"symm.{what}: x")
+    require_live(x, info, where)
     return info
 
 
@@ -233,7 +239,7 @@ def peer(x: Any, rank: int):
     """A view of rank ``rank``'s copy of the symmetric array ``x`` (same
     shape, strides and dtype), mapped into this process."""
     require_init("peer")
-    info = _pointer(x, "peer")
+    info = describe_live(x, "symm.peer: x")
     if not isinstance(rank, int) or not 0 <= rank < lib.symm_world_size():
         raise ValueError(f"symm.peer: rank {rank!r} is not in 0.."
                          f"{lib.symm_world_size() - 1}")

@@ -14,7 +14,7 @@ import struct
 from typing import Any, Dict, List, Optional, Sequence, Union
 
 from . import _tensors
-from ._core import in_heap, require_init, require_live, state, stream_handle
+from ._core import describe_live, in_heap, require_init, state, stream_handle
 from ._dtypes import BY_ELEMENT
 from ._runtime import SymmError, check, lib
 from ._tensor_maps import TensorMap
@@ -138,14 +138,7 @@ class Kernel:
     def _memref(self, i: int, arg: Dict[str, Any], value: Any,
                 heap: Any = None) -> List[Any]:
         where = self._where(i)
-        try:
-            info = _tensors.describe(value)
-        except TypeError as e:
-            raise TypeError(f"{where}: {e}") from None
-        if info is None:
-            raise TypeError(f"{where}: expected an array or tensor, got "
-                            f"{type(value).__name__}")
-        require_live(value, info, where)
+        info = describe_live(value, where)
         element = arg[_K["arg_element"]]
         if BY_ELEMENT.get(element) is not info.dtype:
             raise TypeError(f"{where}: expected elements of type {element}, "

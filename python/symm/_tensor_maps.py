@@ -8,8 +8,7 @@ import ctypes
 import numbers
 from typing import Any, Sequence, Tuple
 
-from . import _tensors
-from ._core import require_init, require_live, state
+from ._core import describe_live, require_init, state
 from ._dtypes import DType
 from ._runtime import check, lib
 
@@ -52,14 +51,7 @@ def tensor_map(x: Any, box: Sequence[int], swizzle: int = 128) -> TensorMap:
     copied to device memory."""
     require_init("tensor_map")
     what = "symm.tensor_map"
-    try:
-        info = _tensors.describe(x)
-    except TypeError as e:
-        raise TypeError(f"{what}: argument x: {e}") from None
-    if info is None:
-        raise TypeError(f"{what}: argument x: expected an array or tensor, "
-                        f"got {type(x).__name__}")
-    require_live(x, info, f"{what}: argument x")
+    info = describe_live(x, f"{what}: argument x")
     want = "cpu" if state.backend == "host" else "cuda"
     if info.device != want:
         raise ValueError(f"{what}: argument x: expected a {want} array on the "
