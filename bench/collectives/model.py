@@ -84,6 +84,10 @@ class Rules:
     # 256K out of each rank, then the low-latency two-shot while one launch
     # holds the call, then one-shot.
     ll_two_shot_by_size: bool = True
+    # From 3 ranks, the broadcast's low-latency chain past ll_chain_out
+    # bytes out of the root while one launch holds the call (0: not by
+    # size).
+    ll_chain_out: int = 128 * KB
     all_peers_at_once: bool = True  # one wait, one fence for all peers
     one_shot_max_2: int = 4 * MB
     one_shot_max: int = 1 * MB
@@ -116,7 +120,8 @@ TODAY = Rules()
 # model, whose low-latency formulas have no per-workgroup term, and it
 # shows: on 2 GPUs the low-latency all-reduce took 1.37-1.41 times the
 # model's time (geometric mean) before it, 1.21 after.
-LL_WORKGROUPS = replace(TODAY, ll_two_shot_by_size=False)
+LL_TWO_SHOT = replace(TODAY, ll_chain_out=0)
+LL_WORKGROUPS = replace(LL_TWO_SHOT, ll_two_shot_by_size=False)
 LL_256K = replace(LL_WORKGROUPS, ll_budget=256 * KB)
 TWO_SHOT_LL_2K = replace(LL_256K, ring_min_bytes_4=None,  # 498eb23
                          ll_any_count=False)
@@ -227,11 +232,18 @@ RUNS = {
     # Today's code, 8K-1G, on 4 and on 2 of 4 H100s.
     "h100x4-collectives-ll-final/symm.csv": (4, LL_WORKGROUPS, {}),
     "h100x4-collectives-ll-final/two2.csv": (2, LL_WORKGROUPS, {}),
-    # Today's code (the low-latency two-shot by size), 8K-1G, on 4, 3 and 2
-    # of 4 H100s.
-    "h100x4-collectives-final/symm.csv": (4, TODAY, {}),
-    "h100x4-collectives-final/three3.csv": (3, TODAY, {}),
-    "h100x4-collectives-final/two2.csv": (2, TODAY, {}),
+    # The low-latency two-shot by size, 8K-1G, on 4, 3 and 2 of 4 H100s.
+    "h100x4-collectives-final/symm.csv": (4, LL_TWO_SHOT, {}),
+    "h100x4-collectives-final/three3.csv": (3, LL_TWO_SHOT, {}),
+    "h100x4-collectives-final/two2.csv": (2, LL_TWO_SHOT, {}),
+    # The broadcast's low-latency chain (by size past 256K out of the root
+    # then), forced, and the chain and the root's stores forced, 64K-4M.
+    **{f"h100x4-collectives-ll-chain/settings-{n}-{name}.csv":
+       (n, replace(TODAY, ll_chain_out=256 * KB), env) for n in (3, 4)
+       for name, env in (
+           ("new", {}), ("llc", {"SYMM_BROADCAST_ALGO": "ll_chain"}),
+           ("chain", {"SYMM_BROADCAST_ALGO": "chain"}),
+           ("root", {"SYMM_BROADCAST_ALGO": "root"}))},
     # The all-reduce's low-latency two-shot and two-shot forced, 64K-8M.
     **{f"h100x4-collectives-ll-two-shot/settings-{n}-{name}.csv":
        (n, LL_WORKGROUPS, env) for n in (2, 4) for name, env in (
@@ -244,7 +256,8 @@ ENV_ALGO = {
         "ll": "ll", "one_shot": "one_shot", "two_shot": "two_shot",
         "ring": "ring", "ll_two_shot": "ll_two_shot"}),
     "SYMM_BROADCAST_ALGO": ("broadcast", {
-        "root": "root", "scatter": "scatter_all_gather", "chain": "chain"}),
+        "root": "root", "scatter": "scatter_all_gather", "chain": "chain",
+        "ll_chain": "ll_chain"}),
 }
 ENV_SIZES = ("SYMM_COLLECTIVES_LL_MAX", "SYMM_COLLECTIVES_DIRECT_MIN",
              "SYMM_COLLECTIVES_BLOCKS")
@@ -424,6 +437,17 @@ class Model:
         return chunked(S, SCRATCH // n, lambda c: self.o + self.flag()
                        + link((n - 1) * c) + hbm(2 * c))
 
+    def bcast_ll_chain(self, S):
+        """The low-latency chain: tagged words (twice the bytes) out of every
+        rank but the last, once, and a word's flight per hop; a launch per
+        n * LL_MAX bytes (a rank's whole low-latency buffer)."""
+        n = self.n
+        cap = n * self.ll_max()
+        if cap < VECTOR:
+            return self.bcast_chain(S)
+        return chunked(S, cap, lambda c: self.o + max(1, n - 1) * ALPHA_US
+                       + link(2 * c) + hbm(4 * c))
+
     def bcast_scatter(self, S):
         """The scatter (the root's n - 1 blocks), then the all-gather, both
         exchange_direct (by size the blocks are at least DIRECT_MIN); the
@@ -494,6 +518,9 @@ class Model:
     def broadcast_choice(self, S):
         r, n = self.rules, self.n
         chain_min = CHAIN_MIN_4 if n <= 4 else CHAIN_MIN_MORE
+        if (r.ll_chain_out and n >= 3 and S <= n * self.ll_max()
+                and not (self.ll_fits(S) and (n - 1) * S <= r.ll_chain_out)):
+            return "ll_chain"
         if r.bcast_chain and n >= 3 and S >= chain_min and not self.ll_fits(S):
             return "chain"
         if r.bcast_scatter and n >= 3 and self.block(S) >= self.direct_min:
@@ -505,7 +532,7 @@ class Model:
                        "ring": "ring", "ll_two_shot": "ll_two_shot",
                        "ll2_LL512K": "ll_two_shot_512k"},
         "broadcast": {"root": "bcast_root", "scatter_all_gather": "bcast_scatter",
-                      "chain": "bcast_chain"},
+                      "chain": "bcast_chain", "ll_chain": "bcast_ll_chain"},
     }
 
     def predict(self, collective, S, algo=None):

@@ -939,7 +939,8 @@ void testErrors() {
               bad, "not in place");
   forceBroadcast("tree");
   expectError(symm_broadcast(h, h, 4, SYMM_INT8, 0, nullptr), bad,
-              "SYMM_BROADCAST_ALGO='tree' is not one of root, scatter, chain");
+              "SYMM_BROADCAST_ALGO='tree' is not one of root, scatter, chain, "
+              "ll_chain");
   forceBroadcast(nullptr);
   forceAlgorithm("three_shot");
   expectError(symm_all_reduce(h, h, 4, SYMM_FLOAT32, SYMM_SUM, nullptr), bad,

@@ -119,6 +119,13 @@ symm_status lowLatencyTwoShot(Call &call, const void *send, void *recv,
   return SYMM_SUCCESS;
 }
 
+/// From 3 ranks, the most bytes a low-latency all-reduce sends out of each
+/// rank to all peers before the low-latency two-shot takes over (see
+/// allReduce), and the most a low-latency broadcast sends out of the root
+/// before the low-latency chain does (see broadcast).
+constexpr size_t kLlOneShotOut = size_t(256) << 10;
+constexpr size_t kLlRootOut = size_t(128) << 10;
+
 /// The position in `names` of the algorithm that environment variable `var`
 /// forces, or -1 where it is unset or empty.
 symm_status forcedAlgorithm(const char *var,
@@ -164,6 +171,37 @@ size_t chainPiece(const Call &call, size_t elems) {
       std::sqrt(part * kBytesPerUs * kPieceUs / std::max(1, call.world - 2));
   size_t bytes = std::max(size_t(16) << 10, size_t(best));
   return call.roundUp(bytes / call.esize);
+}
+
+/// Elements of one launch of the low-latency chain broadcast: a rank's whole
+/// low-latency buffer, world_size * SYMM_COLLECTIVES_LL_MAX bytes of data in
+/// tagged words (only the rank before it in the chain stores into it).
+size_t llChainCap(const Call &call) {
+  return call.roundDown(size_t(call.world) * call.s->llMax / call.esize);
+}
+
+/// The low-latency chain broadcast (`broadcast_ll_chain`): a launch per
+/// llChainCap elements, each waiting for the next rank's acknowledgement
+/// of the one before.
+symm_status lowLatencyChain(Call &call, const void *src, void *recv,
+                            size_t count, int root) {
+  size_t cap = llChainCap(call);
+  trace(call, count, "broadcast_ll_chain", (count + cap - 1) / cap,
+        call.llGrid(std::min(cap, count)));
+  for (size_t off = 0; off < count; off += cap) {
+    size_t total = std::min(cap, count - off), at = off * call.esize;
+    Params p;
+    p.memref(static_cast<const char *>(src) + at, total);
+    p.memref(static_cast<char *>(recv) + at, total);
+    call.llParams(p);
+    p.scalar(total);
+    p.i32(root);
+    call.epochParams(p);
+    if (symm_status st =
+            call.launch(p, "broadcast_ll_chain", call.llGrid(total)))
+      return st;
+  }
+  return SYMM_SUCCESS;
 }
 
 symm_status chainBroadcast(Call &call, const void *src, void *recv,
@@ -242,12 +280,13 @@ symm_status allReduceAlgorithm(size_t bytes, int world, AllReduceAlgo *algo,
 }
 
 /// `root` (the root stores into every rank), `scatter` (a scatter and an
-/// all-gather), `chain` (a pipelined chain), or unset: the choice by size and
-/// rank count (see broadcast).
+/// all-gather), `chain` (a pipelined chain), `ll_chain` (the low-latency
+/// chain), or unset: the choice by size and rank count (see broadcast).
 symm_status broadcastAlgorithm(BroadcastAlgo *algo) {
   int forced;
-  if (symm_status st = forcedAlgorithm("SYMM_BROADCAST_ALGO",
-                                       {"root", "scatter", "chain"}, &forced))
+  if (symm_status st =
+          forcedAlgorithm("SYMM_BROADCAST_ALGO",
+                          {"root", "scatter", "chain", "ll_chain"}, &forced))
     return st;
   // In the order of the names.
   *algo = forced < 0 ? BroadcastAlgo::BySize : BroadcastAlgo(forced);
@@ -307,7 +346,6 @@ symm_status allReduce(Call &call, const void *send, void *recv, size_t count,
   // only adds a hop). On 4 H100s (graph) it took 128 KB from 10.2 to 8.8 us,
   // 256 KB from 15.3 to 10.3 and 512 KB from 22.5 (one-shot) to 14.7 (NCCL
   // 11.0, 11.2, 14.1); at 1 MB, two launches, it only matched one-shot.
-  constexpr size_t kLlOneShotOut = size_t(256) << 10;
   bool llFits = call.llFits(count);
   if (bySize && algo == AllReduceAlgo::OneShot) {
     size_t out = count * call.esize * size_t(call.world - 1);
@@ -414,6 +452,22 @@ symm_status broadcast(Call &call, const void *send, void *recv, size_t count,
   // n - 1 hops: the model puts the chain behind the scatter below 64 MB on
   // 8 GPUs (not measured there).
   size_t bytes = count * call.esize;
+  // From 3 ranks, past kLlRootOut bytes out of the root, the low-latency
+  // chain while one launch holds the call: the root's words go out once
+  // and every rank forwards them as they land. On 4 H100s (stream) it took
+  // 256 KB from 13.3 us (the root's low-latency stores) to 7.6, 512 KB from
+  // 20.8 to 9.9 and 1 MB from 26.7 (the chain) to 15.7 (NCCL 11.4, 11.8,
+  // 13.1); on 3, 128 KB from 7.3 to 5.7. At 2 MB, two launches, it lost to
+  // the chain (37.6 against 31.3).
+  if (algo == BroadcastAlgo::LowLatencyChain && !llChainCap(call))
+    algo = BroadcastAlgo::Chain; // forced with low-latency off
+  bool llRootStores =
+      call.llFits(count) &&
+      (call.world < 3 || bytes * size_t(call.world - 1) <= kLlRootOut);
+  if (algo == BroadcastAlgo::LowLatencyChain ||
+      (algo == BroadcastAlgo::BySize && call.world >= 3 && !llRootStores &&
+       call.s->llMax && count <= llChainCap(call)))
+    return lowLatencyChain(call, src, recv, count, root);
   size_t chainMin = call.world <= 4 ? size_t(1) << 20 : size_t(64) << 20;
   if (algo == BroadcastAlgo::Chain ||
       (algo == BroadcastAlgo::BySize && call.world >= 3 && bytes >= chainMin &&

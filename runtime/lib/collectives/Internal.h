@@ -310,7 +310,7 @@ enum class AllReduceAlgo {
 /// says whether it may still turn low-latency once the call is prepared).
 symm_status allReduceAlgorithm(size_t bytes, int world, AllReduceAlgo *algo,
                                bool *bySize);
-enum class BroadcastAlgo { Root, Scatter, Chain, BySize };
+enum class BroadcastAlgo { Root, Scatter, Chain, LowLatencyChain, BySize };
 /// SYMM_BROADCAST_ALGO, or BySize where it is unset.
 symm_status broadcastAlgorithm(BroadcastAlgo *algo);
 
