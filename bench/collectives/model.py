@@ -84,10 +84,9 @@ class Rules:
     # 256K out of each rank, then the low-latency two-shot while one launch
     # holds the call, then one-shot.
     ll_two_shot_by_size: bool = True
-    # From 3 ranks, the broadcast's low-latency chain past ll_chain_out
-    # bytes out of the root while one launch holds the call (0: not by
-    # size).
-    ll_chain_out: int = 128 * KB
+    # From 3 ranks, the broadcast's low-latency chain above ll_chain_min
+    # bytes while one launch holds the call (0: not by size).
+    ll_chain_min: int = 64 * KB
     all_peers_at_once: bool = True  # one wait, one fence for all peers
     one_shot_max_2: int = 4 * MB
     one_shot_max: int = 1 * MB
@@ -120,7 +119,7 @@ TODAY = Rules()
 # model, whose low-latency formulas have no per-workgroup term, and it
 # shows: on 2 GPUs the low-latency all-reduce took 1.37-1.41 times the
 # model's time (geometric mean) before it, 1.21 after.
-LL_TWO_SHOT = replace(TODAY, ll_chain_out=0)
+LL_TWO_SHOT = replace(TODAY, ll_chain_min=0)
 LL_WORKGROUPS = replace(LL_TWO_SHOT, ll_two_shot_by_size=False)
 LL_256K = replace(LL_WORKGROUPS, ll_budget=256 * KB)
 TWO_SHOT_LL_2K = replace(LL_256K, ring_min_bytes_4=None,  # 498eb23
@@ -237,9 +236,11 @@ RUNS = {
     "h100x4-collectives-final/three3.csv": (3, LL_TWO_SHOT, {}),
     "h100x4-collectives-final/two2.csv": (2, LL_TWO_SHOT, {}),
     # The broadcast's low-latency chain (by size past 256K out of the root
-    # then), forced, and the chain and the root's stores forced, 64K-4M.
+    # then, 256K / (n - 1) bytes), forced, and the chain and the root's
+    # stores forced, 64K-4M.
     **{f"h100x4-collectives-ll-chain/settings-{n}-{name}.csv":
-       (n, replace(TODAY, ll_chain_out=256 * KB), env) for n in (3, 4)
+       (n, replace(TODAY, ll_chain_min=256 * KB // (n - 1)), env)
+       for n in (3, 4)
        for name, env in (
            ("new", {}), ("llc", {"SYMM_BROADCAST_ALGO": "ll_chain"}),
            ("chain", {"SYMM_BROADCAST_ALGO": "chain"}),
@@ -518,8 +519,8 @@ class Model:
     def broadcast_choice(self, S):
         r, n = self.rules, self.n
         chain_min = CHAIN_MIN_4 if n <= 4 else CHAIN_MIN_MORE
-        if (r.ll_chain_out and n >= 3 and S <= n * self.ll_max()
-                and not (self.ll_fits(S) and (n - 1) * S <= r.ll_chain_out)):
+        if (r.ll_chain_min and n >= 3 and S <= n * self.ll_max()
+                and not (self.ll_fits(S) and S <= r.ll_chain_min)):
             return "ll_chain"
         if r.bcast_chain and n >= 3 and S >= chain_min and not self.ll_fits(S):
             return "chain"

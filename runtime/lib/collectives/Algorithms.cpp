@@ -121,10 +121,10 @@ symm_status lowLatencyTwoShot(Call &call, const void *send, void *recv,
 
 /// From 3 ranks, the most bytes a low-latency all-reduce sends out of each
 /// rank to all peers before the low-latency two-shot takes over (see
-/// allReduce), and the most a low-latency broadcast sends out of the root
-/// before the low-latency chain does (see broadcast).
+/// allReduce), and the largest low-latency broadcast the root stores into
+/// every peer before the low-latency chain takes over (see broadcast).
 constexpr size_t kLlOneShotOut = size_t(256) << 10;
-constexpr size_t kLlRootOut = size_t(128) << 10;
+constexpr size_t kLlRootMax = size_t(64) << 10;
 
 /// The position in `names` of the algorithm that environment variable `var`
 /// forces, or -1 where it is unset or empty.
@@ -452,18 +452,21 @@ symm_status broadcast(Call &call, const void *send, void *recv, size_t count,
   // n - 1 hops: the model puts the chain behind the scatter below 64 MB on
   // 8 GPUs (not measured there).
   size_t bytes = count * call.esize;
-  // From 3 ranks, past kLlRootOut bytes out of the root, the low-latency
-  // chain while one launch holds the call: the root's words go out once
-  // and every rank forwards them as they land. On 4 H100s (stream) it took
-  // 256 KB from 13.3 us (the root's low-latency stores) to 7.6, 512 KB from
-  // 20.8 to 9.9 and 1 MB from 26.7 (the chain) to 15.7 (NCCL 11.4, 11.8,
-  // 13.1); on 3, 128 KB from 7.3 to 5.7. At 2 MB, two launches, it lost to
-  // the chain (37.6 against 31.3).
+  // From 3 ranks, above kLlRootMax bytes, the low-latency chain while one
+  // launch holds the call: the root's words go out once and every rank
+  // forwards them as they land. Against the root's low-latency stores it
+  // saves 2 (n - 2) S bytes out of the root and costs n - 2 hops of a
+  // word's flight, so it wins above a size that does not depend on n: on 3
+  // and 4 H100s between 64 and 128 KB (64 KB: 5.3-5.9 against 5.6-6.9 us
+  // from a stream, 4.6-5.6 against 4.3-5.5 from a graph). On 4 it took
+  // 256 KB from 13.3 us (the root's stores) to 7.6, 512 KB from 20.8 to 9.9
+  // and 1 MB from 26.7 (the chain) to 15.7 (NCCL 11.4, 11.8, 13.1); on 3,
+  // 128 KB from 7.2 to 5.7. At 2 MB, two launches, it lost to the chain
+  // (37.6 against 31.3).
   if (algo == BroadcastAlgo::LowLatencyChain && !llChainCap(call))
     algo = BroadcastAlgo::Chain; // forced with low-latency off
   bool llRootStores =
-      call.llFits(count) &&
-      (call.world < 3 || bytes * size_t(call.world - 1) <= kLlRootOut);
+      call.llFits(count) && (call.world < 3 || bytes <= kLlRootMax);
   if (algo == BroadcastAlgo::LowLatencyChain ||
       (algo == BroadcastAlgo::BySize && call.world >= 3 && !llRootStores &&
        call.s->llMax && count <= llChainCap(call)))
