@@ -445,12 +445,6 @@ symm_status reduceScatter(Call &call, const void *send, void *recv,
 symm_status broadcast(Call &call, const void *send, void *recv, size_t count,
                       int root, BroadcastAlgo algo) {
   const void *src = call.rank == root ? send : recv;
-  // By size, from 3 ranks on and above the low-latency size, the chain from
-  // chainMin bytes: on 4 H200s it beat the root's stores and the scatter
-  // from 1 MB (18.8 against 20.1 us) to 1 GB (3518 against 4685 us), with
-  // the 16 KiB pieces before chainPiece. With more ranks each piece takes
-  // n - 1 hops: the model puts the chain behind the scatter below 64 MB on
-  // 8 GPUs (not measured there).
   size_t bytes = count * call.esize;
   // From 3 ranks, above kLlRootMax bytes, the low-latency chain while one
   // launch holds the call: the root's words go out once and every rank
@@ -469,12 +463,18 @@ symm_status broadcast(Call &call, const void *send, void *recv, size_t count,
       call.llFits(count) && (call.world < 3 || bytes <= kLlRootMax);
   if (algo == BroadcastAlgo::LowLatencyChain ||
       (algo == BroadcastAlgo::BySize && call.world >= 3 && !llRootStores &&
-       call.s->llMax && count <= llChainCap(call)))
+       count <= llChainCap(call)))
     return lowLatencyChain(call, src, recv, count, root);
+  // By size, from 3 ranks on and above the low-latency chain's size (a call
+  // that fits the low-latency kernels fits it), the chain from chainMin bytes:
+  // on 4 H200s it beat the root's stores and the scatter from 1 MB (18.8
+  // against 20.1 us) to 1 GB (3518 against 4685 us), with the 16 KiB pieces
+  // before chainPiece. With more ranks each piece takes n - 1 hops: the model
+  // puts the chain behind the scatter below 64 MB on 8 GPUs (not measured
+  // there).
   size_t chainMin = call.world <= 4 ? size_t(1) << 20 : size_t(64) << 20;
   if (algo == BroadcastAlgo::Chain ||
-      (algo == BroadcastAlgo::BySize && call.world >= 3 && bytes >= chainMin &&
-       !call.llFits(count)))
+      (algo == BroadcastAlgo::BySize && call.world >= 3 && bytes >= chainMin))
     return chainBroadcast(call, src, recv, count, root);
   // From 3 ranks on, a large broadcast is a scatter (the root stores block p
   // into rank p) and an all-gather of the blocks: the root's links then
