@@ -195,6 +195,16 @@ def describe_live(x: Any, where: str) -> _tensors.ArrayInfo:
     return info
 
 
+def require_device(info: _tensors.ArrayInfo, where: str) -> None:
+    """Raises ValueError naming ``where`` unless the memory ``info``
+    describes is the backend's: host memory on the host backend, a CUDA
+    tensor (HIP's are called CUDA too) on the others."""
+    want = "cpu" if state.backend == "host" else "cuda"
+    if info.device != want:
+        raise ValueError(f"{where}: expected a {want} tensor on the "
+                         f"{state.backend} backend, got a {info.device} one")
+
+
 def require_live(x: Any, info: _tensors.ArrayInfo, where: str) -> None:
     """Raises ValueError naming ``where`` when ``x`` views an allocation that
     was freed or a heap that was finalized. Host arrays know their

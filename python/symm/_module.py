@@ -14,7 +14,8 @@ import struct
 from typing import Any, Dict, List, Optional, Sequence, Union
 
 from . import _tensors
-from ._core import describe_live, in_heap, require_init, state, stream_handle
+from ._core import (describe_live, in_heap, require_device, require_init,
+                    state, stream_handle)
 from ._dtypes import BY_ELEMENT
 from ._runtime import SymmError, check, lib
 from ._tensor_maps import TensorMap
@@ -147,11 +148,7 @@ class Kernel:
         if len(info.shape) != rank:
             raise ValueError(f"{where}: expected {rank} dimensions, got "
                              f"shape {info.shape}")
-        want = "cpu" if state.backend == "host" else "cuda"
-        if info.device != want:
-            raise ValueError(f"{where}: expected a {want} tensor on the "
-                             f"{state.backend} backend, got a {info.device} "
-                             "one")
+        require_device(info, where)
         layout = self._types[i]
         for n, s in zip(layout.sizes, info.shape):
             if n is not None and n != s:

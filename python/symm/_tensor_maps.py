@@ -8,7 +8,7 @@ import ctypes
 import numbers
 from typing import Any, Sequence, Tuple
 
-from ._core import describe_live, require_init, state
+from ._core import describe_live, require_device, require_init, state
 from ._dtypes import DType
 from ._runtime import check, lib
 
@@ -52,10 +52,7 @@ def tensor_map(x: Any, box: Sequence[int], swizzle: int = 128) -> TensorMap:
     require_init("tensor_map")
     what = "symm.tensor_map"
     info = describe_live(x, f"{what}: argument x")
-    want = "cpu" if state.backend == "host" else "cuda"
-    if info.device != want:
-        raise ValueError(f"{what}: argument x: expected a {want} array on the "
-                         f"{state.backend} backend, got a {info.device} one")
+    require_device(info, f"{what}: argument x")
     rank, size = len(info.shape), info.dtype.itemsize
     if not 1 <= rank <= MAX_RANK:
         raise ValueError(f"{what}: argument x: has {rank} dimensions; TMA "
