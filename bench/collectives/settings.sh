@@ -10,7 +10,9 @@
 # 256K..4M) once per setting on the first RANKS GPUs (default all), writes
 # settings-RANKS-NAME.csv to $OUT or DIR/results and prints, per rank count,
 # each collective and size with NCCL's time and each setting's (stream and
-# graph) last.
+# graph) last. A setting runs on the cuda backend unless it names another
+# (SYMM_BACKEND=nvshmem, with NVSHMEM_SYMMETRIC_SIZE above the 4G heap and
+# SYMM_NVSHMEM_HOME where the bundle has no libnvshmem_host.so.3).
 set -uo pipefail
 DIR="$(realpath "${1:?usage: settings.sh DIR SETTINGS [RANKS...]}")"
 SETTINGS="${2:?usage: settings.sh DIR SETTINGS [RANKS...]}"
@@ -28,8 +30,8 @@ for n in "${RANKS[@]}"; do
     vars=()
     [[ $setting == *:?* ]] && IFS=, read -ra vars <<< "${setting#*:}"
     csv="$RESULTS/settings-$n-$name.csv"
-    env "${vars[@]}" CUDA_VISIBLE_DEVICES="$devices" ./symm-run -n "$n" \
-      --backend cuda --timeout 300 --heap-size 4G ./collectives-bench "$MIN" "$MAX" \
+    env SYMM_BACKEND=cuda "${vars[@]}" CUDA_VISIBLE_DEVICES="$devices" \
+      ./symm-run -n "$n" --timeout 300 --heap-size 4G ./collectives-bench "$MIN" "$MAX" \
       2> "$RESULTS/settings-$n-$name.err" | sed -n 's/^\[rank 0\] //p' > "$csv" ||
       { echo "FAILED: $n ranks, $setting"; tail -5 "$RESULTS/settings-$n-$name.err"; }
   done

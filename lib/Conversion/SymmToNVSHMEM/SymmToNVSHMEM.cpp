@@ -82,6 +82,9 @@ public:
 
   Value call(StringRef name, ArrayRef<Value> args, Type result = {});
 
+  /// Whether the peer's heap is mapped into this rank's (--remote=auto).
+  Value isMapped(Value memref);
+
 private:
   Type ptrType() { return LLVM::LLVMPointerType::get(b.getContext()); }
   Value asBits(Value value, Type intType) {
@@ -113,6 +116,33 @@ Value Lowering::call(StringRef name, ArrayRef<Value> args, Type result) {
       getRuntimeFunction(b, symbolTable, name, types, resultType);
   auto callOp = LLVM::CallOp::create(b, loc, fn, args);
   return result ? callOp.getResult() : Value();
+}
+
+Value Lowering::isMapped(Value memref) {
+  // A peer's heap is mapped or not as a whole, and NVSHMEM's state does not
+  // change while a kernel runs: asked of the memref's base address (where
+  // its allocation starts, the same for every view of it) through a
+  // declaration that reads no memory and may be called speculatively, so
+  // that LLVM asks once per peer and memref instead of once per access. On 2
+  // H100s, per access, it made a gemv_all_reduce 16% slower than the direct
+  // path (55.5 against 47.7 us).
+  Value at = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  Value bits = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), at);
+  Value base = LLVM::IntToPtrOp::create(b, loc, ptrType(), bits);
+  Value mapped = call("nvshmem_ptr", {base, peer}, ptrType());
+  auto fn = SymbolTable::lookupNearestSymbolFrom<LLVM::LLVMFuncOp>(
+      symbolTable, b.getStringAttr("nvshmem_ptr"));
+  MLIRContext *context = b.getContext();
+  fn.setMemoryEffectsAttr(LLVM::MemoryEffectsAttr::get(
+      context, {LLVM::ModRefInfo::NoModRef, LLVM::ModRefInfo::NoModRef,
+                LLVM::ModRefInfo::NoModRef, LLVM::ModRefInfo::NoModRef,
+                LLVM::ModRefInfo::NoModRef, LLVM::ModRefInfo::NoModRef}));
+  fn.setNoUnwind(true);
+  fn.setWillReturn(true);
+  // And may run where the access may not (out of a loop's branch).
+  fn.setPassthroughAttr(b.getArrayAttr({b.getStringAttr("speculatable")}));
+  return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, mapped,
+                              LLVM::ZeroOp::create(b, loc, ptrType()));
 }
 
 Value Lowering::address(Value memref, ValueRange indices) {
@@ -427,11 +457,7 @@ LogicalResult RemoteToNVSHMEM::lowerAccess(Operation *op, TranslateOp translate,
     return success();
   }
   // A peer whose heap is mapped keeps the direct access.
-  Value mapped = lowering.call("nvshmem_ptr", {ptr, translate.getPeer()},
-                               LLVM::LLVMPointerType::get(b.getContext()));
-  Value isMapped =
-      LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, mapped,
-                           LLVM::ZeroOp::create(b, loc, mapped.getType()));
+  Value isMapped = lowering.isMapped(translate.getMemref());
   auto branch = scf::IfOp::create(b, loc, op->getResultTypes(), isMapped,
                                   /*withElseRegion=*/true);
   // Without results the builder has added empty yields: both branches get

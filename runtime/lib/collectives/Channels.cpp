@@ -58,6 +58,17 @@ bool hasModule(const std::vector<EmbeddedModule> &all,
   return false;
 }
 
+/// Whether every rank's heap is mapped into this one's (symm_heap_base
+/// is null for a peer reached only through NVSHMEM).
+bool allPeersMapped() {
+  for (int r = 0; r < symm_world_size(); ++r) {
+    void *base = nullptr;
+    if (symm_heap_base(r, &base) || !base)
+      return false;
+  }
+  return true;
+}
+
 /// Reads the configuration once per runtime instance.
 symm_status configure(State &s) {
   void *base = nullptr;
@@ -176,7 +187,11 @@ symm_status configure(State &s) {
   s.firstEpoch = int32_t(uint32_t(firstEpoch));
   // On the nvshmem backend the kernels reach a peer through NVSHMEM where
   // its heap is not mapped (compiled with --remote=auto), or every peer so
-  // (--remote=nvshmem: what runs across nodes, exercised on one).
+  // (--remote=nvshmem: what runs across nodes, exercised on one). Where
+  // every peer's heap is mapped (one node), `auto` runs the cuda backend's
+  // kernels, which store to peers directly: the --remote=auto ones ask
+  // nvshmem_ptr before every remote access, and on 2 H100s that took a
+  // 1 MB all-reduce from 14.6 to 31.2 us.
   const char *remote = envOr("SYMM_COLLECTIVES_REMOTE", "auto");
   if (strcmp(remote, "auto") && strcmp(remote, "nvshmem"))
     return fail(SYMM_ERROR_INVALID_ARGUMENT,
@@ -188,6 +203,8 @@ symm_status configure(State &s) {
                   "backend, not %s",
                   backend.c_str());
     backend = "nvshmem-forced";
+  } else if (backend == "nvshmem" && allPeersMapped()) {
+    backend = "cuda";
   }
   // Configured: later calls skip the checks above.
   s.backend = backend;

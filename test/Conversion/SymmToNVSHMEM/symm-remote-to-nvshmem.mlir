@@ -15,9 +15,19 @@
 // NVSHMEM: memref.load %{{.*}} : memref<?xf32, #symm.heap>
 // NVSHMEM-NOT: nvshmem
 // NVSHMEM: gpu.return
+// --remote=auto asks nvshmem_ptr whether the peer's heap is mapped, of the
+// memref's base (one answer per peer and memref), through a declaration that
+// reads no memory and may be called speculatively, so that LLVM hoists and
+// merges the calls.
+// AUTO: llvm.func @nvshmem_ptr(!llvm.ptr, i32) -> !llvm.ptr attributes {memory_effects = #llvm.memory_effects<other = none, argMem = none, inaccessibleMem = none, errnoMem = none, targetMem0 = none, targetMem1 = none>, no_unwind, passthrough = ["speculatable"], will_return}
 // AUTO-LABEL: gpu.func @values
-// AUTO: %[[VIEW:.*]] = symm.translate %{{.*}} to %[[PEER:.*]] :
-// AUTO: %[[MAPPED:.*]] = llvm.call @nvshmem_ptr(%{{.*}}, %[[PEER]]) : (!llvm.ptr, i32) -> !llvm.ptr
+// AUTO-SAME: (%[[BUF:[^:]*]]:
+// AUTO: %[[VIEW:.*]] = symm.translate %[[BUF]] to %[[PEER:.*]] :
+// AUTO: %[[ADDR:.*]] = llvm.inttoptr
+// AUTO: %[[BASE:.*]] = memref.extract_aligned_pointer_as_index %[[BUF]] :
+// AUTO-NEXT: %[[BITS:.*]] = arith.index_castui %[[BASE]] : index to i64
+// AUTO-NEXT: %[[BASEPTR:.*]] = llvm.inttoptr %[[BITS]] : i64 to !llvm.ptr
+// AUTO-NEXT: %[[MAPPED:.*]] = llvm.call @nvshmem_ptr(%[[BASEPTR]], %[[PEER]]) : (!llvm.ptr, i32) -> !llvm.ptr
 // AUTO: %[[NULL:.*]] = llvm.mlir.zero : !llvm.ptr
 // AUTO: %[[YES:.*]] = llvm.icmp "ne" %[[MAPPED]], %[[NULL]] : !llvm.ptr
 // AUTO: scf.if %[[YES]] {
