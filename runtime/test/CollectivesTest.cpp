@@ -315,9 +315,15 @@ void forceAlgorithm(const char *algo) {
     unsetenv("SYMM_ALL_REDUCE_ALGO");
 }
 
-/// The broadcast algorithm `algo` forces (SYMM_BROADCAST_ALGO), or the
-/// choice by size for null.
+/// SYMM_BROADCAST_ALGO as the environment set it, if it did: a variant of
+/// the suite that forces an algorithm on every broadcast which forces none.
+const char *environmentBroadcast = nullptr;
+
+/// The broadcast algorithm `algo` forces (SYMM_BROADCAST_ALGO), or for null
+/// the environment's (the choice by size where it sets none).
 void forceBroadcast(const char *algo) {
+  if (!algo)
+    algo = environmentBroadcast;
   if (algo)
     setenv("SYMM_BROADCAST_ALGO", algo, 1);
   else
@@ -1070,6 +1076,8 @@ int main(int argc, char **argv) {
   rank = symm_rank();
   world = symm_world_size();
   hostBackend = !strcmp(symm_backend_name(), "host");
+  if (const char *algo = getenv("SYMM_BROADCAST_ALGO"); algo && *algo)
+    environmentBroadcast = strdup(algo);
   // config-error TEXT: the environment is wrong; every call says TEXT.
   if (argc == 3 && !strcmp(argv[1], "config-error")) {
     void *p = nullptr;
