@@ -502,21 +502,34 @@ public:
     free(ptr);
     return SYMM_SUCCESS;
   }
+  // Copies and sets run on the stream's worker, and the race detector sees
+  // each as a launch of one thread.
   symm_status memcpy(void *dst, const void *src, size_t bytes,
                      void *stream) override {
-    toStream(stream)->enqueue([=] {
+    HostStream *s = toStream(stream);
+    s->enqueue([=] {
+      races::StreamOpPtr op = races::startStreamOp(s, "memcpy");
+      if (op) {
+        races::streamOpAccess(*op, src, bytes, false, kCopySite);
+        races::streamOpAccess(*op, dst, bytes, true, kCopySite);
+      }
       std::memmove(dst, src, bytes);
-      return SYMM_SUCCESS;
+      return op ? races::endStreamOp(*op, s) : SYMM_SUCCESS;
     });
     return SYMM_SUCCESS;
   }
   symm_status memset(void *dst, uint32_t value, size_t elementBytes,
                      size_t count, void *stream) override {
-    toStream(stream)->enqueue([=] {
+    HostStream *s = toStream(stream);
+    s->enqueue([=] {
+      races::StreamOpPtr op = races::startStreamOp(s, "memset");
+      if (op)
+        races::streamOpAccess(*op, dst, count * elementBytes, true,
+                              "a set on a stream (gpu.memset)");
       char *p = static_cast<char *>(dst);
       for (size_t i = 0; i < count; ++i)
         std::memcpy(p + i * elementBytes, &value, elementBytes);
-      return SYMM_SUCCESS;
+      return op ? races::endStreamOp(*op, s) : SYMM_SUCCESS;
     });
     return SYMM_SUCCESS;
   }
@@ -605,6 +618,9 @@ public:
   }
 
 private:
+  static constexpr const char *kCopySite =
+      "a copy on a stream (symm_memcpy, gpu.memcpy)";
+
   HostStream *toStream(void *stream) {
     return stream ? static_cast<HostStream *>(stream) : defaultStream;
   }
