@@ -606,6 +606,37 @@ void symm::races::streamOpAccess(StreamOp &op, const void *address,
            site);
 }
 
+void symm::races::streamOpRelease(StreamOp &op, const void *address,
+                                  const char *site) {
+  Detector &d = detector();
+  if (!op.block)
+    return;
+  Thread &t = op.block->threads[0];
+  uintptr_t a = reinterpret_cast<uintptr_t>(address);
+  int owner;
+  size_t offset;
+  if (!locate(d, t, a, owner, offset))
+    return;
+  publish(d, syncKey(d, owner, offset, a), t.block->id, System, releasable(t));
+  tick(d, t);
+  access(d, t, a, sizeof(uint32_t), kAtomic | kWrite, site);
+}
+
+void symm::races::streamOpAcquire(StreamOp &op, const void *address,
+                                  const char *site) {
+  Detector &d = detector();
+  if (!op.block)
+    return;
+  Thread &t = op.block->threads[0];
+  uintptr_t a = reinterpret_cast<uintptr_t>(address);
+  int owner;
+  size_t offset;
+  if (!locate(d, t, a, owner, offset))
+    return;
+  access(d, t, a, sizeof(uint32_t), kAtomic, site);
+  absorb(d, t, syncKey(d, owner, offset, a), System, true);
+}
+
 symm_status symm::races::endStreamOp(StreamOp &op, void *stream) {
   if (op.block) {
     finishThread(op.block->threads[0]);

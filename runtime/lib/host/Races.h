@@ -81,9 +81,9 @@ void streamWaitedEvent(void *stream, void *event);
 /// and after.
 void barrier(bool passed);
 
-/// A copy or set the host backend runs on `stream`: the detector sees it as
-/// a launch of one thread, named `what`, ordered like a kernel on the
-/// stream. Null when checks are off.
+/// A copy, set or stream memory operation the host backend runs on
+/// `stream`: the detector sees it as a launch of one thread, named `what`,
+/// ordered like a kernel on the stream. Null when checks are off.
 struct StreamOp;
 struct StreamOpDeleter {
   void operator()(StreamOp *op) const;
@@ -95,6 +95,12 @@ StreamOpPtr startStreamOp(void *stream, const char *what);
 /// them).
 void streamOpAccess(StreamOp &op, const void *address, size_t bytes, bool write,
                     const char *site);
+/// An atomic store into the word at `address` with release semantics at
+/// system scope (streamWriteValue); call it before the store.
+void streamOpRelease(StreamOp &op, const void *address, const char *site);
+/// An atomic load of the word at `address` with acquire semantics at system
+/// scope (streamWaitValue); call it after the load.
+void streamOpAcquire(StreamOp &op, const void *address, const char *site);
 /// The operation is over: the stream's later work knows what it did. Fails
 /// like endLaunch.
 symm_status endStreamOp(StreamOp &op, void *stream);
