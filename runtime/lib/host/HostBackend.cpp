@@ -654,7 +654,7 @@ public:
 
 private:
   static constexpr const char *kCopySite =
-      "a copy on a stream (symm_memcpy, gpu.memcpy)";
+      "a copy on a stream (symm_memcpy, gpu.memcpy, a copy-engine collective)";
   static constexpr const char *kWriteSite =
       "a stream write (a copy-engine collective's flag)";
   static constexpr const char *kWaitSite =
