@@ -63,6 +63,17 @@ CHAIN_PIECE_US, CHAIN_WG_BYTES_PER_US = 4.6, 3.7 * KB
 # The by-size chain (8606ebd on): from 3 ranks, from 1 MB up to 4 ranks and
 # from 64 MB on more (Algorithms.cpp, broadcast).
 CHAIN_MIN_4, CHAIN_MIN_MORE = 1 * MB, 64 * MB
+# The copy-engine broadcast (SYMM_BROADCAST_ALGO=copy_engine, CopyEngine.cpp):
+# a copy engine's peer copy, 391 GB/s on 2 H200s (DESIGN.md's probe, 256 MB;
+# the H100s' NVLink is the same generation, but nothing measured it there);
+# what a stream spends between two copies (writing `landed`, waiting for and
+# resetting `vacant`, starting the copy) and what the host spends issuing
+# one operation (a copy, a stream write or wait, an event record or wait),
+# neither measured: "a few us" and a guess. Chunks of at most CE_CHUNK (a
+# slot: 32M, the 4G heap's scratch / 8), at least CE_MIN_CHUNK.
+CE_BYTES_PER_US = 391e3
+CE_GAP_US, CE_ISSUE_US = 4.0, 1.5
+CE_CHUNK, CE_MIN_CHUNK = 32 * MB, 64 * KB
 # The benchmark's element (bf16): an all-gather, all-to-all or reduce-scatter
 # of S bytes moves blocks of (S / 2 // n) elements, not whole 16-byte vectors
 # where n does not divide S (3 ranks), and then never low-latency.
@@ -111,15 +122,20 @@ class Rules:
     # start between vectors); before, only whole 16-byte vectors went
     # low-latency, so no exchange of a power-of-two size on 3 ranks did.
     ll_any_count: bool = True
+    # The copy-engine broadcast by size from this many bytes on 2 ranks
+    # (None: only forced; more ranks only forced).
+    ce_min_2: int = 16 * MB
 
 
 TODAY = Rules()
+# Every logged run ran the code before the copy-engine broadcast.
+BEFORE_CE = replace(TODAY, ce_min_2=None)
 # Code of each logged run (commit times against the runs' commits), newest
 # first. The low-latency kernels' workgroup per 2K (498eb23) is not in the
 # model, whose low-latency formulas have no per-workgroup term, and it
 # shows: on 2 GPUs the low-latency all-reduce took 1.37-1.41 times the
 # model's time (geometric mean) before it, 1.21 after.
-LL_TWO_SHOT = replace(TODAY, ll_chain_min=0)
+LL_TWO_SHOT = replace(BEFORE_CE, ll_chain_min=0)
 LL_WORKGROUPS = replace(LL_TWO_SHOT, ll_two_shot_by_size=False)
 LL_256K = replace(LL_WORKGROUPS, ll_budget=256 * KB)
 TWO_SHOT_LL_2K = replace(LL_256K, ring_min_bytes_4=None,  # 498eb23
@@ -239,7 +255,7 @@ RUNS = {
     # then, 256K / (n - 1) bytes), forced, and the chain and the root's
     # stores forced, 64K-4M.
     **{f"h100x4-collectives-ll-chain/settings-{n}-{name}.csv":
-       (n, replace(TODAY, ll_chain_min=256 * KB // (n - 1)), env)
+       (n, replace(BEFORE_CE, ll_chain_min=256 * KB // (n - 1)), env)
        for n in (3, 4)
        for name, env in (
            ("new", {}), ("llc", {"SYMM_BROADCAST_ALGO": "ll_chain"}),
@@ -258,7 +274,7 @@ ENV_ALGO = {
         "ring": "ring", "ll_two_shot": "ll_two_shot"}),
     "SYMM_BROADCAST_ALGO": ("broadcast", {
         "root": "root", "scatter": "scatter_all_gather", "chain": "chain",
-        "ll_chain": "ll_chain"}),
+        "ll_chain": "ll_chain", "copy_engine": "copy_engine"}),
 }
 ENV_SIZES = ("SYMM_COLLECTIVES_LL_MAX", "SYMM_COLLECTIVES_DIRECT_MIN",
              "SYMM_COLLECTIVES_BLOCKS")
@@ -304,7 +320,7 @@ def chunked(total, cap, per_chunk):
 
 class Model:
     def __init__(self, n, mode="stream", rules=TODAY, step=None, env=None):
-        self.n, self.rules = n, rules
+        self.n, self.rules, self.mode = n, rules, mode
         self.step = STEP_US if step is None else step
         self.o = LAUNCH_GRAPH_US if mode == "graph" else LAUNCH_STREAM_US
         env = env or {}
@@ -498,6 +514,36 @@ class Model:
                                 link(c))
         return chunked(S, SCRATCH, chunk)
 
+    def ce_chunk(self, S):
+        """The copy-engine broadcast's chunk and chunk count for S bytes
+        (CopyEngine.cpp, chunkBytes): C = sqrt(S g / ((n - 2) / B + 2 / H)),
+        the least of T(C) below, within CE_MIN_CHUNK..CE_CHUNK, then evened
+        out over the chunks."""
+        per_byte = max(0, self.n - 2) / CE_BYTES_PER_US + 2 / HBM_BYTES_PER_US
+        c = min(max(math.sqrt(S * CE_GAP_US / per_byte), CE_MIN_CHUNK), CE_CHUNK)
+        k = -(-S // int(c))
+        return min(CE_CHUNK, -(-(-(-S // k)) // VECTOR) * VECTOR), k
+
+    def bcast_copy_engine(self, S):
+        """SYMM_BROADCAST_ALGO=copy_engine: the chain root, root + 1, ... of
+        stream copies, k chunks of C bytes through the next rank's slots. The
+        root sends k chunks, one stage of C / B + g each, and the last leaves
+        the second rank n - 2 stages later; then the last rank copies it out
+        of its slot (2 C / H). The copies out of the slots (and the root's own
+        copy, 2 S / H) run on a second stream beside the copies onward. From
+        a stream the host issues every operation: a forwarder's 12 per chunk
+        (wait, reset, fork, copy out, join, wait, reset, copy onward, raise,
+        join, acknowledge), 4 at the root or the last rank."""
+        n = self.n
+        if n < 2:
+            return self.o + hbm(2 * S)
+        c, k = self.ce_chunk(S)
+        t = self.o + max((k + n - 2) * (c / CE_BYTES_PER_US + CE_GAP_US)
+                         + hbm(2 * c), hbm(2 * S))
+        if self.mode == "stream":
+            t = max(t, (k * (12 if n > 2 else 4) + 4) * CE_ISSUE_US)
+        return t
+
     # What the runtime chooses (by the rules of the model's code).
     def all_reduce_choice(self, S):
         r, n = self.rules, self.n
@@ -519,6 +565,8 @@ class Model:
     def broadcast_choice(self, S):
         r, n = self.rules, self.n
         chain_min = CHAIN_MIN_4 if n <= 4 else CHAIN_MIN_MORE
+        if r.ce_min_2 is not None and n == 2 and S >= r.ce_min_2:
+            return "copy_engine"
         if (r.ll_chain_min and n >= 3 and S <= n * self.ll_max()
                 and not (self.ll_fits(S) and S <= r.ll_chain_min)):
             return "ll_chain"
@@ -533,7 +581,8 @@ class Model:
                        "ring": "ring", "ll_two_shot": "ll_two_shot",
                        "ll2_LL512K": "ll_two_shot_512k"},
         "broadcast": {"root": "bcast_root", "scatter_all_gather": "bcast_scatter",
-                      "chain": "bcast_chain", "ll_chain": "bcast_ll_chain"},
+                      "chain": "bcast_chain", "ll_chain": "bcast_ll_chain",
+                      "copy_engine": "bcast_copy_engine"},
     }
 
     def predict(self, collective, S, algo=None):

@@ -1,6 +1,7 @@
 //===- CollectivesTest.cpp - Correctness of symm/collectives.h --*- C++ -*-===//
 //
-//   symm-run -n N symm-collectives-test [quick | choice | config-error TEXT]
+//   symm-run -n N symm-collectives-test [quick | choice | config-error TEXT |
+//                                        copy-engine-stall [exit]]
 //
 // Every collective x element type x reduce op x count (all-reduce with each
 // algorithm), compared on every rank with a reference computed here: exact
@@ -31,6 +32,7 @@
 #include <functional>
 #include <iterator>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -315,9 +317,15 @@ void forceAlgorithm(const char *algo) {
     unsetenv("SYMM_ALL_REDUCE_ALGO");
 }
 
-/// The broadcast algorithm `algo` forces (SYMM_BROADCAST_ALGO), or the
-/// choice by size for null.
+/// SYMM_BROADCAST_ALGO as the environment set it, if it did: a variant of
+/// the suite that forces an algorithm on every broadcast which forces none.
+const char *environmentBroadcast = nullptr;
+
+/// The broadcast algorithm `algo` forces (SYMM_BROADCAST_ALGO), or for null
+/// the environment's (the choice by size where it sets none).
 void forceBroadcast(const char *algo) {
+  if (!algo)
+    algo = environmentBroadcast;
   if (algo)
     setenv("SYMM_BROADCAST_ALGO", algo, 1);
   else
@@ -517,11 +525,17 @@ void testAllToAllv(symm_dtype d, size_t c, Place place, int seed) {
   compare(describe("all_to_allv", d, -1, c, place, false), d, got, want);
 }
 
+/// Whether back-to-back calls' `algo` names a broadcast's.
+bool isBroadcast(const char *algo) {
+  return algo && (!strcmp(algo, "chain") || !strcmp(algo, "copy_engine"));
+}
+
 /// Many calls without waiting, on one stream and alternating two: the flags
 /// of one call must never be taken for another's. The all-reduces cycle
-/// through `algos` (null: by size; "chain": a chain broadcast from rank
-/// k % world instead), so that algorithms which use the same flags
-/// differently follow one another.
+/// through `algos` (null: by size; "chain" or "copy_engine": a broadcast
+/// with that algorithm from rank k % world instead), so that algorithms
+/// which use the same flags (or the same streams) differently follow one
+/// another.
 void testBackToBack(symm_stream *a, symm_stream *b, size_t count,
                     const std::vector<const char *> &algos) {
   const symm_dtype d = SYMM_INT32;
@@ -539,7 +553,7 @@ void testBackToBack(symm_stream *a, symm_stream *b, size_t count,
       continue;
     }
     const char *algo = algos[k % algos.size()];
-    if (algo && !strcmp(algo, "chain")) { // a broadcast from rank k % world
+    if (isBroadcast(algo)) { // a broadcast from rank k % world
       forceBroadcast(algo);
       CHECK_OK(
           symm_broadcast(sends[k]->ptr, recvs[k]->ptr, count, d, k % world, s));
@@ -559,7 +573,7 @@ void testBackToBack(symm_stream *a, symm_stream *b, size_t count,
       for (int q = 0; q < world; ++q)
         for (size_t i = 0; i < count; ++i)
           want.push_back(input(d, q, i, k));
-    } else if (algo && !strcmp(algo, "chain")) {
+    } else if (isBroadcast(algo)) {
       for (size_t i = 0; i < count; ++i)
         want.push_back(input(d, k % world, i, k));
     } else {
@@ -590,8 +604,10 @@ void expectError(symm_status got, symm_status status, const char *text);
 /// Covers each kernel: all-reduce low-latency, one-shot (not whole vectors),
 /// two-shot, ring and low-latency two-shot; reduce-scatter low-latency and
 /// pipelined; the exchanges low-latency and through the scratch (or direct,
-/// under SYMM_COLLECTIVES_DIRECT_MIN=1); all-to-allv. Then the first call on a
-/// stream, which cannot be captured, is refused with a message.
+/// under SYMM_COLLECTIVES_DIRECT_MIN=1); the chain and copy-engine
+/// broadcasts (whose stream operations replay the values they captured);
+/// all-to-allv. Then the first call on a stream, which cannot be captured,
+/// is refused with a message.
 void testGraph() {
   const symm_dtype d = SYMM_INT32;
   enum Kind { AllReduce, ReduceScatter, AllGather, AllToAll, Broadcast };
@@ -608,7 +624,8 @@ void testGraph() {
       {ReduceScatter, 20001, nullptr},   {AllGather, 100, nullptr},
       {AllGather, 3001, nullptr},        {AllToAll, 100, nullptr},
       {AllToAll, 3001, nullptr},         {Broadcast, 100, nullptr},
-      {Broadcast, 3001, nullptr},        {Broadcast, 3001, "chain"}};
+      {Broadcast, 3001, nullptr},        {Broadcast, 3001, "chain"},
+      {Broadcast, 3001, "copy_engine"}};
   auto blocks = [](Kind k, bool send) {
     switch (k) {
     case AllReduce:
@@ -940,7 +957,7 @@ void testErrors() {
   forceBroadcast("tree");
   expectError(symm_broadcast(h, h, 4, SYMM_INT8, 0, nullptr), bad,
               "SYMM_BROADCAST_ALGO='tree' is not one of root, scatter, chain, "
-              "ll_chain");
+              "ll_chain, copy_engine");
   forceBroadcast(nullptr);
   forceAlgorithm("three_shot");
   expectError(symm_all_reduce(h, h, 4, SYMM_FLOAT32, SYMM_SUM, nullptr), bad,
@@ -1055,6 +1072,42 @@ void testUncheckedMisuse() {
   }
 }
 
+/// A copy-engine broadcast whose ranks pass different counts (run without
+/// checked mode): rank 0, the root, sends 4 chunks of 1K
+/// (SYMM_COLLECTIVES_CE_CHUNK=1K), rank 1 waits for 8. Rank 1's wait for
+/// chunk 4 ends after SYMM_TIMEOUT while rank 0 sleeps in host code, or at
+/// once when rank 0 has exited (`exits`); either way the error names the
+/// chunk and rank 0. Both ranks leave with _exit: their channel's tokens are
+/// out of step.
+void testCopyEngineStall(bool exits) {
+  setenv("SYMM_BROADCAST_ALGO", "copy_engine", 1);
+  void *buffer = nullptr;
+  CHECK_OK(symm_malloc(8000, &buffer));
+  size_t count = rank == 0 ? 1000 : 2000;
+  CHECK_OK(symm_broadcast(buffer, buffer, count, SYMM_INT32, 0, nullptr));
+  if (rank == 0) {
+    CHECK_OK(symm_synchronize());
+    printf("copy-engine stall: rank 0 sent its chunks\n");
+    fflush(stdout);
+    if (!exits) {
+      const char *timeout = getenv("SYMM_TIMEOUT");
+      sleep(unsigned(3 * (timeout ? atoi(timeout) : 60)));
+    }
+    _exit(0);
+  }
+  std::string text =
+      std::string("waiting for chunk 4 of 8 of symm_broadcast (copy_engine) "
+                  "from rank 0: ") +
+      (exits ? "rank 0 has exited (the process is gone)" : "nothing came for");
+  expectError(symm_synchronize(),
+              exits ? SYMM_ERROR_PEER_FAILED : SYMM_ERROR_TIMEOUT,
+              text.c_str());
+  printf("%s\n%s\n", symm_last_error(),
+         failures ? "copy-engine stall FAILED" : "copy-engine stall ok");
+  fflush(stdout);
+  _exit(failures ? 1 : 0);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -1070,6 +1123,8 @@ int main(int argc, char **argv) {
   rank = symm_rank();
   world = symm_world_size();
   hostBackend = !strcmp(symm_backend_name(), "host");
+  if (const char *algo = getenv("SYMM_BROADCAST_ALGO"); algo && *algo)
+    environmentBroadcast = strdup(algo);
   // config-error TEXT: the environment is wrong; every call says TEXT.
   if (argc == 3 && !strcmp(argv[1], "config-error")) {
     void *p = nullptr;
@@ -1101,6 +1156,16 @@ int main(int argc, char **argv) {
     testBroadcast(SYMM_INT32, size_t(1) << 18, Place::Heap, false, 1, ++seed);
     testBroadcastShifted(1000, 0, ++seed);
     testAllToAllv(SYMM_INT32, 1000, Place::Heap, ++seed);
+    // 16 MB in place on 2 ranks: the copy engines' by GPUs, never by CPU
+    // ranks (the results are checked at the smaller sizes).
+    if (world == 2) {
+      size_t bytes = size_t(16) << 20;
+      void *buffer = nullptr;
+      CHECK_OK(symm_malloc(bytes, &buffer));
+      CHECK_OK(symm_broadcast(buffer, buffer, bytes, SYMM_INT8, 0, nullptr));
+      CHECK_OK(symm_synchronize());
+      CHECK_OK(symm_free(buffer));
+    }
     CHECK_OK(symm_finalize());
     printf(failures ? "choice FAILED\n" : "choice ok\n");
     return failures ? 1 : 0;
@@ -1119,6 +1184,10 @@ int main(int argc, char **argv) {
     printf(failures ? "%s FAILED\n" : "%s ok\n", argv[1]);
     return failures ? 1 : 0;
   }
+  // copy-engine-stall [exit]: the copy-engine broadcast's wait that cannot
+  // end (on 2 ranks, SYMM_COLLECTIVES_CE_CHUNK=1K).
+  if (argc > 1 && !strcmp(argv[1], "copy-engine-stall"))
+    testCopyEngineStall(argc > 2 && !strcmp(argv[2], "exit"));
   // graph: only the graph capture test.
   if (argc > 1 && !strcmp(argv[1], "graph")) {
     testGraph();
@@ -1163,6 +1232,8 @@ int main(int argc, char **argv) {
       testBroadcast(d, count, Place::Heap, false, (root + 1) % world, ++seed,
                     "chain");
       testBroadcast(d, count, Place::Heap, false, root, ++seed, "scatter");
+      testBroadcast(d, count, Place::Heap, false, (root + 2) % world, ++seed,
+                    "copy_engine");
       testAllToAllv(d, count, Place::Heap, ++seed);
     }
 
@@ -1183,6 +1254,7 @@ int main(int argc, char **argv) {
           testAllToAll(d, count, place, inPlace, ++seed);
           testBroadcast(d, count, place, inPlace, world - 1, ++seed);
           testBroadcast(d, count, place, inPlace, world - 1, ++seed, "chain");
+          testBroadcast(d, count, place, inPlace, 0, ++seed, "copy_engine");
           if (!inPlace)
             testAllToAllv(d, count, place, ++seed);
         }
@@ -1202,7 +1274,8 @@ int main(int argc, char **argv) {
         {"ll"},
         {"ring", "ll", "one_shot", "two_shot"},
         {"ll_two_shot"},
-        {"chain", "ll", "ring", "one_shot", "ll_two_shot", "two_shot"}})
+        {"chain", "ll", "ring", "one_shot", "ll_two_shot", "two_shot"},
+        {"copy_engine", "ll", "chain", "copy_engine", "one_shot"}})
     for (symm_stream *second : {a, b})
       testBackToBack(a, second, 100, cycle);
   CHECK_OK(symm_stream_destroy(b));

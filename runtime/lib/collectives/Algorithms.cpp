@@ -204,6 +204,24 @@ symm_status lowLatencyChain(Call &call, const void *src, void *recv,
   return SYMM_SUCCESS;
 }
 
+/// Whether a broadcast of `bytes` goes by the copy engines when the size
+/// chooses: on 2 GPUs from 16 MB (CPU ranks run it only when forced). The
+/// model (bench/collectives/model.py) puts the copies ahead of the root's
+/// SM stores from 2 MB (13.6 against 20.8 us), 58 against 61 us at 16 MB
+/// and 2893 against 3070 at 1 GB, and the stores measured slower than
+/// modelled (on 2 H100s 72.7 us at 16 MB and 3537 at 1 GB); 16 MB leaves
+/// room for the model's unmeasured figures (a chunk's gaps, the host's
+/// cost per operation). With more ranks each of the n - 2 further hops
+/// delays the last chunk by a whole stage, where the SM chain's workgroups
+/// pipeline pieces of tens of KB: the model puts the copies behind the
+/// chain at every size (on 4 ranks 96 against 84 us at 16 MB, 3067 against
+/// 2963 at 1 GB), so from 3 ranks they run only when forced.
+bool copyEngineWins(const Call &call, size_t bytes) {
+  constexpr size_t kCopyEngineMin = size_t(16) << 20;
+  return onGpu() && call.world == 2 && bytes >= kCopyEngineMin &&
+         copyEngineAvailable(call);
+}
+
 symm_status chainBroadcast(Call &call, const void *src, void *recv,
                            size_t count, int root) {
   size_t cap = call.roundDown(call.scratchElems());
@@ -281,12 +299,13 @@ symm_status allReduceAlgorithm(size_t bytes, int world, AllReduceAlgo *algo,
 
 /// `root` (the root stores into every rank), `scatter` (a scatter and an
 /// all-gather), `chain` (a pipelined chain), `ll_chain` (the low-latency
-/// chain), or unset: the choice by size and rank count (see broadcast).
+/// chain), `copy_engine` (a chain of copies), or unset: the choice by size
+/// and rank count (see broadcast).
 symm_status broadcastAlgorithm(BroadcastAlgo *algo) {
   int forced;
-  if (symm_status st =
-          forcedAlgorithm("SYMM_BROADCAST_ALGO",
-                          {"root", "scatter", "chain", "ll_chain"}, &forced))
+  if (symm_status st = forcedAlgorithm(
+          "SYMM_BROADCAST_ALGO",
+          {"root", "scatter", "chain", "ll_chain", "copy_engine"}, &forced))
     return st;
   // In the order of the names.
   *algo = forced < 0 ? BroadcastAlgo::BySize : BroadcastAlgo(forced);
@@ -465,6 +484,9 @@ symm_status broadcast(Call &call, const void *send, void *recv, size_t count,
       (algo == BroadcastAlgo::BySize && call.world >= 3 && !llRootStores &&
        count <= llChainCap(call)))
     return lowLatencyChain(call, src, recv, count, root);
+  if (algo == BroadcastAlgo::CopyEngine ||
+      (algo == BroadcastAlgo::BySize && copyEngineWins(call, bytes)))
+    return copyEngineBroadcast(call, send, recv, count, root);
   // By size, from 3 ranks on and above the low-latency chain's size (a call
   // that fits the low-latency kernels fits it), the chain from chainMin bytes:
   // on 4 H200s it beat the root's stores and the scatter from 1 MB (18.8

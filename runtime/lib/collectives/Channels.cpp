@@ -166,6 +166,35 @@ symm_status configure(State &s) {
                   "%s='%s' is not a size of at least 16 bytes", name, per);
     *field = *perBlock;
   }
+  // The copy-engine collectives' slots (Algorithms.cpp, copyEngineBroadcast):
+  // a chunk moves through one, and a call's chunks reuse them in turn. On
+  // GPUs 32M, at most an eighth of the scratch: at 391 GB/s a 32 MB copy
+  // takes 86 us against the 3-5 us of stream writes and waits between two
+  // copies (95% of the link; a call picks a smaller chunk by its size).
+  // Three slots: the sender fills one while the receiver empties another,
+  // and a third absorbs jitter (on 2 ranks the receiver's copy out of a
+  // slot takes a fifth of the link's time, so two would do). On CPU ranks
+  // 64K, so that the tests' calls cross several chunks.
+  size_t ceDefault =
+      gpu ? std::min(size_t(32) << 20, s.scratchBytes / 8) : size_t(64) << 10;
+  const char *ceChunk = getenv("SYMM_COLLECTIVES_CE_CHUNK");
+  if (ceChunk && *ceChunk) {
+    s.ceChunk = env::parseSize(ceChunk).value_or(0);
+    if (!s.ceChunk || s.ceChunk % SYMM_COLL_VECTOR_BYTES)
+      return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                  "SYMM_COLLECTIVES_CE_CHUNK='%s' is not a size of whole "
+                  "16-byte vectors",
+                  ceChunk);
+  } else {
+    s.ceChunk = ceDefault / SYMM_COLL_VECTOR_BYTES * SYMM_COLL_VECTOR_BYTES;
+  }
+  const char *ceSlots = envOr("SYMM_COLLECTIVES_CE_SLOTS", "3");
+  int slots = atoi(ceSlots);
+  if (slots < 2 || slots > int(kMaxCeSlots))
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "SYMM_COLLECTIVES_CE_SLOTS='%s' must be 2..%u", ceSlots,
+                kMaxCeSlots);
+  s.ceSlots = unsigned(slots);
   const char *debug = envOr("SYMM_COLLECTIVES_DEBUG", "0");
   if (strcmp(debug, "0") && strcmp(debug, "1"))
     return fail(SYMM_ERROR_INVALID_ARGUMENT,
@@ -275,10 +304,20 @@ symm_status channel(State &s, symm_stream *stream, Channel **out) {
   void *base = nullptr;
   if (symm_status st = symm_malloc(
           2 * kFlagBytes + kEpochBytes + kPairCountBytes + kProgressBytes +
-              kMetaBytes + llBytes(s) + 2 * s.scratchBytes,
+              kMetaBytes + llBytes(s) + 2 * s.scratchBytes + kCeFlagBytes +
+              size_t(s.ceSlots) * s.ceChunk,
           &base))
     return st;
   c.base = static_cast<char *>(base);
+  // The copy-engine collectives' second stream and events, before any
+  // capture (stream and event creation are not stream work).
+  Backend &backend = *initializedBackend();
+  if (symm_status st = backend.streamCreate(&c.side))
+    return st;
+  if (symm_status st = backend.eventCreate(&c.fork))
+    return st;
+  if (symm_status st = backend.eventCreate(&c.join))
+    return st;
   // Flags, counters and the low-latency words (whose tags must not match an
   // epoch: the heap is not zeroed) are set on every rank before any peer may
   // store there: flags, epochs and chunk counts to the first epoch (0, or
@@ -300,6 +339,13 @@ symm_status channel(State &s, symm_stream *stream, Channel **out) {
                               uint64_t(uint32_t(s.firstEpoch)) << 32);
   memcpy(init.data() + init.size() - llBytes(s), words.data(), llBytes(s));
   if (symm_status st = symm_memcpy(c.base, init.data(), init.size()))
+    return st;
+  // The copy-engine tokens: no slot has landed, every slot is vacant.
+  std::vector<uint32_t> tokens(2 * kMaxCeSlots, 0);
+  std::fill_n(tokens.begin() + kMaxCeSlots, kMaxCeSlots, 1);
+  char *ceFlags = c.base + init.size() + 2 * s.scratchBytes;
+  if (symm_status st =
+          symm_memcpy(ceFlags, tokens.data(), tokens.size() * sizeof(uint32_t)))
     return st;
   if (symm_status st = symm_barrier())
     return st;

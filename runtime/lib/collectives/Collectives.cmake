@@ -10,7 +10,8 @@
 
 set(_coll_dir ${CMAKE_CURRENT_SOURCE_DIR}/lib/collectives)
 target_sources(symm_runtime PRIVATE ${_coll_dir}/Algorithms.cpp
-  ${_coll_dir}/Channels.cpp ${_coll_dir}/Checks.cpp ${_coll_dir}/Collectives.cpp)
+  ${_coll_dir}/Channels.cpp ${_coll_dir}/Checks.cpp ${_coll_dir}/Collectives.cpp
+  ${_coll_dir}/CopyEngine.cpp)
 # The most threads per workgroup SYMM_COLLECTIVES_THREADS allows, and the
 # bound the kernels are compiled for.
 set(MAX_THREADS 1024)

@@ -2,9 +2,10 @@
 //
 // What the parts of the collectives share: the configuration and the
 // channels (Channels.cpp), a checked call (Checks.cpp), the kernel launches
-// of each algorithm (Algorithms.cpp) and the entry points of
-// symm/collectives.h (Collectives.cpp), which check the arguments, choose an
-// algorithm and launch it.
+// of each algorithm (Algorithms.cpp), the copy-engine broadcast
+// (CopyEngine.cpp) and the entry points of symm/collectives.h
+// (Collectives.cpp), which check the arguments, choose an algorithm and
+// launch it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -80,6 +81,11 @@ constexpr size_t kPairCountBytes =
 /// workgroup (zero between calls).
 constexpr size_t kProgressBytes =
     size_t(kMaxBlocks) * SYMM_MAX_RANKS * sizeof(int32_t);
+/// The copy-engine collectives' slots (SYMM_COLLECTIVES_CE_SLOTS) are at
+/// most this many; each has two tokens, `landed` and `vacant` (see
+/// CopyEngine.cpp).
+constexpr unsigned kMaxCeSlots = 64;
+constexpr size_t kCeFlagBytes = 2 * size_t(kMaxCeSlots) * sizeof(uint32_t);
 
 /// Scratch, flags and counters in the heap for the collectives of one
 /// stream. Calls on one stream run in order, so they share a channel and
@@ -91,8 +97,12 @@ struct Channel {
   symm_stream *stream = nullptr;
   bool retired = false; // its stream was destroyed; the next new one takes it
   // [flags][pair flags][epochs][pair counts][progress][meta][ll][scratch]
-  // [pair scratch]
+  // [pair scratch][copy-engine tokens][copy-engine slots]
   char *base = nullptr;
+  /// The copy-engine collectives' second stream, for the local copies that
+  /// overlap the peer copies on `stream`, and the events that fork it from
+  /// `stream` and join it back (the backend's own, made with the channel).
+  void *side = nullptr, *fork = nullptr, *join = nullptr;
 };
 
 struct State {
@@ -105,6 +115,8 @@ struct State {
   unsigned minBlocks = 1; // the fewest workgroups a launch gets
   size_t blockBytes = kBytesPerBlock;     // a workgroup per this many bytes
   size_t llBlockBytes = kLlBytesPerBlock; // the same for low-latency kernels
+  size_t ceChunk = 0;     // the copy-engine slots' bytes: the largest chunk
+  unsigned ceSlots = 0;   // SYMM_COLLECTIVES_CE_SLOTS
   bool debug = false;     // SYMM_COLLECTIVES_DEBUG: a line per call
   int32_t firstEpoch = 0; // SYMM_COLLECTIVES_FIRST_EPOCH, for tests
   std::string backend;    // empty until configured
@@ -175,6 +187,13 @@ struct Call {
   char *ll() const { return meta() + kMetaBytes; }
   char *scratch() const { return ll() + llBytes(*s); }
   char *pairScratch() const { return scratch() + s->scratchBytes; }
+  /// The copy-engine tokens: `landed` of each slot, then `vacant`.
+  uint32_t *ceFlags() const {
+    return reinterpret_cast<uint32_t *>(pairScratch() + s->scratchBytes);
+  }
+  char *ceScratch() const {
+    return reinterpret_cast<char *>(ceFlags()) + kCeFlagBytes;
+  }
   /// Elements of the scratch, for memref sizes.
   size_t scratchElems() const { return s->scratchBytes / esize; }
   /// Elements per vector: slots and segments are multiples of it.
@@ -310,7 +329,14 @@ enum class AllReduceAlgo {
 /// says whether it may still turn low-latency once the call is prepared).
 symm_status allReduceAlgorithm(size_t bytes, int world, AllReduceAlgo *algo,
                                bool *bySize);
-enum class BroadcastAlgo { Root, Scatter, Chain, LowLatencyChain, BySize };
+enum class BroadcastAlgo {
+  Root,
+  Scatter,
+  Chain,
+  LowLatencyChain,
+  CopyEngine,
+  BySize
+};
 /// SYMM_BROADCAST_ALGO, or BySize where it is unset.
 symm_status broadcastAlgorithm(BroadcastAlgo *algo);
 
@@ -353,6 +379,16 @@ struct AllToAllv {
   size_t recvElems;
 };
 symm_status allToAllv(Call &call, const AllToAllv &a);
+
+// CopyEngine.cpp: the collectives the copy engines move.
+
+/// Whether the backend has stream memory operations and every rank's heap
+/// is mapped here, which the copy-engine collectives need.
+bool copyEngineAvailable(const Call &call);
+/// The broadcast by the copy engines (SYMM_BROADCAST_ALGO=copy_engine): a
+/// pipelined chain of stream copies through the peers' copy-engine slots.
+symm_status copyEngineBroadcast(Call &call, const void *send, void *recv,
+                                size_t count, int root);
 
 } // namespace symm::collectives
 

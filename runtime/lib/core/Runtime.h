@@ -198,6 +198,32 @@ public:
                              void *stream) = 0;
   virtual symm_status memset(void *dst, uint32_t value, size_t elementBytes,
                              size_t count, void *stream) = 0;
+  /// Whether the backend has stream memory operations (streamWriteValue,
+  /// streamWaitValue): what orders copies between ranks with no kernel
+  /// launched between them (the copy-engine collectives).
+  virtual bool hasStreamValues() const { return false; }
+  /// Once the stream's earlier work is done and visible to every device and
+  /// process (a release at system scope), stores `value` into the 32-bit
+  /// word at `address`, in this rank's heap or a peer's as mapped here
+  /// (cuStreamWriteValue32).
+  virtual symm_status streamWriteValue(uint32_t *address, uint32_t value,
+                                       void *stream) {
+    return fail(SYMM_ERROR_UNAVAILABLE,
+                "the %s backend has no stream memory operations", name());
+  }
+  /// Holds the stream's later work until the word at `address` (this rank's
+  /// memory) reaches `value`, cyclically ((int32_t)(word - value) >= 0, as
+  /// the kernels' `reached` waits), then reads it with acquire semantics
+  /// (cuStreamWaitValue32 with CU_STREAM_WAIT_VALUE_GEQ). `what` says what
+  /// is awaited, from whom ("chunk 3 of 8 ... from rank 0"), for the error
+  /// of a wait that cannot end: on CPU ranks one that lasts SYMM_TIMEOUT or
+  /// outlives a peer's process; a GPU waits until a peer exits, as a kernel
+  /// does.
+  virtual symm_status streamWaitValue(uint32_t *address, uint32_t value,
+                                      void *stream, const char *what) {
+    return fail(SYMM_ERROR_UNAVAILABLE,
+                "the %s backend has no stream memory operations", name());
+  }
   /// symm_barrier calls this once this rank's device work is done, before
   /// the ranks meet (`passed` false), and after they met.
   virtual void barrier(bool passed) {}

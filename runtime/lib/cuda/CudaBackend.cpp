@@ -264,6 +264,20 @@ bool symm::cuda::makeCudaApi(GpuApi &api, std::shared_ptr<Driver> &driver,
   api.hostRegister = [d](void *p, size_t n) {
     return int(d->memHostRegister(p, n, /*flags=*/0));
   };
+  // Stream memory operations: without them the copy-engine collectives are
+  // not chosen, and forcing one says the backend has none.
+  lib.load("cuStreamWriteValue32_v2", d->streamWriteValue32);
+  lib.load("cuStreamWaitValue32_v2", d->streamWaitValue32);
+  if (d->streamWriteValue32 && d->streamWaitValue32) {
+    api.streamWriteValue32 = [d](void *s, uint32_t *p, uint32_t v) {
+      return int(d->streamWriteValue32(static_cast<Stream>(s), dptr(p), v,
+                                       kStreamWriteValueDefault));
+    };
+    api.streamWaitValue32 = [d](void *s, uint32_t *p, uint32_t v) {
+      return int(d->streamWaitValue32(static_cast<Stream>(s), dptr(p), v,
+                                      kStreamWaitValueGeq));
+    };
+  }
   // Drivers before CUDA 12 have no TMA: the backend then reports it
   // unsupported.
   lib.load("cuTensorMapEncodeTiled", d->tensorMapEncodeTiled);

@@ -40,6 +40,9 @@ constexpr unsigned kMemAttachGlobal = 0x1;
 constexpr int kStreamCaptureModeThreadLocal = 1;
 constexpr int kStreamCaptureStatusNone = 0;
 constexpr int kFuncAttributeMaxDynamicSharedSizeBytes = 8;
+/// CU_STREAM_WAIT_VALUE_GEQ (a cyclic greater-or-equal) and
+/// CU_STREAM_WRITE_VALUE_DEFAULT (a memory fence before the write).
+constexpr unsigned kStreamWaitValueGeq = 0, kStreamWriteValueDefault = 0;
 /// CUDA_ERROR_NOT_READY: what a query returns while work still runs.
 constexpr int kErrorNotReady = 600;
 /// Without opting in, a kernel may have at most 48 KiB of shared memory.
@@ -104,6 +107,13 @@ struct Driver {
                                  const uint32_t *boxDim,
                                  const uint32_t *elementStrides, int interleave,
                                  int swizzle, int l2Promotion, int oobFill);
+  /// Stream memory operations: the _v2 entry points, which cuda.h names
+  /// cuStreamWriteValue32 and cuStreamWaitValue32 since CUDA 12; null with
+  /// drivers that lack them.
+  Result (*streamWriteValue32)(Stream stream, DevicePtr address, uint32_t value,
+                               unsigned flags);
+  Result (*streamWaitValue32)(Stream stream, DevicePtr address, uint32_t value,
+                              unsigned flags);
   /// The JIT linker (cuLink*): linking a module with device libraries.
   Result (*linkCreate)(unsigned numOptions, int *options, void **values,
                        LinkState *state);

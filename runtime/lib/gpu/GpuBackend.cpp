@@ -306,6 +306,27 @@ public:
                                        stream);
     return check(code, "memory set");
   }
+  bool hasStreamValues() const override {
+    return api.streamWriteValue32 && api.streamWaitValue32;
+  }
+  symm_status streamWriteValue(uint32_t *address, uint32_t value,
+                               void *stream) override {
+    if (!hasStreamValues())
+      return Backend::streamWriteValue(address, value, stream);
+    api.makeCurrent();
+    return check(api.streamWriteValue32(stream, address, value),
+                 "stream write");
+  }
+  /// A device cannot give up a wait: like a kernel's, it ends when the word
+  /// comes, and a peer that exits ends the host's wait for the stream
+  /// (waitFor).
+  symm_status streamWaitValue(uint32_t *address, uint32_t value, void *stream,
+                              const char *what) override {
+    if (!hasStreamValues())
+      return Backend::streamWaitValue(address, value, stream, what);
+    api.makeCurrent();
+    return check(api.streamWaitValue32(stream, address, value), "stream wait");
+  }
   symm_status hostRegister(void *ptr, size_t bytes) override {
     api.makeCurrent();
     return check(api.hostRegister(ptr, bytes), "host memory registration");

@@ -102,6 +102,13 @@ struct GpuApi {
   std::function<int(void *, uint32_t, size_t, void *)> memset32Async;
   std::function<int(void *, uint16_t, size_t, void *)> memset16Async;
   std::function<int(void *, size_t)> hostRegister;
+  /// Stream memory operations (Backend::streamWriteValue and
+  /// streamWaitValue; the wait is a cyclic greater-or-equal); null where the
+  /// driver has none.
+  std::function<int(void *stream, uint32_t *address, uint32_t value)>
+      streamWriteValue32;
+  std::function<int(void *stream, uint32_t *address, uint32_t value)>
+      streamWaitValue32;
   /// Optional, for a backend built on this one (nvshmem): a symmetric heap
   /// another library makes, instead of one device allocation exported to
   /// peers with IPC (`bases[r]` null where rank r's heap is not mapped), and

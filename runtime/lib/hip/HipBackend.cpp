@@ -58,6 +58,8 @@ struct Hip {
   decltype(&hipMemsetD32Async) memsetD32Async;
   decltype(&hipMemsetD16Async) memsetD16Async;
   decltype(&hipHostRegister) hostRegister;
+  decltype(&hipStreamWriteValue32) streamWriteValue32 = nullptr;
+  decltype(&hipStreamWaitValue32) streamWaitValue32 = nullptr;
   int device = 0;
 };
 
@@ -258,5 +260,19 @@ Backend *symm::createHipBackend() {
   api.hostRegister = [h](void *p, size_t n) {
     return int(h->hostRegister(p, n, hipHostRegisterDefault));
   };
+  // Stream memory operations, where the runtime has them. HIP's wait
+  // compares unsigned (hipStreamWaitValueGte), CUDA's cyclically: the same
+  // for the tokens the copy-engine collectives wait for (0 and 1).
+  lib.load("hipStreamWriteValue32", h->streamWriteValue32);
+  lib.load("hipStreamWaitValue32", h->streamWaitValue32);
+  if (h->streamWriteValue32 && h->streamWaitValue32) {
+    api.streamWriteValue32 = [h](void *s, uint32_t *p, uint32_t v) {
+      return int(h->streamWriteValue32(static_cast<hipStream_t>(s), p, v, 0));
+    };
+    api.streamWaitValue32 = [h](void *s, uint32_t *p, uint32_t v) {
+      return int(h->streamWaitValue32(static_cast<hipStream_t>(s), p, v,
+                                      hipStreamWaitValueGte, 0xffffffffu));
+    };
+  }
   return createGpuBackend(std::move(api));
 }

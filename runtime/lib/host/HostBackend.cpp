@@ -17,7 +17,9 @@
 
 extern "C" int64_t _symm_host_clock_ns();
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <condition_variable>
 #include <cstring>
 #include <deque>
@@ -502,21 +504,67 @@ public:
     free(ptr);
     return SYMM_SUCCESS;
   }
+  // Copies, sets and stream memory operations run on the stream's worker,
+  // and the race detector sees each as a launch of one thread.
   symm_status memcpy(void *dst, const void *src, size_t bytes,
                      void *stream) override {
-    toStream(stream)->enqueue([=] {
+    HostStream *s = toStream(stream);
+    s->enqueue([=] {
+      races::StreamOpPtr op = races::startStreamOp(s, "memcpy");
+      if (op) {
+        races::streamOpAccess(*op, src, bytes, false, kCopySite);
+        races::streamOpAccess(*op, dst, bytes, true, kCopySite);
+      }
       std::memmove(dst, src, bytes);
-      return SYMM_SUCCESS;
+      return op ? races::endStreamOp(*op, s) : SYMM_SUCCESS;
     });
     return SYMM_SUCCESS;
   }
   symm_status memset(void *dst, uint32_t value, size_t elementBytes,
                      size_t count, void *stream) override {
-    toStream(stream)->enqueue([=] {
+    HostStream *s = toStream(stream);
+    s->enqueue([=] {
+      races::StreamOpPtr op = races::startStreamOp(s, "memset");
+      if (op)
+        races::streamOpAccess(*op, dst, count * elementBytes, true,
+                              "a set on a stream (gpu.memset)");
       char *p = static_cast<char *>(dst);
       for (size_t i = 0; i < count; ++i)
         std::memcpy(p + i * elementBytes, &value, elementBytes);
-      return SYMM_SUCCESS;
+      return op ? races::endStreamOp(*op, s) : SYMM_SUCCESS;
+    });
+    return SYMM_SUCCESS;
+  }
+  bool hasStreamValues() const override { return true; }
+  /// A release store: the stream's earlier work ran on this thread.
+  symm_status streamWriteValue(uint32_t *address, uint32_t value,
+                               void *stream) override {
+    HostStream *s = toStream(stream);
+    s->enqueue([=] {
+      races::StreamOpPtr op = races::startStreamOp(s, "stream write");
+      if (op)
+        races::streamOpRelease(*op, address, kWriteSite);
+      __atomic_store_n(address, value, __ATOMIC_RELEASE);
+      return op ? races::endStreamOp(*op, s) : SYMM_SUCCESS;
+    });
+    return SYMM_SUCCESS;
+  }
+  /// An acquire load, polled with back-off, that fails naming `what` (what
+  /// is awaited, from whom) after SYMM_TIMEOUT or once a peer's process is
+  /// gone.
+  symm_status streamWaitValue(uint32_t *address, uint32_t value, void *stream,
+                              const char *what) override {
+    HostStream *s = toStream(stream);
+    std::string awaited = what ? what : "a stream wait";
+    s->enqueue([=] {
+      races::StreamOpPtr op = races::startStreamOp(s, "stream wait");
+      symm_status status = waitForValue(address, value, awaited);
+      if (op) {
+        races::streamOpAcquire(*op, address, kWaitSite);
+        if (symm_status checked = races::endStreamOp(*op, s); !status)
+          status = checked;
+      }
+      return status;
     });
     return SYMM_SUCCESS;
   }
@@ -605,6 +653,49 @@ public:
   }
 
 private:
+  static constexpr const char *kCopySite =
+      "a copy on a stream (symm_memcpy, gpu.memcpy, a copy-engine collective)";
+  static constexpr const char *kWriteSite =
+      "a stream write (a copy-engine collective's flag)";
+  static constexpr const char *kWaitSite =
+      "a stream wait (a copy-engine collective's flag)";
+
+  /// Polls the word at `address` until it reaches `value` (cyclically):
+  /// spinning a little, then sleeping up to 100 us between reads, as long
+  /// as SYMM_TIMEOUT and every peer's process last.
+  static symm_status waitForValue(uint32_t *address, uint32_t value,
+                                  const std::string &what) {
+    using Clock = std::chrono::steady_clock;
+    Clock::time_point start = Clock::now(), check = start;
+    double timeout = timeoutSeconds();
+    for (unsigned polls = 0;; ++polls) {
+      uint32_t seen = __atomic_load_n(address, __ATOMIC_ACQUIRE);
+      if (int32_t(seen - value) >= 0)
+        return SYMM_SUCCESS;
+      if (polls < 64) {
+        std::this_thread::yield();
+        continue;
+      }
+      std::this_thread::sleep_for(
+          std::chrono::microseconds(std::min(100u, polls - 63)));
+      Clock::time_point now = Clock::now();
+      if (now - check < std::chrono::milliseconds(100))
+        continue;
+      check = now;
+      double waited = std::chrono::duration<double>(now - start).count();
+      if (std::vector<int> gone = exitedPeers(); !gone.empty())
+        return fail(SYMM_ERROR_PEER_FAILED,
+                    "waiting for %s: rank %d has exited (the process is "
+                    "gone) after %.1f s: the wait cannot end",
+                    what.c_str(), gone.front(), waited);
+      if (waited >= timeout)
+        return fail(SYMM_ERROR_TIMEOUT,
+                    "waiting for %s: nothing came for %.1f s (SYMM_TIMEOUT "
+                    "is %g s)",
+                    what.c_str(), waited, timeout);
+    }
+  }
+
   HostStream *toStream(void *stream) {
     return stream ? static_cast<HostStream *>(stream) : defaultStream;
   }

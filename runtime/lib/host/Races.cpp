@@ -575,6 +575,76 @@ void symm::races::barrier(bool passed) {
   d.host = joined(d.host, *k);
 }
 
+struct symm::races::StreamOp {
+  LaunchPtr launch;
+  Block *block = nullptr;
+};
+
+void symm::races::StreamOpDeleter::operator()(StreamOp *op) const {
+  if (op->block)
+    destroyBlock(op->block);
+  delete op;
+}
+
+StreamOpPtr symm::races::startStreamOp(void *stream, const char *what) {
+  LaunchPtr launch = startLaunch(stream, what, 1);
+  if (!launch)
+    return nullptr;
+  StreamOpPtr op(new StreamOp);
+  const unsigned zero[3] = {0, 0, 0}, one[3] = {1, 1, 1};
+  op->block = startBlock(*launch, nullptr,
+                         {.index = 0, .bid = zero, .dims = one, .threads = 1});
+  op->launch = std::move(launch);
+  return op;
+}
+
+void symm::races::streamOpAccess(StreamOp &op, const void *address,
+                                 size_t bytes, bool write, const char *site) {
+  if (op.block)
+    access(detector(), op.block->threads[0],
+           reinterpret_cast<uintptr_t>(address), bytes, write ? kWrite : 0,
+           site);
+}
+
+void symm::races::streamOpRelease(StreamOp &op, const void *address,
+                                  const char *site) {
+  Detector &d = detector();
+  if (!op.block)
+    return;
+  Thread &t = op.block->threads[0];
+  uintptr_t a = reinterpret_cast<uintptr_t>(address);
+  int owner;
+  size_t offset;
+  if (!locate(d, t, a, owner, offset))
+    return;
+  publish(d, syncKey(d, owner, offset, a), t.block->id, System, releasable(t));
+  tick(d, t);
+  access(d, t, a, sizeof(uint32_t), kAtomic | kWrite, site);
+}
+
+void symm::races::streamOpAcquire(StreamOp &op, const void *address,
+                                  const char *site) {
+  Detector &d = detector();
+  if (!op.block)
+    return;
+  Thread &t = op.block->threads[0];
+  uintptr_t a = reinterpret_cast<uintptr_t>(address);
+  int owner;
+  size_t offset;
+  if (!locate(d, t, a, owner, offset))
+    return;
+  access(d, t, a, sizeof(uint32_t), kAtomic, site);
+  absorb(d, t, syncKey(d, owner, offset, a), System, true);
+}
+
+symm_status symm::races::endStreamOp(StreamOp &op, void *stream) {
+  if (op.block) {
+    finishThread(op.block->threads[0]);
+    finishBlock(*op.block);
+  }
+  return endLaunch(*op.launch, stream);
+}
+
 Block *symm::races::startBlock(Launch &l, Block *reuse,
                                const BlockStart &start) {
   const unsigned *bid = start.bid, *dims = start.dims;

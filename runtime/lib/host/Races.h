@@ -81,6 +81,30 @@ void streamWaitedEvent(void *stream, void *event);
 /// and after.
 void barrier(bool passed);
 
+/// A copy, set or stream memory operation the host backend runs on
+/// `stream`: the detector sees it as a launch of one thread, named `what`,
+/// ordered like a kernel on the stream. Null when checks are off.
+struct StreamOp;
+struct StreamOpDeleter {
+  void operator()(StreamOp *op) const;
+};
+using StreamOpPtr = std::unique_ptr<StreamOp, StreamOpDeleter>;
+StreamOpPtr startStreamOp(void *stream, const char *what);
+/// The operation reads or writes `bytes` at `address` (plain accesses;
+/// `site`, a string that outlives the program's checks, says what made
+/// them).
+void streamOpAccess(StreamOp &op, const void *address, size_t bytes, bool write,
+                    const char *site);
+/// An atomic store into the word at `address` with release semantics at
+/// system scope (streamWriteValue); call it before the store.
+void streamOpRelease(StreamOp &op, const void *address, const char *site);
+/// An atomic load of the word at `address` with acquire semantics at system
+/// scope (streamWaitValue); call it after the load.
+void streamOpAcquire(StreamOp &op, const void *address, const char *site);
+/// The operation is over: the stream's later work knows what it did. Fails
+/// like endLaunch.
+symm_status endStreamOp(StreamOp &op, void *stream);
+
 //===-- The device side (HostDevice) --------------------------------------===//
 
 /// A block that starts: block `index` of its launch, `bid` in the grid, with
