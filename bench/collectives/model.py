@@ -124,11 +124,11 @@ class Rules:
     ll_any_count: bool = True
     # The copy-engine broadcast by size from this many bytes on 2 ranks
     # (None: only forced; more ranks only forced).
-    ce_min_2: int = 16 * MB
+    ce_min_2: int = 32 * MB
 
 
 TODAY = Rules()
-# Every logged run ran the code before the copy-engine broadcast.
+# The logged runs but the copy-engine one ran the code before it.
 BEFORE_CE = replace(TODAY, ce_min_2=None)
 # Code of each logged run (commit times against the runs' commits), newest
 # first. The low-latency kernels' workgroup per 2K (498eb23) is not in the
@@ -261,6 +261,12 @@ RUNS = {
            ("new", {}), ("llc", {"SYMM_BROADCAST_ALGO": "ll_chain"}),
            ("chain", {"SYMM_BROADCAST_ALGO": "chain"}),
            ("root", {"SYMM_BROADCAST_ALGO": "root"}))},
+    # 4 H200s: the copy-engine broadcast forced against the root's stores
+    # (2 ranks) and the chain (4 ranks), both forced, 4M-1G.
+    **{f"h200x4-collectives-copy-engine/settings-{n}-{name}.csv":
+       (n, TODAY, {"SYMM_BROADCAST_ALGO": algo})
+       for n, name, algo in ((2, "root", "root"), (2, "ce", "copy_engine"),
+                             (4, "chain", "chain"), (4, "ce", "copy_engine"))},
     # The all-reduce's low-latency two-shot and two-shot forced, 64K-8M.
     **{f"h100x4-collectives-ll-two-shot/settings-{n}-{name}.csv":
        (n, LL_WORKGROUPS, env) for n in (2, 4) for name, env in (

@@ -205,19 +205,18 @@ symm_status lowLatencyChain(Call &call, const void *src, void *recv,
 }
 
 /// Whether a broadcast of `bytes` goes by the copy engines when the size
-/// chooses: on 2 GPUs from 16 MB (CPU ranks run it only when forced). The
-/// model (bench/collectives/model.py) puts the copies ahead of the root's
-/// SM stores from 2 MB (13.6 against 20.8 us), 58 against 61 us at 16 MB
-/// and 2893 against 3070 at 1 GB, and the stores measured slower than
-/// modelled (on 2 H100s 72.7 us at 16 MB and 3537 at 1 GB); 16 MB leaves
-/// room for the model's unmeasured figures (a chunk's gaps, the host's
-/// cost per operation). With more ranks each of the n - 2 further hops
-/// delays the last chunk by a whole stage, where the SM chain's workgroups
-/// pipeline pieces of tens of KB: the model puts the copies behind the
-/// chain at every size (on 4 ranks 96 against 84 us at 16 MB, 3067 against
-/// 2963 at 1 GB), so from 3 ranks they run only when forced.
+/// chooses: on 2 GPUs from 32 MB (CPU ranks run it only when forced). On 2
+/// of 4 H200s, against the root's SM stores, from a stream (NCCL in
+/// brackets): 16 MB 64.2 against 63.1 us (61.2), 32 MB 108.5 against 115.8
+/// (111.2), 256 MB 775.8 against 842.9 (751.6), 1 GB 3103 against 3367
+/// (2942); below 16 MB they lose (4 MB 35.4 against 28.1). With more ranks
+/// each of the n - 2 further hops delays the last chunk by a whole stage,
+/// where the SM chain's workgroups pipeline pieces of tens of KB: on 4
+/// H200s the copies took 2.1-2.6x the chain's time up to 64 MB and 1.05x
+/// at 1 GB (3552 against 3379 us), so from 3 ranks they run only when
+/// forced (bench/results/h200x4-collectives-copy-engine).
 bool copyEngineWins(const Call &call, size_t bytes) {
-  constexpr size_t kCopyEngineMin = size_t(16) << 20;
+  constexpr size_t kCopyEngineMin = size_t(32) << 20;
   return onGpu() && call.world == 2 && bytes >= kCopyEngineMin &&
          copyEngineAvailable(call);
 }
