@@ -267,6 +267,14 @@ RUNS = {
        (n, TODAY, {"SYMM_BROADCAST_ALGO": algo})
        for n, name, algo in ((2, "root", "root"), (2, "ce", "copy_engine"),
                              (4, "chain", "chain"), (4, "ce", "copy_engine"))},
+    # The nvshmem backend against the cuda backend, 2 ranks: on 2 H100s with
+    # the --remote=auto kernels (8K-64M, stopped during the nvshmem run),
+    # then on 2 of 4 H200s with the direct kernels on one node (8208ac2;
+    # 64K-16M, the nvshmem run stopped answering past 512K).
+    **{f"{run}/settings-2-{name}.csv": (2, rules, env)
+       for run, rules in (("h100x2-nvshmem-backend", BEFORE_CE),
+                          ("h200x4-nvshmem-backend-direct-collectives", TODAY))
+       for name, env in (("cuda", {}), ("nvshmem", {"SYMM_BACKEND": "nvshmem"}))},
     # The all-reduce's low-latency two-shot and two-shot forced, 64K-8M.
     **{f"h100x4-collectives-ll-two-shot/settings-{n}-{name}.csv":
        (n, LL_WORKGROUPS, env) for n in (2, 4) for name, env in (
@@ -289,6 +297,7 @@ NOT_MODELLED = {
     # Only the chain's and the reduce-scatter's formulas read the grid.
     "SYMM_COLLECTIVES_BLOCK_BYTES": "workgroups per launch, whose flags and "
     "fences no formula counts",
+    "SYMM_BACKEND": "NVSHMEM's heap and, off one node, its device calls",
 }
 
 
