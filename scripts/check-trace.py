@@ -5,9 +5,15 @@
 # --trace) against what docs/Tracing.md promises: valid JSON in the object
 # form, a process (named "rank R") for every rank, every B event ended by an
 # E event of the same name on its thread, in order, timestamps that never go
-# back on a thread, flow starts and finishes that pair up by id with the
-# start no later than the finish. Prints one line saying what it found, or
-# the first problem, and exits with 1.
+# back on a thread, flow starts and finishes that pair up by id, and no
+# flow whose finish (the satisfied wait) is earlier than its start (the
+# signal) by more than --flow-tolerance: the ranks' clocks are aligned at
+# symm_finalize, and a flow that goes back further says they are not. Prints
+# what it found, with the largest step back of a flow and, for each pair of
+# ranks, the shortest flow from one to the other, or the first problem, and
+# exits with 1. (The runtime draws a flow from the latest signal before the
+# wait's end, so its flows never go back; the shortest flow from rank A to
+# rank B bounds how far B's clock may run ahead of A's.)
 #
 # ===---------------------------------------------------------------------=== #
 
@@ -32,6 +38,12 @@ def main():
     parser.add_argument("--range", action="append", default=[],
                         help="a symm.trace range (name prefix) every rank "
                         "must show")
+    parser.add_argument("--flow-tolerance", type=float, default=5.0,
+                        metavar="US",
+                        help="how far (microseconds) a flow may go back in "
+                        "time, from the signal to the wait it satisfied, "
+                        "before the ranks' clocks count as misaligned "
+                        "(default 5)")
     args = parser.parse_args()
 
     try:
@@ -87,17 +99,29 @@ def main():
             table = flows_s if ph == "s" else flows_f
             if e.get("id") in table:
                 fail(f"flow id {e.get('id')} has two {ph} events")
-            table[e.get("id")] = ts
+            table[e.get("id")] = (ts, e["pid"], e["tid"])
     for thread, stack in stacks.items():
         if stack:
             fail(f"{stack[-1]!r} on pid {thread[0]} tid {thread[1]} never "
                  "ends")
     if set(flows_s) != set(flows_f):
         fail(f"flows without a pair: {sorted(set(flows_s) ^ set(flows_f))}")
-    for id, start in flows_s.items():
-        if start > flows_f[id]:
-            fail(f"flow {id} finishes at {flows_f[id]}, before its start "
-                 f"{start}")
+    # A wait ends after the signal that satisfied it: a flow that goes back
+    # shows clocks that disagree.
+    backward, backward_id, shortest = 0.0, None, {}
+    for id, (start, spid, stid) in flows_s.items():
+        finish, fpid, ftid = flows_f[id]
+        back = start - finish
+        if back > args.flow_tolerance:
+            fail(f"flow {id} goes back {back:.3f} us: the wait on pid {fpid} "
+                 f"tid {ftid} ends at {finish}, before the signal on pid "
+                 f"{spid} tid {stid} at {start}, more than the "
+                 f"{args.flow_tolerance:g} us --flow-tolerance allows (the "
+                 "ranks' clocks are not aligned)")
+        if back > backward:
+            backward, backward_id = back, id
+        pair = (spid, fpid)
+        shortest[pair] = min(shortest.get(pair, float("inf")), -back)
     if len(flows_s) < args.min_flows:
         fail(f"{len(flows_s)} flows, fewer than {args.min_flows}")
     for rank in range(args.ranks):
@@ -109,7 +133,13 @@ def main():
             if not any(n.startswith(prefix) for n in shown):
                 fail(f"rank {rank} shows no range {prefix!r}")
     print(f"trace ok: {args.ranks} ranks, {len(stacks)} threads, "
-          f"{slices} slices, {len(flows_s)} flows")
+          f"{slices} slices, {len(flows_s)} flows, largest backward flow "
+          f"{backward:.3f} us" +
+          (f" (flow {backward_id})" if backward_id is not None else ""))
+    across = sorted(pair for pair in shortest if pair[0] != pair[1])
+    if across:
+        print("shortest flow from rank to rank: " + ", ".join(
+            f"{s} -> {f} {shortest[(s, f)]:.3f} us" for s, f in across))
 
 
 if __name__ == "__main__":

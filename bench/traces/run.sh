@@ -14,8 +14,11 @@
 #   ./run.sh gpu [trace|litmus]      # default both
 # writes gemm_all_scatter.json (2 ranks on GPU 0, fused_sequential), checks
 # it, times the workload (every variant, --bench) untraced, traced and with the
-# traced code not recording, in turn, SYMM_TRACE_ROUNDS times, runs
-# the litmus variants at device and system scope, and prints a table last.
+# traced code not recording, in turn, SYMM_TRACE_ROUNDS times (checking each
+# traced run's trace too), runs the litmus variants at device and system
+# scope, and prints tables last: the times, and for each traced run how far
+# its flows (a signal to the wait it satisfied) go back in time across ranks,
+# which says how well the ranks' clocks are aligned.
 # Logs and the trace go to $OUT (the device machine's output folder) or
 # DIR/results.
 set -uo pipefail
@@ -91,9 +94,11 @@ for round in $(seq "${SYMM_TRACE_ROUNDS:-3}"); do
     run "bench-$pass-$round" 90 ./symm-run -n 2 --backend cuda --heap-size 2G \
       --timeout 80 "$program" --kernel=hopper "${SHAPE[@]}" --bench \
       --iters=20 "${trace[@]}"
+    [[ $pass == traced ]] && run "check-traced-$round" 120 python3 \
+      ./check-trace.py "$RESULTS/bench-traced.json" --ranks 2
+    rm -f "$RESULTS/bench-traced.json"
   done
 done
-rm -f "$RESULTS/bench-traced.json"
 # Litmus at device and system scope (workgroups on different SMs).
 [[ $PARTS == *litmus* ]] && run litmus "${SYMM_LITMUS_TIMEOUT:-150}" ./symm-run -n 1 --backend cuda \
   --timeout 120 ./litmus --scope=device,system \
@@ -120,6 +125,33 @@ for v in dict.fromkeys(k[0] for k in times):
            for p in ("plain", "traced", "code")}
     print(f"| {v} | {med['plain']:.1f} | {med['traced']:.1f} | {med['code']:.1f} "
           f"| {med['traced'] / med['plain']:.3f} | {med['code'] / med['plain']:.3f} |")
+PY
+echo "---- clocks: each traced run's flows (check-trace.py), us"
+python3 - "$LOG" <<'PY'
+import re, sys
+runs, label = {}, None
+for line in open(sys.argv[1]):
+    m = re.match(r"== (check\S*): python3", line)
+    if m:
+        label = m.group(1)
+        continue
+    if line.startswith("== "):
+        label = None
+    elif label:
+        runs.setdefault(label, []).append(line.strip())
+print("| traced run | flows | largest backward flow | shortest flow, rank to rank |")
+print("| --- | --- | --- | --- |")
+for label, lines in runs.items():
+    text = " ".join(lines)
+    ok = re.search(r"(\d+) flows, largest backward flow ([0-9.]+) us", text)
+    short = re.search(r"shortest flow from rank to rank: (.*)", text)
+    label = ("fused_sequential" if label == "check" else
+             label.replace("check-traced-", "bench, round "))
+    if ok:
+        print(f"| {label} | {ok.group(1)} | {ok.group(2)} "
+              f"| {short.group(1) if short else '-'} |")
+    else:
+        print(f"| {label} | failed: {text[:200]} | | |")
 PY
 echo "---- litmus"
 sed -n '/variant  *scope/,$p' "$LOG" | sed 's/^\[rank 0\] //' | head -40
