@@ -606,35 +606,48 @@ void symm::races::streamOpAccess(StreamOp &op, const void *address,
            site);
 }
 
-void symm::races::streamOpRelease(StreamOp &op, const void *address,
-                                  const char *site) {
-  Detector &d = detector();
+namespace {
+/// A stream write or wait on the 32-bit flag at `address`: its thread and
+/// the flag's synchronisation key, or null where the detector does not
+/// follow the operation (no block) or the address (outside every heap).
+Thread *streamOpFlag(Detector &d, StreamOp &op, const void *address,
+                     uintptr_t &a, uint64_t &key) {
   if (!op.block)
-    return;
+    return nullptr;
   Thread &t = op.block->threads[0];
-  uintptr_t a = reinterpret_cast<uintptr_t>(address);
+  a = reinterpret_cast<uintptr_t>(address);
   int owner;
   size_t offset;
   if (!locate(d, t, a, owner, offset))
+    return nullptr;
+  key = syncKey(d, owner, offset, a);
+  return &t;
+}
+} // namespace
+
+void symm::races::streamOpRelease(StreamOp &op, const void *address,
+                                  const char *site) {
+  Detector &d = detector();
+  uintptr_t a;
+  uint64_t key;
+  Thread *t = streamOpFlag(d, op, address, a, key);
+  if (!t)
     return;
-  publish(d, syncKey(d, owner, offset, a), t.block->id, System, releasable(t));
-  tick(d, t);
-  access(d, t, a, sizeof(uint32_t), kAtomic | kWrite, site);
+  publish(d, key, t->block->id, System, releasable(*t));
+  tick(d, *t);
+  access(d, *t, a, sizeof(uint32_t), kAtomic | kWrite, site);
 }
 
 void symm::races::streamOpAcquire(StreamOp &op, const void *address,
                                   const char *site) {
   Detector &d = detector();
-  if (!op.block)
+  uintptr_t a;
+  uint64_t key;
+  Thread *t = streamOpFlag(d, op, address, a, key);
+  if (!t)
     return;
-  Thread &t = op.block->threads[0];
-  uintptr_t a = reinterpret_cast<uintptr_t>(address);
-  int owner;
-  size_t offset;
-  if (!locate(d, t, a, owner, offset))
-    return;
-  access(d, t, a, sizeof(uint32_t), kAtomic, site);
-  absorb(d, t, syncKey(d, owner, offset, a), System, true);
+  access(d, *t, a, sizeof(uint32_t), kAtomic, site);
+  absorb(d, *t, key, System, true);
 }
 
 symm_status symm::races::endStreamOp(StreamOp &op, void *stream) {
