@@ -35,6 +35,27 @@ void trace(const Call &call, size_t count, const char *kernel, size_t launches,
             launches == 1 ? "" : "es", grid, grid == 1 ? "" : "s");
 }
 
+/// Launches `kernel` once per chunk of at most `cap` of a call's `count`
+/// elements, in order, each chunk of `total` elements on `grid(total)`
+/// workgroups: `pack(p, off, total)` adds the chunk's parameters, and the
+/// epoch's follow, which every kernel takes last. Says what it launches
+/// (trace).
+template <typename Grid, typename Pack>
+symm_status launchChunks(Call &call, const char *kernel, size_t count,
+                         size_t cap, Grid grid, Pack pack) {
+  trace(call, count, kernel, (count + cap - 1) / cap,
+        grid(std::min(cap, count)));
+  for (size_t off = 0; off < count; off += cap) {
+    size_t total = std::min(cap, count - off);
+    Params p;
+    pack(p, off, total);
+    call.epochParams(p);
+    if (symm_status st = call.launch(p, kernel, grid(total)))
+      return st;
+  }
+  return SYMM_SUCCESS;
+}
+
 /// Where the senders may store straight into `recv`: its element offset in
 /// this rank's heap, or -1 when it is not wholly in the heap at a whole
 /// element, or when `direct` is false.
@@ -97,26 +118,19 @@ symm_status lowLatencyTwoShot(Call &call, const void *send, void *recv,
   auto segment = [&](size_t total) {
     return call.roundUp((total + call.world - 1) / call.world);
   };
-  trace(call, count, "all_reduce_ll_two_shot", (count + cap - 1) / cap,
-        call.llGrid(segment(std::min(cap, count))));
-  for (size_t off = 0; off < count; off += cap) {
-    size_t total = std::min(cap, count - off);
-    size_t seg = segment(total);
-    Params p;
-    p.memref(send, count);
-    p.memref(recv, count);
-    call.llParams(p);
-    p.scalar(off);
-    p.scalar(total);
-    p.scalar(seg);
-    p.scalar(call.llCap());
-    p.i32(op);
-    call.epochParams(p);
-    if (symm_status st =
-            call.launch(p, "all_reduce_ll_two_shot", call.llGrid(seg)))
-      return st;
-  }
-  return SYMM_SUCCESS;
+  return launchChunks(
+      call, "all_reduce_ll_two_shot", count, cap,
+      [&](size_t total) { return call.llGrid(segment(total)); },
+      [&](Params &p, size_t off, size_t total) {
+        p.memref(send, count);
+        p.memref(recv, count);
+        call.llParams(p);
+        p.scalar(off);
+        p.scalar(total);
+        p.scalar(segment(total));
+        p.scalar(call.llCap());
+        p.i32(op);
+      });
 }
 
 /// From 3 ranks, the most bytes a low-latency all-reduce sends out of each
@@ -185,23 +199,17 @@ size_t llChainCap(const Call &call) {
 /// of the one before.
 symm_status lowLatencyChain(Call &call, const void *src, void *recv,
                             size_t count, int root) {
-  size_t cap = llChainCap(call);
-  trace(call, count, "broadcast_ll_chain", (count + cap - 1) / cap,
-        call.llGrid(std::min(cap, count)));
-  for (size_t off = 0; off < count; off += cap) {
-    size_t total = std::min(cap, count - off), at = off * call.esize;
-    Params p;
-    p.memref(static_cast<const char *>(src) + at, total);
-    p.memref(static_cast<char *>(recv) + at, total);
-    call.llParams(p);
-    p.scalar(total);
-    p.i32(root);
-    call.epochParams(p);
-    if (symm_status st =
-            call.launch(p, "broadcast_ll_chain", call.llGrid(total)))
-      return st;
-  }
-  return SYMM_SUCCESS;
+  return launchChunks(
+      call, "broadcast_ll_chain", count, llChainCap(call),
+      [&](size_t total) { return call.llGrid(total); },
+      [&](Params &p, size_t off, size_t total) {
+        size_t at = off * call.esize;
+        p.memref(static_cast<const char *>(src) + at, total);
+        p.memref(static_cast<char *>(recv) + at, total);
+        call.llParams(p);
+        p.scalar(total);
+        p.i32(root);
+      });
 }
 
 /// Whether a broadcast of `bytes` goes by the copy engines when the size
@@ -223,24 +231,18 @@ bool copyEngineWins(const Call &call, size_t bytes) {
 
 symm_status chainBroadcast(Call &call, const void *src, void *recv,
                            size_t count, int root) {
-  size_t cap = call.roundDown(call.scratchElems());
-  trace(call, count, "broadcast_chain", (count + cap - 1) / cap,
-        call.grid(std::min(cap, count)));
-  for (size_t off = 0; off < count; off += cap) {
-    size_t total = std::min(cap, count - off);
-    Params p;
-    p.memref(src, count);
-    p.memref(recv, count);
-    call.channelParams(p, /*direct=*/false);
-    p.scalar(off);
-    p.scalar(total);
-    p.scalar(chainPiece(call, total));
-    p.i32(root);
-    call.epochParams(p);
-    if (symm_status st = call.launch(p, "broadcast_chain", call.grid(total)))
-      return st;
-  }
-  return SYMM_SUCCESS;
+  return launchChunks(
+      call, "broadcast_chain", count, call.roundDown(call.scratchElems()),
+      [&](size_t total) { return call.grid(total); },
+      [&](Params &p, size_t off, size_t total) {
+        p.memref(src, count);
+        p.memref(recv, count);
+        call.channelParams(p, /*direct=*/false);
+        p.scalar(off);
+        p.scalar(total);
+        p.scalar(chainPiece(call, total));
+        p.i32(root);
+      });
 }
 
 } // namespace
@@ -332,26 +334,19 @@ symm_status exchange(Call &call, const Exchange &x) {
   bool direct = call.world > 1 && x.count * call.esize >= call.s->directMin;
   int64_t published = publishedOffset(call, x.recv, x.recvElems,
                                       x.directInPlace || x.send != x.recv);
-  size_t cap = call.slotCap(1);
-  const char *kernel = direct ? "exchange_direct" : "exchange";
-  trace(call, x.count, kernel, (x.count + cap - 1) / cap,
-        call.grid(std::min(cap, x.count)));
-  for (size_t off = 0; off < x.count; off += cap) {
-    size_t total = std::min(cap, x.count - off);
-    Params p;
-    p.memref(x.send, x.sendElems);
-    p.memref(x.recv, x.recvElems);
-    call.channelParams(p, direct);
-    for (size_t v : {off, total, x.sendStride, x.recvStride})
-      p.scalar(v);
-    p.i32(x.root);
-    if (direct)
-      p.scalar(uint64_t(published));
-    call.epochParams(p);
-    if (symm_status st = call.launch(p, kernel, call.grid(total)))
-      return st;
-  }
-  return SYMM_SUCCESS;
+  return launchChunks(
+      call, direct ? "exchange_direct" : "exchange", x.count, call.slotCap(1),
+      [&](size_t total) { return call.grid(total); },
+      [&](Params &p, size_t off, size_t total) {
+        p.memref(x.send, x.sendElems);
+        p.memref(x.recv, x.recvElems);
+        call.channelParams(p, direct);
+        for (size_t v : {off, total, x.sendStride, x.recvStride})
+          p.scalar(v);
+        p.i32(x.root);
+        if (direct)
+          p.scalar(uint64_t(published));
+      });
 }
 
 symm_status allReduce(Call &call, const void *send, void *recv, size_t count,
@@ -406,26 +401,20 @@ symm_status allReduce(Call &call, const void *send, void *recv, size_t count,
     kernel = "all_reduce_ring";
   }
   int64_t published = publishedOffset(call, recv, count, direct);
-  trace(call, count, kernel, (count + cap - 1) / cap,
-        call.grid(std::min(cap, count)));
-  for (size_t off = 0; off < count; off += cap) {
-    size_t total = std::min(cap, count - off);
-    Params p;
-    p.memref(send, count);
-    p.memref(recv, count);
-    call.channelParams(p, direct);
-    p.scalar(off);
-    p.scalar(total);
-    if (algo != AllReduceAlgo::OneShot)
-      p.scalar(call.roundUp((total + call.world - 1) / call.world));
-    p.i32(op);
-    if (direct)
-      p.scalar(uint64_t(published));
-    call.epochParams(p);
-    if (symm_status st = call.launch(p, kernel, call.grid(total)))
-      return st;
-  }
-  return SYMM_SUCCESS;
+  return launchChunks(
+      call, kernel, count, cap, [&](size_t total) { return call.grid(total); },
+      [&](Params &p, size_t off, size_t total) {
+        p.memref(send, count);
+        p.memref(recv, count);
+        call.channelParams(p, direct);
+        p.scalar(off);
+        p.scalar(total);
+        if (algo != AllReduceAlgo::OneShot)
+          p.scalar(call.roundUp((total + call.world - 1) / call.world));
+        p.i32(op);
+        if (direct)
+          p.scalar(uint64_t(published));
+      });
 }
 
 symm_status reduceScatter(Call &call, const void *send, void *recv,
@@ -437,27 +426,20 @@ symm_status reduceScatter(Call &call, const void *send, void *recv,
                                    .count = count,
                                    .sendStride = count,
                                    .op = op});
-  size_t cap = call.slotCap(1);
-  trace(call, count, "reduce_scatter", (count + cap - 1) / cap,
-        call.grid(std::min(cap, count) * call.world));
-  for (size_t off = 0; off < count; off += cap) {
-    size_t total = std::min(cap, count - off);
-    Params p;
-    p.memref(send, count * call.world);
-    // The kernel indexes recv like this rank's block of send: from 0.
-    p.memref(recv, count);
-    call.channelParams(p, /*direct=*/false);
-    p.memref(call.progress(), kProgressBytes / sizeof(int32_t));
-    p.scalar(off);
-    p.scalar(total);
-    p.scalar(count);
-    p.i32(op);
-    call.epochParams(p);
-    if (symm_status st =
-            call.launch(p, "reduce_scatter", call.grid(total * call.world)))
-      return st;
-  }
-  return SYMM_SUCCESS;
+  return launchChunks(
+      call, "reduce_scatter", count, call.slotCap(1),
+      [&](size_t total) { return call.grid(total * call.world); },
+      [&](Params &p, size_t off, size_t total) {
+        p.memref(send, count * call.world);
+        // The kernel indexes recv like this rank's block of send: from 0.
+        p.memref(recv, count);
+        call.channelParams(p, /*direct=*/false);
+        p.memref(call.progress(), kProgressBytes / sizeof(int32_t));
+        p.scalar(off);
+        p.scalar(total);
+        p.scalar(count);
+        p.i32(op);
+      });
 }
 
 symm_status broadcast(Call &call, const void *send, void *recv, size_t count,
