@@ -69,6 +69,19 @@ bool allPeersMapped() {
   return true;
 }
 
+/// The count environment variable `name` sets (`fallback` where it is unset
+/// or empty), which must be `lo`..`hi`.
+symm_status countSetting(const char *name, const char *fallback, unsigned lo,
+                         unsigned hi, unsigned *out) {
+  const char *text = envOr(name, fallback);
+  int value = atoi(text);
+  if (value < int(lo) || value > int(hi))
+    return fail(SYMM_ERROR_INVALID_ARGUMENT, "%s='%s' must be %u..%u", name,
+                text, lo, hi);
+  *out = unsigned(value);
+  return SYMM_SUCCESS;
+}
+
 /// Reads the configuration once per runtime instance.
 symm_status configure(State &s) {
   void *base = nullptr;
@@ -147,14 +160,10 @@ symm_status configure(State &s) {
   // for, so more workgroups only add stores in flight (a 1 MB all-gather on
   // 2 H100s: 13.9 us on 128, 10.6 on 256 and 512), where the flagged
   // kernels lost up to 1.5x on 512 (a 4 MB all-reduce 34.1 against 50.4 us).
-  const char *llBlocks =
-      envOr("SYMM_COLLECTIVES_LL_BLOCKS", gpu ? "512" : blocks);
-  int lb = atoi(llBlocks);
-  if (lb < 1 || lb > int(kMaxBlocks))
-    return fail(SYMM_ERROR_INVALID_ARGUMENT,
-                "SYMM_COLLECTIVES_LL_BLOCKS='%s' must be 1..%u", llBlocks,
-                kMaxBlocks);
-  s.llBlocks = unsigned(lb);
+  if (symm_status st =
+          countSetting("SYMM_COLLECTIVES_LL_BLOCKS", gpu ? "512" : blocks, 1,
+                       kMaxBlocks, &s.llBlocks))
+    return st;
   s.minBlocks = gpu ? std::min(kMinGpuBlocks, s.blocks) : 1;
   for (auto [name, fallback, field] :
        {std::tuple{"SYMM_COLLECTIVES_BLOCK_BYTES", "8K", &s.blockBytes},
@@ -188,13 +197,9 @@ symm_status configure(State &s) {
   } else {
     s.ceChunk = ceDefault / SYMM_COLL_VECTOR_BYTES * SYMM_COLL_VECTOR_BYTES;
   }
-  const char *ceSlots = envOr("SYMM_COLLECTIVES_CE_SLOTS", "3");
-  int slots = atoi(ceSlots);
-  if (slots < 2 || slots > int(kMaxCeSlots))
-    return fail(SYMM_ERROR_INVALID_ARGUMENT,
-                "SYMM_COLLECTIVES_CE_SLOTS='%s' must be 2..%u", ceSlots,
-                kMaxCeSlots);
-  s.ceSlots = unsigned(slots);
+  if (symm_status st = countSetting("SYMM_COLLECTIVES_CE_SLOTS", "3", 2,
+                                    kMaxCeSlots, &s.ceSlots))
+    return st;
   const char *debug = envOr("SYMM_COLLECTIVES_DEBUG", "0");
   if (strcmp(debug, "0") && strcmp(debug, "1"))
     return fail(SYMM_ERROR_INVALID_ARGUMENT,
