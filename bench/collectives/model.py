@@ -267,6 +267,14 @@ RUNS = {
        (n, TODAY, {"SYMM_BROADCAST_ALGO": algo})
        for n, name, algo in ((2, "root", "root"), (2, "ce", "copy_engine"),
                              (4, "chain", "chain"), (4, "ce", "copy_engine"))},
+    # 2 H200s: the all-gather, all-to-all and broadcast by the copy engines
+    # (the exchanges' ring, CopyEngine.cpp) against the SM stores (the
+    # broadcast: the root's), all forced, 4M-1G.
+    **{f"h200x2-collectives-copy-engine-exchange/settings-2-{name}.csv":
+       (2, TODAY, {"SYMM_ALL_GATHER_ALGO": algo, "SYMM_ALL_TO_ALL_ALGO": algo,
+                   "SYMM_BROADCAST_ALGO": bcast})
+       for name, algo, bcast in (("stores", "stores", "root"),
+                                 ("ce", "copy_engine", "copy_engine"))},
     # The nvshmem backend against the cuda backend, 2 ranks: on 2 H100s with
     # the --remote=auto kernels (8K-64M, stopped during the nvshmem run),
     # then on 2 of 4 H200s with the direct kernels on one node (8208ac2;
@@ -289,6 +297,10 @@ ENV_ALGO = {
     "SYMM_BROADCAST_ALGO": ("broadcast", {
         "root": "root", "scatter": "scatter_all_gather", "chain": "chain",
         "ll_chain": "ll_chain", "copy_engine": "copy_engine"}),
+    "SYMM_ALL_GATHER_ALGO": ("all_gather", {
+        "stores": "exchange", "copy_engine": "copy_engine"}),
+    "SYMM_ALL_TO_ALL_ALGO": ("all_to_all", {
+        "stores": "exchange", "copy_engine": "copy_engine"}),
 }
 ENV_SIZES = ("SYMM_COLLECTIVES_LL_MAX", "SYMM_COLLECTIVES_DIRECT_MIN",
              "SYMM_COLLECTIVES_BLOCKS")
@@ -529,13 +541,15 @@ class Model:
                                 link(c))
         return chunked(S, SCRATCH, chunk)
 
-    def ce_chunk(self, S):
-        """The copy-engine broadcast's chunk and chunk count for S bytes
-        (CopyEngine.cpp, chunkBytes): C = sqrt(S g / ((n - 2) / B + 2 / H)),
-        the least of T(C) below, within CE_MIN_CHUNK..CE_CHUNK, then evened
-        out over the chunks."""
+    def ce_chunk(self, S, stages=1):
+        """A copy-engine call's chunk and chunk count for S bytes
+        (CopyEngine.cpp, chunkBytes): C = sqrt(S k g / ((n - 2) / B + 2 / H))
+        with k chunks a round (the broadcast 1, the ring n - 1), the least of
+        T(C) below, within CE_MIN_CHUNK..CE_CHUNK, then evened out over the
+        chunks."""
         per_byte = max(0, self.n - 2) / CE_BYTES_PER_US + 2 / HBM_BYTES_PER_US
-        c = min(max(math.sqrt(S * CE_GAP_US / per_byte), CE_MIN_CHUNK), CE_CHUNK)
+        c = min(max(math.sqrt(S * stages * CE_GAP_US / per_byte), CE_MIN_CHUNK),
+                CE_CHUNK)
         k = -(-S // int(c))
         return min(CE_CHUNK, -(-(-(-S // k)) // VECTOR) * VECTOR), k
 
@@ -557,6 +571,26 @@ class Model:
                          + hbm(2 * c), hbm(2 * S))
         if self.mode == "stream":
             t = max(t, (k * (12 if n > 2 else 4) + 4) * CE_ISSUE_US)
+        return t
+
+    def exchange_copy_engine(self, S):
+        """SYMM_ALL_GATHER_ALGO / SYMM_ALL_TO_ALL_ALGO=copy_engine: the ring
+        of stream copies, a rank's block b in r rounds of C bytes, each round
+        n - 1 chunks down every link (a rank's own, then the ones it
+        forwards), one stage of C / B + g each; the last chunk lands n - 2
+        stages after the ring's last round starts and is copied out of its
+        slot (2 C / H). Every link carries both ways at once; B is one way's
+        rate alone. From a stream the host issues 4 operations per chunk
+        sent, 5 per chunk received (wait, reset, fork, copy out, raise) and
+        3 per forward."""
+        n, b = self.n, self.block(S)
+        if n < 2:
+            return self.o + hbm(2 * b)
+        c, r = self.ce_chunk(b, stages=n - 1)
+        t = self.o + max((r * (n - 1) + n - 2) * (c / CE_BYTES_PER_US + CE_GAP_US)
+                         + hbm(2 * c), hbm(2 * b))
+        if self.mode == "stream":
+            t = max(t, (r * (4 + 5 * (n - 1) + 3 * (n - 2)) + 2) * CE_ISSUE_US)
         return t
 
     # What the runtime chooses (by the rules of the model's code).
@@ -614,6 +648,9 @@ class Model:
             algo = algo or self.broadcast_choice(S)
             return algo, getattr(self, self.ALGOS["broadcast"][algo])(S)
         if collective in ("all_gather", "all_to_all"):
+            # The copy engines move an all-to-all on 2 ranks only.
+            if algo == "copy_engine" and (collective == "all_gather" or self.n <= 2):
+                return algo, self.exchange_copy_engine(S)
             ll = self.ll_fits(self.block(S))
             return ("exchange_ll" if ll else "exchange"), self.exchange(S)
         if collective == "reduce_scatter":

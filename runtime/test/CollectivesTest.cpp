@@ -964,6 +964,22 @@ void testErrors() {
               "SYMM_ALL_REDUCE_ALGO='three_shot' is not one of ll, one_shot, "
               "two_shot, ring, ll_two_shot");
   forceAlgorithm(nullptr);
+  // The exchanges' settings, each restored to the environment's after.
+  for (const char *var : {"SYMM_ALL_GATHER_ALGO", "SYMM_ALL_TO_ALL_ALGO"}) {
+    const char *was = getenv(var);
+    std::string saved = was ? was : "";
+    setenv(var, "ring", 1);
+    std::string text =
+        std::string(var) + "='ring' is not one of stores, copy_engine";
+    expectError(!strcmp(var, "SYMM_ALL_GATHER_ALGO")
+                    ? symm_all_gather(h, h + 1024, 4, SYMM_INT8, nullptr)
+                    : symm_all_to_all(h, h + 1024, 4, SYMM_INT8, nullptr),
+                bad, text.c_str());
+    if (was)
+      setenv(var, saved.c_str(), 1);
+    else
+      unsetenv(var);
+  }
   CHECK_OK(symm_free(heap));
 }
 
@@ -1150,19 +1166,23 @@ int main(int argc, char **argv) {
       testReduceScatter(SYMM_INT32, SYMM_SUM, count, Place::Heap, false,
                         ++seed);
       testAllGather(SYMM_INT32, count, Place::Heap, false, ++seed);
+      testAllToAll(SYMM_INT32, count, Place::Heap, false, ++seed);
       testBroadcast(SYMM_INT32, count, Place::Heap, false, 0, ++seed);
     }
     // 1 MB: the chain from 3 ranks on (to 4 ranks; from 64 MB on more).
     testBroadcast(SYMM_INT32, size_t(1) << 18, Place::Heap, false, 1, ++seed);
     testBroadcastShifted(1000, 0, ++seed);
     testAllToAllv(SYMM_INT32, 1000, Place::Heap, ++seed);
-    // 16 MB in place on 2 ranks: the copy engines' by GPUs, never by CPU
-    // ranks (the results are checked at the smaller sizes).
+    // 16 MB blocks in place on 2 ranks: the copy engines' by GPUs, never by
+    // CPU ranks (the results are checked at the smaller sizes).
     if (world == 2) {
       size_t bytes = size_t(16) << 20;
       void *buffer = nullptr;
-      CHECK_OK(symm_malloc(bytes, &buffer));
+      CHECK_OK(symm_malloc(2 * bytes, &buffer));
       CHECK_OK(symm_broadcast(buffer, buffer, bytes, SYMM_INT8, 0, nullptr));
+      CHECK_OK(symm_all_gather(static_cast<char *>(buffer) + rank * bytes,
+                               buffer, bytes, SYMM_INT8, nullptr));
+      CHECK_OK(symm_all_to_all(buffer, buffer, bytes, SYMM_INT8, nullptr));
       CHECK_OK(symm_synchronize());
       CHECK_OK(symm_free(buffer));
     }

@@ -313,11 +313,35 @@ symm_status broadcastAlgorithm(BroadcastAlgo *algo) {
   return SYMM_SUCCESS;
 }
 
+symm_status exchangeAlgorithm(const char *var, ExchangeAlgo *algo) {
+  int forced;
+  if (symm_status st = forcedAlgorithm(var, {"stores", "copy_engine"}, &forced))
+    return st;
+  *algo = forced < 0 ? ExchangeAlgo::BySize : ExchangeAlgo(forced);
+  return SYMM_SUCCESS;
+}
+
 /// Launches one exchange per chunk (see symm_tile_exchange in the kernels).
 /// From SYMM_COLLECTIVES_DIRECT_MIN bytes per block on, the `exchange_direct`
 /// kernel stores into receive buffers in the heap directly, except where a
 /// receiver still reads its send buffer in place (`directInPlace` false).
 symm_status exchange(Call &call, const Exchange &x) {
+  // The copy engines move an all-gather on any number of ranks, and an
+  // all-to-all on 2, where a block goes one hop (on more, its own chain),
+  // when forced: the size never chooses them. On 2 H200s they lost to the
+  // SM stores at every size from 4 MB to 1 GB, in both collectives (1 GB
+  // all-gather 1784 against 1731 us, 301 against 310 GB/s each way; 16 MB
+  // 56.0 against 40.7; bench/results/h200x2-collectives-copy-engine-
+  // exchange), where a copy one way alone moves 391 GB/s; they leave the
+  // SMs free for work beside the call.
+  bool ring = x.root < 0 && (x.sendStride == 0 || call.world <= 2);
+  if (ring && x.algo == ExchangeAlgo::CopyEngine)
+    return copyEngineExchange(call, x);
+  if (x.algo == ExchangeAlgo::CopyEngine && call.s->debug)
+    fprintf(stderr,
+            "symm: rank %d: %s: copy_engine moves an all-to-all on 2 "
+            "ranks only; the kernels move this one\n",
+            call.rank, call.fn);
   if (call.llFits(x.count)) {
     Params p;
     p.memref(x.send, x.sendElems);

@@ -49,6 +49,9 @@ symm_status symm_all_gather(const void *send, void *recv, size_t send_count,
           agree(CollectiveCall::AllGather, local,
                 {{"send_count", send_count}, dtypeArgument(dtype)}))
     return st;
+  ExchangeAlgo algo;
+  if (symm_status st = exchangeAlgorithm("SYMM_ALL_GATHER_ALGO", &algo))
+    return st;
   if (!send_count)
     return SYMM_SUCCESS;
   std::lock_guard<std::mutex> lock(stateMutex());
@@ -60,7 +63,8 @@ symm_status symm_all_gather(const void *send, void *recv, size_t send_count,
                          .count = send_count,
                          .recvStride = send_count,
                          .sendElems = send_count,
-                         .recvElems = send_count * call.world});
+                         .recvElems = send_count * call.world,
+                         .algo = algo});
 }
 
 symm_status symm_all_to_all(const void *send, void *recv, size_t count_per_rank,
@@ -85,6 +89,9 @@ symm_status symm_all_to_all(const void *send, void *recv, size_t count_per_rank,
           agree(CollectiveCall::AllToAll, local,
                 {{"count_per_rank", count_per_rank}, dtypeArgument(dtype)}))
     return st;
+  ExchangeAlgo algo;
+  if (symm_status st = exchangeAlgorithm("SYMM_ALL_TO_ALL_ALGO", &algo))
+    return st;
   if (!count_per_rank)
     return SYMM_SUCCESS;
   std::lock_guard<std::mutex> lock(stateMutex());
@@ -100,7 +107,8 @@ symm_status symm_all_to_all(const void *send, void *recv, size_t count_per_rank,
                          .recvStride = count_per_rank,
                          .sendElems = elems,
                          .recvElems = elems,
-                         .directInPlace = false});
+                         .directInPlace = false,
+                         .algo = algo});
 }
 
 symm_status symm_broadcast(const void *send, void *recv, size_t count,

@@ -339,6 +339,11 @@ enum class BroadcastAlgo {
 };
 /// SYMM_BROADCAST_ALGO, or BySize where it is unset.
 symm_status broadcastAlgorithm(BroadcastAlgo *algo);
+/// In the order of SYMM_ALL_GATHER_ALGO's and SYMM_ALL_TO_ALL_ALGO's names.
+enum class ExchangeAlgo { Stores, CopyEngine, BySize };
+/// `var` (SYMM_ALL_GATHER_ALGO or SYMM_ALL_TO_ALL_ALGO), or BySize where it
+/// is unset.
+symm_status exchangeAlgorithm(const char *var, ExchangeAlgo *algo);
 
 /// An exchange of `count` elements per block: rank r's block for rank p is
 /// send[p * sendStride ..] and lands at recv[r * recvStride ..] of p
@@ -356,6 +361,8 @@ struct Exchange {
   size_t sendElems;
   size_t recvElems;
   bool directInPlace = true;
+  /// How an all-gather or all-to-all goes (a broadcast's exchange: Stores).
+  ExchangeAlgo algo = ExchangeAlgo::Stores;
 };
 symm_status exchange(Call &call, const Exchange &x);
 /// An all-reduce of `count` elements with `algo` as chosen.
@@ -389,6 +396,10 @@ bool copyEngineAvailable(const Call &call);
 /// pipelined chain of stream copies through the peers' copy-engine slots.
 symm_status copyEngineBroadcast(Call &call, const void *send, void *recv,
                                 size_t count, int root);
+/// The all-gather on any number of ranks and the all-to-all on 2 by the
+/// copy engines (SYMM_ALL_GATHER_ALGO / SYMM_ALL_TO_ALL_ALGO=copy_engine):
+/// a pipelined ring of stream copies through the next rank's slots.
+symm_status copyEngineExchange(Call &call, const Exchange &x);
 
 } // namespace symm::collectives
 
