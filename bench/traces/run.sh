@@ -51,9 +51,31 @@ if [[ $MODE == bundle ]]; then
   echo "bundle in $DIR ($(du -sh "$DIR" | cut -f1))"
   exit 0
 fi
+# A folder of the bundle for SYMM_TRACE_CODES: the workload with its kernels
+# compiled --trace by this tree (another lowering), from SRC (default the
+# examples; a copy with other trace ranges, say):
+#   bench/traces/run.sh code NAME [DIR] [SRC]
+if [[ $MODE == code ]]; then
+  set -e
+  ROOT="$(cd "$HERE/../.." && pwd)"
+  BUILD="${SYMM_BUILD_DIR:-$ROOT/build}"
+  NAME="${2:?usage: $0 code NAME [DIR] [SRC]}"
+  DIR="$(realpath -m "${3:-$ROOT/.device-traces}")/$NAME"
+  SRC="${4:-$ROOT/examples/gemm_all_scatter}"
+  mkdir -p "$DIR/traced"
+  for file in gemm_all_scatter:sm_90 gemm_all_scatter_hopper:sm_90a; do
+    "$BUILD/bin/symm-compile" --target="${file#*:}" --emit=ptx --trace \
+      "$SRC/${file%:*}.mlir" -o "$DIR/${file%:*}.ptx"
+  done
+  # Where the workload looks for its kernels when it records (--trace).
+  cp "$DIR"/*.ptx* "$DIR/traced/"
+  cp "$BUILD/bin/gemm_all_scatter" "$DIR/"
+  echo "code in $DIR"
+  exit 0
+fi
 PARTS="${2:-trace litmus}"
 if [[ $MODE != gpu ]]; then
-  echo "usage: $0 bundle [DIR] | gpu [trace|litmus]" >&2
+  echo "usage: $0 bundle [DIR] | code NAME [DIR] [SRC] | gpu [trace|litmus]" >&2
   exit 2
 fi
 
@@ -84,17 +106,28 @@ run() { # run LABEL TIMEOUT ARGS...: the command's output into the log
 # Timing: untraced, traced, and the traced code not recording (no
 # SYMM_TRACE: each event site loads the buffer's address and branches), in
 # turn, SYMM_TRACE_ROUNDS times (default 3), so that drift and noise show;
-# the summary takes each one's median.
+# the summary takes each one's median. SYMM_TRACE_CODES names more folders
+# of the bundle, each with its own gemm_all_scatter and kernels (another
+# lowering of the events, say), timed in the same turn not recording (NAME)
+# and recording (NAME-traced); SYMM_TRACE_WORKLOADS the variants (default
+# all four).
+PASSES=(plain traced code)
+for extra in ${SYMM_TRACE_CODES:-}; do
+  PASSES+=("$extra" "$extra-traced")
+done
 for round in $(seq "${SYMM_TRACE_ROUNDS:-3}"); do
   [[ $PARTS == *trace* ]] || break
-  for pass in plain traced code; do
+  for pass in "${PASSES[@]}"; do
     trace=() program=./gemm_all_scatter
-    [[ $pass == traced ]] && trace=(--trace="$RESULTS/bench-traced.json")
+    [[ $pass == *traced ]] && trace=(--trace="$RESULTS/bench-traced.json")
     [[ $pass == code ]] && program=./code/gemm_all_scatter
+    [[ $pass != plain && $pass != traced && $pass != code ]] &&
+      program=./${pass%-traced}/gemm_all_scatter
     run "bench-$pass-$round" 90 ./symm-run -n 2 --backend cuda --heap-size 2G \
       --timeout 80 "$program" --kernel=hopper "${SHAPE[@]}" --bench \
-      --iters=20 "${trace[@]}"
-    [[ $pass == traced ]] && run "check-traced-$round" 120 python3 \
+      --iters=20 --variant="${SYMM_TRACE_WORKLOADS:-bulk_sync,producer_consumer,fused_sequential,wg_specialized}" \
+      "${trace[@]}"
+    [[ $pass == *traced ]] && run "check-$pass-$round" 120 python3 \
       ./check-trace.py "$RESULTS/bench-traced.json" --ranks 2
     rm -f "$RESULTS/bench-traced.json"
   done
@@ -112,20 +145,26 @@ python3 - "$LOG" <<'PY'
 import re, statistics, sys
 times, label = {}, None
 for line in open(sys.argv[1]):
-    m = re.match(r"== bench-(\w+)-\d+: ", line)
+    m = re.match(r"== bench-([\w-]+)-\d+: ", line)
     if m:
         label = m.group(1)
     m = re.search(r"\[rank 0\] gemm_all_scatter (\w+) .*: ([0-9.]+) us/iter", line)
     if m and label:
         times.setdefault((m.group(1), label), []).append(float(m.group(2)))
-print("| variant | untraced | traced | code, not recording | traced / untraced | code / untraced |")
-print("| --- | --- | --- | --- | --- | --- |")
+passes = list(dict.fromkeys(k[1] for k in times))
+others = [p for p in passes if p != "plain"]
+print("| variant | untraced | " + " | ".join(others) + " | "
+      + " | ".join(f"{p} / untraced" for p in others) + " |")
+print("| --- " * (2 + 2 * len(others)) + "|")
 for v in dict.fromkeys(k[0] for k in times):
-    med = {p: statistics.median(times.get((v, p), [float("nan")]))
-           for p in ("plain", "traced", "code")}
-    print(f"| {v} | {med['plain']:.1f} | {med['traced']:.1f} | {med['code']:.1f} "
-          f"| {med['traced'] / med['plain']:.3f} | {med['code'] / med['plain']:.3f} |")
+    med = {p: statistics.median(times.get((v, p), [float("nan")])) for p in passes}
+    print(f"| {v} | {med['plain']:.1f} | "
+          + " | ".join(f"{med[p]:.1f}" for p in others) + " | "
+          + " | ".join(f"{med[p] / med['plain']:.3f}" for p in others) + " |")
 PY
+# The pass names: traced is --trace; code the traced kernels not recording;
+# NAME and NAME-traced a SYMM_TRACE_CODES folder's, not recording and
+# recording.
 echo "---- clocks: each traced run's flows (check-trace.py), us"
 python3 - "$LOG" <<'PY'
 import re, sys
@@ -146,7 +185,7 @@ for label, lines in runs.items():
     ok = re.search(r"(\d+) flows, largest backward flow ([0-9.]+) us", text)
     short = re.search(r"shortest flow from rank to rank: (.*)", text)
     label = ("fused_sequential" if label == "check" else
-             label.replace("check-traced-", "bench, round "))
+             re.sub(r"check-(\S+)-(\d+)", r"bench \1, round \2", label))
     if ok:
         print(f"| {label} | {ok.group(1)} | {ok.group(2)} "
               f"| {short.group(1) if short else '-'} |")

@@ -20,6 +20,10 @@
 // PTX-LABEL: .entry traced(
 // PTX: mov.u64 {{.*}}, %globaltimer;
 // PTX: atom.global.add.u64
+// An event is two 16-byte stores: the time with the kind, subgroup and
+// block, then the two arguments.
+// PTX: st.global.v2.b64 [%rd{{[0-9]+}}], {%rd{{[0-9]+}}, %rd{{[0-9]+}}};
+// PTX-NEXT: st.global.v2.b64 [%rd{{[0-9]+}}+16], {%rd{{[0-9]+}}, {{-?[0-9%rd]+}}};
 // PTX: mov.u64 {{.*}}, %globaltimer;
 // PTX: atom.global.add.u64 {{.*}}, %rd{{[0-9]+}};
 // PTX: ret;

@@ -16,6 +16,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
+#include <cstddef>
 #include <set>
 
 using namespace mlir;
@@ -36,6 +37,14 @@ SAME_KIND(put_end, SYMM_TRACE_PUT_END)
 SAME_KIND(get_begin, SYMM_TRACE_GET_BEGIN)
 SAME_KIND(get_end, SYMM_TRACE_GET_END)
 #undef SAME_KIND
+// The recording stores an event as two 16-byte halves (below).
+static_assert(sizeof(symm_trace_event) == 32 &&
+                  offsetof(symm_trace_event, kind) == 8 &&
+                  offsetof(symm_trace_event, subgroup) == 10 &&
+                  offsetof(symm_trace_event, block) == 12 &&
+                  offsetof(symm_trace_event, a) == 16 &&
+                  offsetof(symm_trace_event, b) == 24,
+              "symm_trace_event's layout differs from what Trace.cpp stores");
 
 namespace {
 
@@ -279,20 +288,33 @@ struct TraceRecordLowering : public ConvertOpToLLVMPattern<TraceRecordOp> {
         LLVM::IntToPtrOp::create(b, loc, ptrType,
                                  field(SYMM_TRACE_FIELD_EVENTS, i64)),
         ArrayRef<LLVM::GEPArg>{at});
-    auto store = [&](int which, Value value) {
-      Value ptr = LLVM::GEPOp::create(b, loc, ptrType, eventType, event,
-                                      ArrayRef<LLVM::GEPArg>{0, which});
-      LLVM::StoreOp::create(b, loc, value, ptr);
+    // The event's 32 bytes as two 16-byte stores (the buffer and the
+    // events are 16-byte aligned): the time and the kind, subgroup and
+    // block packed as symm_trace_event lays them out (little-endian), then
+    // the two arguments.
+    auto shifted = [&](Value v, int64_t by) -> Value {
+      Value wide = LLVM::ZExtOp::create(b, loc, i64, v);
+      return by ? LLVM::ShlOp::create(b, loc, wide, constant(i64, by)) : wide;
     };
-    store(SYMM_TRACE_EVENT_TIME, time);
-    store(SYMM_TRACE_EVENT_KIND,
-          constant(i16, static_cast<int64_t>(op.getKind())));
-    store(SYMM_TRACE_EVENT_SUBGROUP,
-          LLVM::TruncOp::create(b, loc, i16, index(b, loc, subgroup)));
-    store(SYMM_TRACE_EVENT_BLOCK,
-          LLVM::TruncOp::create(b, loc, i32, index(b, loc, block)));
-    store(SYMM_TRACE_EVENT_A, a);
-    store(SYMM_TRACE_EVENT_B, bArg);
+    Value ids = LLVM::OrOp::create(
+        b, loc, constant(i64, static_cast<int64_t>(op.getKind())),
+        LLVM::OrOp::create(
+            b, loc,
+            shifted(LLVM::TruncOp::create(b, loc, i16, index(b, loc, subgroup)),
+                    16),
+            shifted(LLVM::TruncOp::create(b, loc, i32, index(b, loc, block)),
+                    32)));
+    auto pairType = VectorType::get({2}, i64);
+    auto storePair = [&](int first, Value lo, Value hi) {
+      Value pair = LLVM::PoisonOp::create(b, loc, pairType);
+      pair = LLVM::InsertElementOp::create(b, loc, pair, lo, constant(i32, 0));
+      pair = LLVM::InsertElementOp::create(b, loc, pair, hi, constant(i32, 1));
+      Value ptr = LLVM::GEPOp::create(b, loc, ptrType, eventType, event,
+                                      ArrayRef<LLVM::GEPArg>{0, first});
+      LLVM::StoreOp::create(b, loc, pair, ptr, /*alignment=*/16);
+    };
+    storePair(SYMM_TRACE_EVENT_TIME, time, ids);
+    storePair(SYMM_TRACE_EVENT_A, a, bArg);
     b.eraseOp(op);
     return success();
   }
