@@ -30,6 +30,7 @@ constexpr const char *kNvshmemHome = "SYMM_NVSHMEM_HOME";
 /// the MiB of shared memory for what releases publish.
 constexpr const char *kCheckRaces = "SYMM_HOST_CHECK_RACES";
 constexpr const char *kRaceMemory = "SYMM_HOST_RACE_MEMORY";
+constexpr const char *kRaceShadow = "SYMM_HOST_RACE_SHADOW";
 constexpr const char *kCheckCollectives = "SYMM_CHECK_COLLECTIVES";
 /// Traces (runtime/lib/core/Trace.h): the file to write, the events each
 /// subgroup keeps and the subgroups that record.

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "RaceMemory.h"
+#include "../core/Environment.h"
 #include "../core/Runtime.h"
 
 #include <cerrno>
@@ -44,6 +45,8 @@ struct symm::races::Control {
   uint32_t stringTop;
   /// Per barrier parity, each rank's next block number when it entered.
   uint32_t marks[2][SYMM_MAX_RANKS];
+  /// Pages of all ranks' heap shadows some access has touched.
+  std::atomic<uint64_t> shadowPages;
 };
 
 namespace {
@@ -143,16 +146,21 @@ int sizeClass(size_t bytes) {
 } // namespace
 
 symm_status SharedMemory::map(Bootstrap &bootstrap, size_t heapBytes,
-                              size_t arenaBytes) {
+                              size_t arenaBytes, size_t shadowBudget) {
   this->arenaBytes = arenaBytes;
+  page = size_t(sysconf(_SC_PAGESIZE));
+  shadowBudgetPages = shadowBudget / page;
   control_ = 0;
   sync = pageAlign(sizeof(Control));
   stringIndex = sync + pageAlign(kSyncSlots * sizeof(SyncSlot));
   strings = stringIndex + pageAlign(kStringSlots * sizeof(uint32_t));
   arena = strings + pageAlign(kStringBytes);
   blocks_ = arena + pageAlign(arenaBytes);
-  shadow_ = blocks_ + pageAlign(kBlocksPerRank * sizeof(BlockInfo));
-  total = shadow_ + pageAlign((heapBytes + 7) / 8 * kCells * sizeof(Cell));
+  touched_ = blocks_ + pageAlign(kBlocksPerRank * sizeof(BlockInfo));
+  size_t shadowBytes = pageAlign((heapBytes + 7) / 8 * kCells * sizeof(Cell));
+  // A bit per page of the shadow, in 64-bit words.
+  shadow_ = touched_ + pageAlign((shadowBytes / page + 63) / 64 * 8);
+  total = shadow_ + shadowBytes;
   int fd = memfd_create("symm-races", MFD_CLOEXEC);
   if (fd < 0)
     return fail(SYMM_ERROR_BACKEND, "race checks: memfd_create: %s",
@@ -199,6 +207,30 @@ void SharedMemory::unmap() {
 
 Cell *SharedMemory::shadow(int r) const {
   return reinterpret_cast<Cell *>(region(r) + shadow_);
+}
+bool SharedMemory::shadowFits(int r, size_t first, size_t last) {
+  constexpr size_t kGroupBytes = kCells * sizeof(Cell);
+  auto *bits = reinterpret_cast<std::atomic<uint64_t> *>(region(r) + touched_);
+  for (size_t p = first * kGroupBytes / page; p <= last * kGroupBytes / page;
+       ++p) {
+    uint64_t bit = uint64_t(1) << (p % 64);
+    if (bits[p / 64].load(std::memory_order_relaxed) & bit)
+      continue;
+    if (control->shadowPages.load(std::memory_order_relaxed) >=
+        shadowBudgetPages) {
+      exceeded("the heaps' shadow memory (8 bytes per byte of heap that "
+               "kernels touch, on every rank) reached " +
+               std::to_string((shadowBudgetPages * page) >> 20) + " MiB (" +
+               env::kRaceShadow +
+               ", by default half of this machine's memory): give the "
+               "program a smaller heap (symm-run --heap-size) or fewer "
+               "ranks, or raise it");
+      return false;
+    }
+    if (!(bits[p / 64].fetch_or(bit) & bit))
+      control->shadowPages.fetch_add(1);
+  }
+  return true;
 }
 BlockInfo *SharedMemory::blocks(int r) const {
   return reinterpret_cast<BlockInfo *>(region(r) + blocks_);

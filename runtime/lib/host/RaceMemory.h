@@ -76,13 +76,20 @@ struct SyncSlot;
 
 class SharedMemory {
 public:
-  /// Creates this rank's region and maps every rank's (collective).
-  symm_status map(Bootstrap &bootstrap, size_t heapBytes, size_t arenaBytes);
+  /// Creates this rank's region and maps every rank's (collective); the
+  /// heaps' shadow may take up to `shadowBudget` bytes of all ranks' memory.
+  symm_status map(Bootstrap &bootstrap, size_t heapBytes, size_t arenaBytes,
+                  size_t shadowBudget);
   void unmap();
   bool mapped() const { return !regions.empty(); }
 
   /// Rank r's heap shadow (kCells per 8 bytes) and block table.
   Cell *shadow(int r) const;
+  /// Counts the pages of rank r's shadow that hold the 8-byte granules
+  /// `first` to `last` of its heap against the shadow's budget, the first
+  /// time any rank touches each; false once all ranks' pages would pass it
+  /// (then the detector has stopped, saying why).
+  bool shadowFits(int r, size_t first, size_t last);
   BlockInfo *blocks(int r) const;
   /// The lock of the 8 bytes (or the sync object) of `key`.
   std::atomic<uint32_t> *lockFor(uint64_t key) const;
@@ -113,8 +120,10 @@ private:
 
   std::vector<char *> regions;
   Control *control = nullptr;
-  size_t control_, sync, stringIndex, strings, arena, blocks_, shadow_, total;
+  size_t control_, sync, stringIndex, strings, arena, blocks_, touched_,
+      shadow_, total;
   size_t arenaBytes = 0;
+  size_t page = 0, shadowBudgetPages = 0;
   std::mutex overflowMutex;
   std::string overflow;
 };

@@ -38,6 +38,7 @@
 #include <memory>
 #include <mutex>
 #include <set>
+#include <unistd.h>
 #include <unordered_map>
 
 using namespace symm;
@@ -348,6 +349,8 @@ void access(Detector &d, Thread &t, uintptr_t a, size_t bytes, uint8_t flags,
   } else {
     cells = d.memory.shadow(owner);
     bytes = std::min(bytes, d.heapBytes - offset);
+    if (!d.memory.shadowFits(owner, offset / 8, (offset + bytes - 1) / 8))
+      return;
   }
   uint32_t id = siteId(d, site);
   size_t end = offset + bytes;
@@ -416,15 +419,28 @@ symm_status symm::races::attach(Bootstrap &bootstrap,
       v && strcmp(v, "0") && strcmp(v, "1"))
     return fail(SYMM_ERROR_INVALID_ARGUMENT, "%s='%s' is neither 0 nor 1",
                 env::kCheckRaces, v);
-  size_t arenaMiB = 256;
-  if (const char *v = env::get(env::kRaceMemory)) {
-    std::optional<int> mib = env::parseInt(v, 16, 1 << 20);
-    if (!mib)
+  // A setting in MiB from `least` to `most`, `mib` where it is unset.
+  auto mibSetting = [](const char *var, int least, int most,
+                       size_t &mib) -> symm_status {
+    const char *v = env::get(var);
+    if (!v)
+      return SYMM_SUCCESS;
+    std::optional<int> value = env::parseInt(v, least, most);
+    if (!value)
       return fail(SYMM_ERROR_INVALID_ARGUMENT,
-                  "%s='%s' is not a number of MiB from 16 to 1048576",
-                  env::kRaceMemory, v);
-    arenaMiB = size_t(*mib);
-  }
+                  "%s='%s' is not a number of MiB from %d to %d", var, v, least,
+                  most);
+    mib = size_t(*value);
+    return SYMM_SUCCESS;
+  };
+  size_t arenaMiB = 256;
+  if (symm_status st = mibSetting(env::kRaceMemory, 16, 1 << 20, arenaMiB))
+    return st;
+  // All ranks' shadows together: by default half of the machine's memory.
+  size_t shadowMiB =
+      size_t(sysconf(_SC_PHYS_PAGES)) / 2 * size_t(sysconf(_SC_PAGESIZE)) >> 20;
+  if (symm_status st = mibSetting(env::kRaceShadow, 1, 1 << 30, shadowMiB))
+    return st;
   // Every rank must agree; a rank that differs fails every rank.
   std::vector<uint8_t> all(static_cast<size_t>(size));
   uint8_t flag = mine;
@@ -438,7 +454,8 @@ symm_status symm::races::attach(Bootstrap &bootstrap,
                   env::kCheckRaces, all[0], all[size_t(r)], r);
   if (!mine)
     return SYMM_SUCCESS;
-  if (symm_status st = d.memory.map(bootstrap, heapBytes, arenaMiB << 20))
+  if (symm_status st =
+          d.memory.map(bootstrap, heapBytes, arenaMiB << 20, shadowMiB << 20))
     return st;
   d.heaps = heaps;
   d.heapBytes = heapBytes;
