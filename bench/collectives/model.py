@@ -275,6 +275,13 @@ RUNS = {
                    "SYMM_BROADCAST_ALGO": bcast})
        for name, algo, bcast in (("stores", "stores", "root"),
                                  ("ce", "copy_engine", "copy_engine"))},
+    # 4 H200s: the same, all-gather and broadcast (the all-to-all's copy
+    # engines move 2 ranks only), 4M-1G.
+    **{f"h200x4-collectives-copy-engine-ring/settings-4-{name}.csv":
+       (4, TODAY, {"SYMM_ALL_GATHER_ALGO": algo, "SYMM_ALL_TO_ALL_ALGO": algo,
+                   "SYMM_BROADCAST_ALGO": bcast})
+       for name, algo, bcast in (("stores", "stores", "root"),
+                                 ("ce", "copy_engine", "copy_engine"))},
     # The nvshmem backend against the cuda backend, 2 ranks: on 2 H100s with
     # the --remote=auto kernels (8K-64M, stopped during the nvshmem run),
     # then on 2 of 4 H200s with the direct kernels on one node (8208ac2;
