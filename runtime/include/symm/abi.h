@@ -148,8 +148,11 @@ typedef enum symm_trace_buffer_field {
  * s_memrealtime on AMD, CLOCK_MONOTONIC on the CPU target). `a` and `b` by
  * kind: a name, `(module << 32) | offset in the name table`, and the range's
  * id (-1 without); a flag, its address in this rank's view and
- * `(peer << 32) | value` (the peer whose flag it is, or -1 for this rank's
- * own; the value written, added, or seen); a put or get, the peer and 0. */
+ * `(peer << 32) | value` (the peer whose flag it is, -1 for this rank's
+ * own, or SYMM_TRACE_EVERY_PEER for a signal recorded once before the loop
+ * that makes it to each peer; the value written, added, or seen); a put or
+ * get, the peer and 0. */
+#define SYMM_TRACE_EVERY_PEER 0xfffffffeu
 typedef struct symm_trace_event {
   uint64_t time;
   uint16_t kind; /* symm_trace_kind */

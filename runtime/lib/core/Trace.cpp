@@ -33,6 +33,8 @@ constexpr int kDefaultEvents = 128; // per subgroup
 constexpr int kDefaultSlots = 4096; // subgroups
 constexpr int kAlignmentRounds = 5; // barriers the clock offset is taken at
 constexpr uint32_t kThisRank = 0xffffffffu;
+/// A part file's owner of a signal to every peer.
+constexpr int64_t kEveryPeer = -2;
 
 struct Tracer {
   std::mutex mutex;
@@ -137,7 +139,9 @@ symm_status writePart(State &s, const std::vector<Event> &events,
     uint64_t value = e.b;
     if (flag) {
       uint32_t peer = uint32_t(e.b >> 32);
-      owner = peer == kThisRank ? s.rank : int64_t(peer);
+      owner = peer == kThisRank               ? s.rank
+              : peer == SYMM_TRACE_EVERY_PEER ? kEveryPeer
+                                              : int64_t(peer);
       value = e.b & 0xffffffffu;
       if (e.a >= heap && e.a < heap + s.heapBytes)
         at = int64_t(e.a - heap);
@@ -301,12 +305,16 @@ bool writeJson(int size, const char *path, std::vector<RankEvent> &events,
       continue;
     }
     if (e.kind == SYMM_TRACE_SIGNAL) {
-      place(e, "{\"name\":\"signal to rank " + std::to_string(e.owner) +
+      bool every = e.owner == kEveryPeer;
+      std::string to = every ? "every peer" : "rank " + std::to_string(e.owner);
+      place(e, "{\"name\":\"signal to " + to +
                    "\",\"cat\":\"signal\",\"ph\":\"i\",\"s\":\"t\"" +
                    common(e) + ",\"args\":{\"offset\":" + std::to_string(e.at) +
                    ",\"value\":" + std::to_string(e.value) + "}}");
-      if (e.at >= 0)
-        signals[{e.owner, e.at}].push_back(&e);
+      for (int64_t owner = every ? 0 : e.owner;
+           e.at >= 0 && owner < (every ? size : e.owner + 1); ++owner)
+        if (!every || owner != e.rank)
+          signals[{owner, e.at}].push_back(&e);
       continue;
     }
     // An end closes the innermost open range when it is its beginning's

@@ -14,6 +14,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "symm/abi.h"
 
 namespace mlir::symm {
 #define GEN_PASS_DEF_SYMMTRACE
@@ -40,13 +42,15 @@ Value elementAddress(OpBuilder &b, Location loc, Value memref,
   return indexToI64(b, loc, buildElementAddress(b, loc, memref, indices));
 }
 
-/// `(peer << 32) | value`: the flag's owner (-1: this rank) and the low 32
-/// bits of the value.
-Value peerAndValue(OpBuilder &b, Location loc, Value peer, Value value) {
+/// `(peer << 32) | value`: the flag's owner (-1: this rank; -2: every
+/// peer, SYMM_TRACE_EVERY_PEER) and the low 32 bits of the value.
+Value peerAndValue(OpBuilder &b, Location loc, Value peer, Value value,
+                   bool everyPeer = false) {
   Type i32 = b.getI32Type();
   Value high =
-      peer ? arith::ExtUIOp::create(b, loc, b.getI64Type(), peer).getResult()
-           : constantI64(b, loc, 0xffffffff);
+      everyPeer ? constantI64(b, loc, SYMM_TRACE_EVERY_PEER)
+      : peer ? arith::ExtUIOp::create(b, loc, b.getI64Type(), peer).getResult()
+             : constantI64(b, loc, 0xffffffff);
   high = arith::ShLIOp::create(b, loc, high, constantI64(b, loc, 32));
   unsigned width = value.getType().getIntOrFloatBitWidth();
   if (width > 32)
@@ -65,10 +69,30 @@ void record(OpBuilder &b, Location loc, TraceEventKind kind, ValueRange args,
 
 /// The events of a flag: its address and `(peer << 32) | value`.
 void recordFlag(OpBuilder &b, Location loc, TraceEventKind kind, Value memref,
-                ValueRange indices, Value peer, Value value) {
+                ValueRange indices, Value peer, Value value,
+                bool everyPeer = false) {
   record(b, loc, kind,
          {elementAddress(b, loc, memref, indices),
-          peerAndValue(b, loc, peer, value)});
+          peerAndValue(b, loc, peer, value, everyPeer)});
+}
+
+/// The loop over peers a signal is made in, if any: the innermost scf.for
+/// around it whose counter the peer comes from, while the flag and the value
+/// come from outside it (symm_announce's, which signals every peer). Its
+/// event is recorded once before that loop, as a signal to every peer (made
+/// before any of the signals, so that no wait they satisfy ends first): an
+/// event inside the loop stops the loop from being unrolled and costs the
+/// rest of the kernel more (on Hopper, ptxas then moved the GEMM main loop's
+/// wgmma descriptors out of the uniform datapath: docs/Tracing.md).
+scf::ForOp peerLoop(SignalOp signal) {
+  auto loop = signal->getParentOfType<scf::ForOp>();
+  if (!loop || loop.isDefinedOutsideOfLoop(signal.getPeer()))
+    return {};
+  auto outside = [&](Value v) { return loop.isDefinedOutsideOfLoop(v); };
+  if (!outside(signal.getMemref()) || !outside(signal.getValue()) ||
+      !llvm::all_of(signal.getIndices(), outside))
+    return {};
+  return loop;
 }
 
 /// A tile transfer's begin and end around `op`, with `peer`.
@@ -116,8 +140,12 @@ void instrumentKernel(gpu::GPUFuncOp kernel) {
       recordFlag(b, loc, TraceEventKind::wait_end, wait.getMemref(),
                  wait.getIndices(), wait.getPeer(), wait.getResult());
     } else if (auto signal = dyn_cast<SignalOp>(op)) {
+      scf::ForOp loop = peerLoop(signal);
+      if (loop)
+        b.setInsertionPoint(loop);
       recordFlag(b, loc, TraceEventKind::signal, signal.getMemref(),
-                 signal.getIndices(), signal.getPeer(), signal.getValue());
+                 signal.getIndices(), signal.getPeer(), signal.getValue(),
+                 /*everyPeer=*/bool(loop));
     } else if (auto store = dyn_cast<StoreOp>(op);
                store && isFlagRelease(store)) {
       recordFlag(b, loc, TraceEventKind::signal, store.getMemref(),
