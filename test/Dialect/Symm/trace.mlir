@@ -47,17 +47,20 @@ gpu.module @kernels {
   }
 }
 
-// A signal made in a loop over peers, with the flag and the value from
-// outside the loop (symm_announce's): one event before the loop, to every
-// peer (-2 in the peer's half: 0xfffffffe << 32 | value), so the loop keeps
-// no event. A signal whose value changes in the loop keeps its own.
+// A signal made in a loop over the ranks (0 to symm.world_size), with the
+// flag and the value from outside the loop (symm_announce's): one event
+// before the loop, to every peer (-2 in the peer's half: 0xfffffffe << 32 |
+// value), so the loop keeps no event. A signal whose value changes in the
+// loop, and one in a loop that does not count the ranks, keep their own.
 gpu.module @loops {
   // CHECK-LABEL: gpu.func @announce
-  gpu.func @announce(%arrivals: memref<4xi32, #symm.heap>, %me: index, %n: index) kernel {
+  gpu.func @announce(%arrivals: memref<4xi32, #symm.heap>, %me: index, %some: index) kernel {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %one = arith.constant 1 : i32
-    // CHECK: %[[EVERY:.*]] = arith.constant 4294967294 : i64
+    %n32 = symm.world_size : i32
+    %n = arith.index_cast %n32 : i32 to index
+    // CHECK: arith.constant 4294967294 : i64
     // CHECK: symm.trace.record signal(%{{.*}}, %{{.*}}) : i64, i64
     // CHECK-NEXT: scf.for
     // CHECK-NOT: symm.trace.record
@@ -72,6 +75,13 @@ gpu.module @loops {
     scf.for %p = %c0 to %n step %c1 {
       %p32 = arith.index_cast %p : index to i32
       symm.signal set %p32, %arrivals[%me] on %p32 scope(system) : i32 -> memref<4xi32, #symm.heap>
+    }
+    // CHECK: scf.for
+    // CHECK: symm.trace.record signal
+    // CHECK-NEXT: symm.signal add
+    scf.for %p = %c0 to %some step %c1 {
+      %p32 = arith.index_cast %p : index to i32
+      symm.signal add %one, %arrivals[%me] on %p32 scope(system) : i32 -> memref<4xi32, #symm.heap>
     }
     gpu.return
   }

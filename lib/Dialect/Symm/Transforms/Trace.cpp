@@ -15,6 +15,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 #include "symm/abi.h"
 
 namespace mlir::symm {
@@ -76,17 +77,32 @@ void recordFlag(OpBuilder &b, Location loc, TraceEventKind kind, Value memref,
           peerAndValue(b, loc, peer, value, everyPeer)});
 }
 
+/// Whether `loop` counts 0, 1, ..., symm.world_size - 1 (the ranks).
+bool overEveryRank(scf::ForOp loop) {
+  if (!matchPattern(loop.getLowerBound(), m_Zero()) ||
+      !matchPattern(loop.getStep(), m_One()))
+    return false;
+  Value upper = loop.getUpperBound();
+  while (auto cast = upper.getDefiningOp<arith::IndexCastOp>())
+    upper = cast.getIn();
+  while (auto cast = upper.getDefiningOp<arith::IndexCastUIOp>())
+    upper = cast.getIn();
+  return upper.getDefiningOp<WorldSizeOp>() != nullptr;
+}
+
 /// The loop over peers a signal is made in, if any: the innermost scf.for
-/// around it whose counter the peer comes from, while the flag and the value
-/// come from outside it (symm_announce's, which signals every peer). Its
-/// event is recorded once before that loop, as a signal to every peer (made
-/// before any of the signals, so that no wait they satisfy ends first): an
-/// event inside the loop stops the loop from being unrolled and costs the
-/// rest of the kernel more (on Hopper, ptxas then moved the GEMM main loop's
-/// wgmma descriptors out of the uniform datapath: docs/Tracing.md).
+/// around it that counts the ranks, whose counter the peer comes from,
+/// while the flag and the value come from outside it (symm_announce's, which
+/// signals every peer). Its event is recorded once before that loop, as a
+/// signal to every peer (made before any of the signals, so that no wait they
+/// satisfy ends first): an event inside the loop stops the loop from being
+/// unrolled and costs the rest of the kernel more (on Hopper, ptxas then moved
+/// the GEMM main loop's wgmma descriptors out of the uniform datapath:
+/// docs/Tracing.md).
 scf::ForOp peerLoop(SignalOp signal) {
   auto loop = signal->getParentOfType<scf::ForOp>();
-  if (!loop || loop.isDefinedOutsideOfLoop(signal.getPeer()))
+  if (!loop || loop.isDefinedOutsideOfLoop(signal.getPeer()) ||
+      !overEveryRank(loop))
     return {};
   auto outside = [&](Value v) { return loop.isDefinedOutsideOfLoop(v); };
   if (!outside(signal.getMemref()) || !outside(signal.getValue()) ||
