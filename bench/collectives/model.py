@@ -275,6 +275,13 @@ RUNS = {
                    "SYMM_BROADCAST_ALGO": bcast})
        for name, algo, bcast in (("stores", "stores", "root"),
                                  ("ce", "copy_engine", "copy_engine"))},
+    # 2 H100s: the same, all-gather and broadcast, 4M-1G (the copy engines'
+    # first run on H100s).
+    **{f"h100x2-collectives-copy-engine/settings-2-{name}.csv":
+       (2, TODAY, {"SYMM_ALL_GATHER_ALGO": algo, "SYMM_ALL_TO_ALL_ALGO": algo,
+                   "SYMM_BROADCAST_ALGO": bcast})
+       for name, algo, bcast in (("stores", "stores", "root"),
+                                 ("ce", "copy_engine", "copy_engine"))},
     # 4 H200s: the same, all-gather and broadcast (the all-to-all's copy
     # engines move 2 ranks only), 4M-1G.
     **{f"h200x4-collectives-copy-engine-ring/settings-4-{name}.csv":

@@ -217,7 +217,9 @@ symm_status lowLatencyChain(Call &call, const void *src, void *recv,
 /// of 4 H200s, against the root's SM stores, from a stream (NCCL in
 /// brackets): 16 MB 64.2 against 63.1 us (61.2), 32 MB 108.5 against 115.8
 /// (111.2), 256 MB 775.8 against 842.9 (751.6), 1 GB 3103 against 3367
-/// (2942); below 16 MB they lose (4 MB 35.4 against 28.1). With more ranks
+/// (2942); below 16 MB they lose (4 MB 35.4 against 28.1). On 2 H100s the
+/// same from 16 MB (32 MB 109.9 against 125.6, 1 GB 3206 against 3536;
+/// bench/results/h100x2-collectives-copy-engine). With more ranks
 /// each of the n - 2 further hops delays the last chunk by a whole stage,
 /// where the SM chain's workgroups pipeline pieces of tens of KB: on 4
 /// H200s the copies took 2.1-2.6x the chain's time up to 64 MB and 1.05x
