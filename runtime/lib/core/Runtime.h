@@ -169,6 +169,9 @@ public:
                                  size_t *bytes) = 0;
   /// The clock trace events are stamped with, in nanoseconds, read now.
   virtual symm_status readClock(uint64_t *ns) = 0;
+  /// Whether every rank reads the same clock (ranks of one host reading its
+  /// monotonic clock), so that traces need no alignment.
+  virtual bool ranksShareClock() const { return false; }
   virtual symm_status launch(void *function, const unsigned grid[3],
                              const unsigned block[3], unsigned sharedBytes,
                              void *stream, void **params, size_t numParams) = 0;

@@ -315,6 +315,8 @@ public:
     *ns = uint64_t(_symm_host_clock_ns());
     return SYMM_SUCCESS;
   }
+  // CPU ranks share one host's memory, hence its CLOCK_MONOTONIC.
+  bool ranksShareClock() const override { return true; }
 
   symm_status launch(void *function, const unsigned grid[3],
                      const unsigned block[3], unsigned sharedBytes,
