@@ -319,7 +319,7 @@ symm_status exchangeAlgorithm(const char *var, ExchangeAlgo *algo) {
   int forced;
   if (symm_status st = forcedAlgorithm(var, {"stores", "copy_engine"}, &forced))
     return st;
-  *algo = forced < 0 ? ExchangeAlgo::BySize : ExchangeAlgo(forced);
+  *algo = forced < 0 ? ExchangeAlgo::Stores : ExchangeAlgo(forced);
   return SYMM_SUCCESS;
 }
 

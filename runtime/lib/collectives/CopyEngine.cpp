@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 namespace symm::collectives {
@@ -46,7 +47,7 @@ constexpr size_t kMinChunk = size_t(64) << 10;
 /// most a slot (SYMM_COLLECTIVES_CE_CHUNK), and the call's chunks all alike
 /// (whole 16-byte vectors), so that the last is not a sliver.
 size_t chunkBytes(const Call &call, size_t bytes, int stages, int hops) {
-  double perByte = hops / kCopyBytesPerUs + 2 / kHbmBytesPerUs;
+  double perByte = std::max(0, hops) / kCopyBytesPerUs + 2 / kHbmBytesPerUs;
   size_t best = size_t(std::sqrt(double(bytes) * stages * kGapUs / perByte));
   size_t chunk = std::min(std::max(best, kMinChunk), call.s->ceChunk);
   size_t chunks = (bytes + chunk - 1) / chunk;
@@ -144,19 +145,6 @@ public:
     return b.streamWriteValue(nextLanded + slot, 1, stream);
   }
 
-  /// The link's `i`th chunk in: waits for it to land and returns its slot.
-  symm_status receive(size_t i, const char **at) {
-    unsigned slot = slotOf(i);
-    std::string what = printed("chunk %zu of %zu of %s (copy_engine) from "
-                               "rank %d",
-                               i, chunks, call.fn, prev);
-    if (symm_status st =
-            b.streamWaitValue(landed + slot, 1, stream, what.c_str()))
-      return st;
-    *at = slots + slot * call.s->ceChunk;
-    return b.streamWriteValue(landed + slot, 0, stream);
-  }
-
   /// Copies `len` bytes of `from` to `to` off the call's stream, after the
   /// stream's earlier work, where it can.
   symm_status copyAside(void *to, const void *from, size_t len) {
@@ -171,6 +159,47 @@ public:
       return st;
     aside = true;
     return b.eventRecord(c.join, c.side);
+  }
+
+  /// The link's `i`th chunk in, from landing to release: copied out to `to`
+  /// aside and, with `onward`, forwarded from the slot as the link's chunk
+  /// `*onward` out, overlapping the copy out.
+  symm_status take(size_t i, void *to, size_t len,
+                   std::optional<size_t> onward) {
+    const char *mine;
+    if (symm_status st = receive(i, &mine))
+      return st;
+    if (symm_status st = copyAside(to, mine, len))
+      return st;
+    if (onward)
+      if (symm_status st = send(*onward, mine, len))
+        return st;
+    return release(i, /*overlap=*/!onward);
+  }
+
+  /// The call's stream waits for every copy aside.
+  symm_status joinAside() {
+    if (!aside)
+      return SYMM_SUCCESS;
+    aside = false;
+    return b.streamWaitEvent(stream, call.c->join);
+  }
+
+  /// The rank this one sends to.
+  int nextRank() const { return next; }
+
+private:
+  /// The link's `i`th chunk in: waits for it to land and returns its slot.
+  symm_status receive(size_t i, const char **at) {
+    unsigned slot = slotOf(i);
+    std::string what = printed("chunk %zu of %zu of %s (copy_engine) from "
+                               "rank %d",
+                               i, chunks, call.fn, prev);
+    if (symm_status st =
+            b.streamWaitValue(landed + slot, 1, stream, what.c_str()))
+      return st;
+    *at = slots + slot * call.s->ceChunk;
+    return b.streamWriteValue(landed + slot, 0, stream);
   }
 
   /// The link's `i`th chunk in is read: raises its `vacant` in the previous
@@ -191,18 +220,6 @@ public:
     return b.eventRecord(c.join, c.side);
   }
 
-  /// The call's stream waits for every copy aside.
-  symm_status joinAside() {
-    if (!aside)
-      return SYMM_SUCCESS;
-    aside = false;
-    return b.streamWaitEvent(stream, call.c->join);
-  }
-
-  /// The rank this one sends to.
-  int nextRank() const { return next; }
-
-private:
   unsigned slotOf(size_t i) const { return unsigned(i % call.s->ceSlots); }
 
   Call &call;
@@ -278,16 +295,9 @@ symm_status copyEngineBroadcast(Call &call, const void *send, void *recv,
         return st;
       continue;
     }
-    const char *mine;
-    if (symm_status st = link.receive(i, &mine))
-      return st;
-    // A forwarder's copy out of the slot overlaps its copy onward.
-    if (symm_status st = link.copyAside(out + at, mine, len))
-      return st;
-    if (!last)
-      if (symm_status st = link.send(i, mine, len))
-        return st;
-    if (symm_status st = link.release(i, /*overlap=*/last))
+    // A forwarder sends each chunk on as the same chunk of the next link.
+    if (symm_status st =
+            link.take(i, out + at, len, last ? std::nullopt : std::optional(i)))
       return st;
   }
   return link.joinAside();
@@ -302,7 +312,6 @@ symm_status copyEngineBroadcast(Call &call, const void *send, void *recv,
 /// must receive. An all-to-all's block for rank p would go p - r hops, so
 /// past 2 ranks it goes by the kernels.
 symm_status copyEngineExchange(Call &call, const Exchange &x) {
-  Backend &b = *initializedBackend();
   int n = call.world, r = call.rank;
   size_t bytes = x.count * call.esize;
   auto sendBlock = [&](int p) {
@@ -336,20 +345,12 @@ symm_status copyEngineExchange(Call &call, const Exchange &x) {
     size_t i = t * size_t(n - 1); // the link's chunks before this round
     if (symm_status st = link.send(i, sendBlock(link.nextRank()) + at, len))
       return st;
-    for (int k = 1; k < n; ++k, ++i) {
-      const char *mine;
-      if (symm_status st = link.receive(i, &mine))
-        return st;
+    // The chunk that came in as the link's i-th goes on as its (i + 1)-th.
+    for (int k = 1; k < n; ++k, ++i)
       if (symm_status st =
-              link.copyAside(recvBlock((r - k + n) % n) + at, mine, len))
+              link.take(i, recvBlock((r - k + n) % n) + at, len,
+                        k < n - 1 ? std::optional(i + 1) : std::nullopt))
         return st;
-      bool forwards = k < n - 1;
-      if (forwards)
-        if (symm_status st = link.send(i + 1, mine, len))
-          return st;
-      if (symm_status st = link.release(i, /*overlap=*/!forwards))
-        return st;
-    }
   }
   return link.joinAside();
 }
