@@ -83,10 +83,11 @@ bool overEveryRank(scf::ForOp loop) {
       !matchPattern(loop.getStep(), m_One()))
     return false;
   Value upper = loop.getUpperBound();
-  while (auto cast = upper.getDefiningOp<arith::IndexCastOp>())
-    upper = cast.getIn();
-  while (auto cast = upper.getDefiningOp<arith::IndexCastUIOp>())
-    upper = cast.getIn();
+  while (Operation *cast = upper.getDefiningOp()) {
+    if (!isa<arith::IndexCastOp, arith::IndexCastUIOp>(cast))
+      break;
+    upper = cast->getOperand(0);
+  }
   return upper.getDefiningOp<WorldSizeOp>() != nullptr;
 }
 
