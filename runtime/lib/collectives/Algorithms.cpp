@@ -138,6 +138,12 @@ symm_status lowLatencyTwoShot(Call &call, const void *send, void *recv,
 /// allReduce), and the largest low-latency broadcast the root stores into
 /// every peer before the low-latency chain takes over (see broadcast).
 constexpr size_t kLlOneShotOut = size_t(256) << 10;
+/// On 2 ranks, the largest low-latency all-reduce; one-shot above. Since a
+/// flag costs a barrier and the storing thread's release (not a fence in
+/// every thread), one-shot beat the low-latency kernel on 2 H100s from 1 MB
+/// (graph: 12.1 against 14.5 us; NCCL 13.9) and lost at 512 KB (10.3
+/// against 9.7).
+constexpr size_t kLlAllReduceMax2 = size_t(512) << 10;
 constexpr size_t kLlRootMax = size_t(64) << 10;
 
 /// The position in `names` of the algorithm that environment variable `var`
@@ -385,10 +391,11 @@ symm_status allReduce(Call &call, const void *send, void *recv, size_t count,
   // only adds a hop). On 4 H100s (graph) it took 128 KB from 10.2 to 8.8 us,
   // 256 KB from 15.3 to 10.3 and 512 KB from 22.5 (one-shot) to 14.7 (NCCL
   // 11.0, 11.2, 14.1); at 1 MB, two launches, it only matched one-shot.
+  // On 2 ranks, one-shot above kLlAllReduceMax2.
   bool llFits = call.llFits(count);
   if (bySize && algo == AllReduceAlgo::OneShot) {
     size_t out = count * call.esize * size_t(call.world - 1);
-    if (llFits && (call.world < 3 || out <= kLlOneShotOut))
+    if (llFits && out <= (call.world < 3 ? kLlAllReduceMax2 : kLlOneShotOut))
       algo = AllReduceAlgo::LowLatency;
     else if (call.world >= 3 && count <= call.world * llSegmentCap(call))
       algo = AllReduceAlgo::LowLatencyTwoShot;
