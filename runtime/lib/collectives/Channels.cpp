@@ -134,16 +134,16 @@ symm_status configure(State &s) {
   if (const char *llMax = getenv("SYMM_COLLECTIVES_LL_MAX"); llMax && *llMax) {
     std::optional<size_t> ll =
         strcmp(llMax, "0") ? env::parseSize(llMax) : std::optional<size_t>(0);
-    if (!ll || *ll % SYMM_COLL_VECTOR_BYTES || *ll > kMaxLowLatency)
+    if (!ll || *ll % kLowLatencyUnit || *ll > kMaxLowLatency)
       return fail(SYMM_ERROR_INVALID_ARGUMENT,
-                  "SYMM_COLLECTIVES_LL_MAX='%s' is not 0 or a size of whole "
-                  "16-byte vectors up to 4M",
+                  "SYMM_COLLECTIVES_LL_MAX='%s' is not 0 or a multiple of 128 "
+                  "bytes up to 4M",
                   llMax);
     s.llMax = *ll;
   } else {
     size_t peers = size_t(std::max(1, symm_world_size() - 1));
-    s.llMax = gpu ? (size_t(1) << 20) / peers / SYMM_COLL_VECTOR_BYTES *
-                        SYMM_COLL_VECTOR_BYTES
+    s.llMax = gpu ? (size_t(1) << 20) / peers / kLowLatencyUnit *
+                        kLowLatencyUnit
                   : size_t(16) << 10;
   }
   const char *blocks = envOr("SYMM_COLLECTIVES_BLOCKS", gpu ? "128" : "2");

@@ -64,6 +64,10 @@ constexpr size_t kMinScratch = size_t(64) << 10;
 constexpr size_t kMaxDefaultScratch = size_t(256) << 20;
 /// The largest SYMM_COLLECTIVES_LL_MAX.
 constexpr size_t kMaxLowLatency = size_t(4) << 20;
+/// SYMM_COLLECTIVES_LL_MAX is a multiple of this many bytes: a rank's block
+/// of low-latency words (and each half of it) then holds whole lines of 16
+/// words, in which symm_coll_ll_word interleaves 4 vectors (signal.mlir).
+constexpr size_t kLowLatencyUnit = 128;
 constexpr size_t kFlagBytes =
     size_t(kMaxBlocks) * SYMM_COLL_FLAGS_PER_SLOT * sizeof(int32_t);
 /// What each rank publishes per workgroup for zero-copy exchanges: one
