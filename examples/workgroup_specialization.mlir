@@ -32,7 +32,6 @@ module attributes {gpu.container_module} {
           %vf = arith.sitofp %v : i32 to f32
           memref.store %vf, %stage[%b, %i] : memref<2x64xf32, #symm.heap>
         }
-        symm.fence ordering(release) scope(device)
         gpu.barrier
         %first = arith.cmpi eq, %t, %c0 : index
         scf.if %first {

@@ -240,7 +240,6 @@ gpu.module @embedding_all_to_all {
         }
       }
       scf.if %remote {
-        symm.fence ordering(release) scope(system)
         gpu.barrier
         scf.if %is_first {
           %qt = arith.muli %q, %tl : index

@@ -252,9 +252,6 @@ module attributes {gpu.container_module} {
         scf.if %push {
           func.call @symm_coll_signal_ranks(%flag, %slot, %epoch) : (memref<?xi32, #symm.heap>, index, i32) -> ()
         }
-        scf.if %signal_ready {
-          symm.fence ordering(release) scope(system)
-        }
         gpu.barrier
         scf.if %signal_ready {
           scf.if %first {

@@ -117,7 +117,6 @@ gpu.module @gemm_all_scatter {
           func.call @symm_announce(%arrivals, %v1) : (memref<?xi32, #symm.heap>, i32) -> ()
         }
         scf.if %flag_tiles {
-          symm.fence ordering(release) scope(system)
           gpu.barrier
           scf.if %t0 {
             symm.store %epoch, %flags[%t] ordering(release) scope(system) : i32 -> memref<?xi32, #symm.heap>

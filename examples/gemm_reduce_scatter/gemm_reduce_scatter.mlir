@@ -234,7 +234,6 @@ gpu.module @gemm_reduce_scatter {
         }
       }
       scf.if %fused {
-        symm.fence ordering(release) scope(system)
         gpu.barrier
         scf.if %t0 {
           scf.if %mine {

@@ -52,10 +52,11 @@
 //     accesses before later async-proxy ones to the same shared memory only
 //     through such a fence, and the epilogue, longer here, makes the window
 //     wider.
-//   - A ready flag is raised, and a done count added, only after every
-//     thread's fence.sc.sys (symm.fence release system) and a workgroup
-//     barrier; a block waits only after all its pushes (own tiles come
-//     last), so the co-resident grid cannot deadlock.
+//   - A ready flag is raised, and a done count added, only after a
+//     workgroup barrier, by one thread's release at system scope, which
+//     releases what the barrier ordered before it; a block waits only after
+//     all its pushes (own tiles come last), so the co-resident grid cannot
+//     deadlock.
 
 !tmA = !nvgpu.tensormap.descriptor<tensor = memref<128x64xbf16, 3>, swizzle = swizzle_128b, l2promo = l2promo_256b, oob = zero, interleave = none>
 !tmB = !nvgpu.tensormap.descriptor<tensor = memref<64x64xbf16, 3>, swizzle = swizzle_128b, l2promo = l2promo_256b, oob = zero, interleave = none>
@@ -228,7 +229,6 @@ gpu.module @gemm_reduce_scatter_hopper {
       }
       func.call @symm_gemm_hopper_release() : () -> ()
       scf.if %fused {
-        symm.fence ordering(release) scope(system)
         gpu.barrier
         scf.if %isFirst {
           scf.if %mine {

@@ -216,7 +216,6 @@ gpu.module @gemv_all_reduce {
             }
           }
         }
-        symm.fence ordering(release) scope(system)
         gpu.barrier
         scf.if %first {
           %f = arith.addi %done_base, %t : index
@@ -235,7 +234,6 @@ gpu.module @gemv_all_reduce {
           %i = arith.addi %my_slot, %row : index
           symm.store %val, %scratch[%i] to %owner32 : f32 -> memref<?xf32, #symm.heap>
         }
-        symm.fence ordering(release) scope(system)
         gpu.barrier
         scf.if %first {
           %f = arith.addi %ready_base, %me : index

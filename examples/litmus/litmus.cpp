@@ -122,6 +122,9 @@ const Variant kVariants[] = {
     {"df_relaxed", "df", Expect::Allowed, "plain data, relaxed flag"},
     {"dfblock_rel_acq", "dfblock", Expect::Forbidden,
      "plain data, release fence, barrier, signal / wait, barrier"},
+    {"dfblock_barrier", "dfblock", Expect::Forbidden,
+     "plain data, barrier, signal (releasing what the barrier ordered) / "
+     "wait, barrier"},
     {"dfblock_relaxed", "dfblock", Expect::Allowed,
      "plain data, barrier, relaxed flag"},
 };
