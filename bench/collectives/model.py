@@ -125,11 +125,25 @@ class Rules:
     # The copy-engine broadcast by size from this many bytes on 2 ranks
     # (None: only forced; more ranks only forced).
     ce_min_2: int = 32 * MB
+    # The default low-latency limit (ll_budget / (n - 1)) is rounded down to
+    # this many bytes: whole lines of low-latency words (128) since
+    # 2d3735b, whole vectors before.
+    ll_unit: int = 128
+    # On 2 ranks the all-reduce goes low-latency up to this many bytes, then
+    # one-shot (dc683a1; None: up to the low-latency limit).
+    ll_all_reduce_max_2: int = 512 * KB
 
 
 TODAY = Rules()
-# The logged runs but the copy-engine one ran the code before it.
-BEFORE_CE = replace(TODAY, ce_min_2=None)
+# dc683a1 and 2d3735b: a flag is a barrier and the storing thread's release
+# (not a fence in every thread), and the low-latency words fill whole
+# sectors. Neither is a term of the model, whose step (alpha) and
+# low-latency formulas never had the per-thread fences' cost or the
+# scattered stores' in them: the runs before measured 1.4-2.6 times the
+# model below 64 MB. The code of the copy-engine runs:
+COPY_ENGINE = replace(TODAY, ll_unit=VECTOR, ll_all_reduce_max_2=None)
+# The logged runs but the copy-engine ones ran the code before it.
+BEFORE_CE = replace(COPY_ENGINE, ce_min_2=None)
 # Code of each logged run (commit times against the runs' commits), newest
 # first. The low-latency kernels' workgroup per 2K (498eb23) is not in the
 # model, whose low-latency formulas have no per-workgroup term, and it
@@ -264,28 +278,28 @@ RUNS = {
     # 4 H200s: the copy-engine broadcast forced against the root's stores
     # (2 ranks) and the chain (4 ranks), both forced, 4M-1G.
     **{f"h200x4-collectives-copy-engine/settings-{n}-{name}.csv":
-       (n, TODAY, {"SYMM_BROADCAST_ALGO": algo})
+       (n, COPY_ENGINE, {"SYMM_BROADCAST_ALGO": algo})
        for n, name, algo in ((2, "root", "root"), (2, "ce", "copy_engine"),
                              (4, "chain", "chain"), (4, "ce", "copy_engine"))},
     # 2 H200s: the all-gather, all-to-all and broadcast by the copy engines
     # (the exchanges' ring, CopyEngine.cpp) against the SM stores (the
     # broadcast: the root's), all forced, 4M-1G.
     **{f"h200x2-collectives-copy-engine-exchange/settings-2-{name}.csv":
-       (2, TODAY, {"SYMM_ALL_GATHER_ALGO": algo, "SYMM_ALL_TO_ALL_ALGO": algo,
+       (2, COPY_ENGINE, {"SYMM_ALL_GATHER_ALGO": algo, "SYMM_ALL_TO_ALL_ALGO": algo,
                    "SYMM_BROADCAST_ALGO": bcast})
        for name, algo, bcast in (("stores", "stores", "root"),
                                  ("ce", "copy_engine", "copy_engine"))},
     # 2 H100s: the same, all-gather and broadcast, 4M-1G (the copy engines'
     # first run on H100s).
     **{f"h100x2-collectives-copy-engine/settings-2-{name}.csv":
-       (2, TODAY, {"SYMM_ALL_GATHER_ALGO": algo, "SYMM_ALL_TO_ALL_ALGO": algo,
+       (2, COPY_ENGINE, {"SYMM_ALL_GATHER_ALGO": algo, "SYMM_ALL_TO_ALL_ALGO": algo,
                    "SYMM_BROADCAST_ALGO": bcast})
        for name, algo, bcast in (("stores", "stores", "root"),
                                  ("ce", "copy_engine", "copy_engine"))},
     # 4 H200s: the same, all-gather and broadcast (the all-to-all's copy
     # engines move 2 ranks only), 4M-1G.
     **{f"h200x4-collectives-copy-engine-ring/settings-4-{name}.csv":
-       (4, TODAY, {"SYMM_ALL_GATHER_ALGO": algo, "SYMM_ALL_TO_ALL_ALGO": algo,
+       (4, COPY_ENGINE, {"SYMM_ALL_GATHER_ALGO": algo, "SYMM_ALL_TO_ALL_ALGO": algo,
                    "SYMM_BROADCAST_ALGO": bcast})
        for name, algo, bcast in (("stores", "stores", "root"),
                                  ("ce", "copy_engine", "copy_engine"))},
@@ -295,13 +309,38 @@ RUNS = {
     # 64K-16M, the nvshmem run stopped answering past 512K).
     **{f"{run}/settings-2-{name}.csv": (2, rules, env)
        for run, rules in (("h100x2-nvshmem-backend", BEFORE_CE),
-                          ("h200x4-nvshmem-backend-direct-collectives", TODAY))
+                          ("h200x4-nvshmem-backend-direct-collectives", COPY_ENGINE))
        for name, env in (("cuda", {}), ("nvshmem", {"SYMM_BACKEND": "nvshmem"}))},
     # The all-reduce's low-latency two-shot and two-shot forced, 64K-8M.
     **{f"h100x4-collectives-ll-two-shot/settings-{n}-{name}.csv":
        (n, LL_WORKGROUPS, env) for n in (2, 4) for name, env in (
            ("new", {}), ("llts", {"SYMM_ALL_REDUCE_ALGO": "ll_two_shot"}),
            ("ts", {"SYMM_ALL_REDUCE_ALGO": "two_shot"}))},
+    # 2 H100s, 2026-11-25: the low-latency two-shot forced (impl
+    # symm_ll_two_shot), 8K-4M.
+    "h100x2-collectives-vs-nccl-ll-two-shot/ll2.csv": (2, LL_256K, {}),
+    # 2 H100s, 2026-11-27 (dc683a1, 2d3735b): the low-latency all-reduce
+    # forced at 256K-4M, also with a limit of 2M; then the whole sweep, 8K-1G.
+    **{f"h100x2-collectives-ll-limit-check/settings-2-{name}.csv": (2, TODAY, env)
+       for name, env in (
+           ("default", {}), ("ll", {"SYMM_ALL_REDUCE_ALGO": "ll"}),
+           ("ll2m", {"SYMM_ALL_REDUCE_ALGO": "ll",
+                     "SYMM_COLLECTIVES_LL_MAX": "2097152"}))},
+    "h100x2-collectives-vs-nccl-barrier-ll-lines/symm.csv": (2, TODAY, {}),
+    # 4 H100s, the same day and code: the whole sweep, then the all-reduce
+    # at 256K-8M with the low-latency two-shot and two-shot forced (and the
+    # one-shot limit at 512K, which the model leaves out).
+    "h100x4-collectives-vs-nccl-barrier-ll-lines/symm.csv": (4, TODAY, {}),
+    **{f"h100x4-collectives-all-reduce-1m-check/settings-4-{name}.csv":
+       (4, TODAY, env) for name, env in (
+           ("default", {}), ("ll2s", {"SYMM_ALL_REDUCE_ALGO": "ll_two_shot"}),
+           ("two", {"SYMM_ALL_REDUCE_ALGO": "two_shot"}),
+           ("os512k", {"SYMM_ALL_REDUCE_ONE_SHOT_MAX": "524288"}))},
+}
+# CSVs of the results that are not one code's run: the check skips them.
+NOT_RUNS = {
+    # Two runtimes alternated on the same GPUs, each row tagged old or new.
+    "h100x2-collectives-vs-nccl-ll-two-shot/ab-runtime-2026-11-22-vs-today.csv",
 }
 # The variables that force an algorithm, and the model's names for theirs.
 ENV_ALGO = {
@@ -324,6 +363,8 @@ NOT_MODELLED = {
     "SYMM_COLLECTIVES_BLOCK_BYTES": "workgroups per launch, whose flags and "
     "fences no formula counts",
     "SYMM_BACKEND": "NVSHMEM's heap and, off one node, its device calls",
+    "SYMM_ALL_REDUCE_ONE_SHOT_MAX": "the one-shot limit, which the rules "
+    "fix per run",
 }
 
 
@@ -394,7 +435,8 @@ class Model:
             return self.ll_limit
         if not self.rules.ll_per_peer:
             return 256 * KB
-        return self.rules.ll_budget // (self.n - 1) // VECTOR * VECTOR
+        unit = self.rules.ll_unit
+        return self.rules.ll_budget // (self.n - 1) // unit * unit
 
     def ll_fits(self, nbytes):
         """Whether a block of `nbytes` goes low-latency: within the limit,
@@ -618,6 +660,9 @@ class Model:
                 if S <= n * (self.ll_max() // 2 // VECTOR * VECTOR):
                     return "ll_two_shot"
                 return "one_shot"
+            if n == 2 and r.ll_all_reduce_max_2 is not None \
+                    and S > r.ll_all_reduce_max_2:
+                return "one_shot"
             return "ll" if self.ll_fits(S) else "one_shot"
         if r.ring_min_ranks and n >= r.ring_min_ranks:
             return "ring"
@@ -837,10 +882,11 @@ def main():
     # A new run must get its rules here, or the check would silently skip it.
     for run in sorted(os.listdir(args.results)):
         folder = os.path.join(args.results, run)
-        if not re.match(r"h200x\d", run) or not os.path.isdir(folder):
+        if not re.match(r"h[12]00x\d", run) or not os.path.isdir(folder):
             continue
         for name in sorted(os.listdir(folder)):
-            if name.endswith(".csv") and run + "/" + name not in RUNS:
+            key = run + "/" + name
+            if name.endswith(".csv") and key not in RUNS and key not in NOT_RUNS:
                 with open(os.path.join(folder, name)) as f:
                     if any((r.get("impl") or "").startswith("symm") for r in csv.DictReader(f)):
                         sys.exit("model.py: %s/%s is a collectives run the model has no"
