@@ -1,7 +1,7 @@
 // Fused sequential: each thread computes its element and stores it from
 // registers straight into the next rank's inbox, then the workgroup
-// synchronises and one thread raises one flag (a release, which releases
-// what the barrier ordered before it); the next rank's kernel waits on it. One
+// synchronises (symm.release_barrier) and one thread raises one flag, whose
+// release covers every thread's stores; the next rank's kernel waits on it. One
 // launch, no staging buffer, no global barrier between compute and
 // communication.
 //
@@ -24,7 +24,7 @@ module attributes {gpu.container_module} {
       %v = arith.addi %base, %ii : i32
       %f = arith.sitofp %v : i32 to f32
       symm.store %f, %inbox[%i] to %next : f32 -> memref<64xf32, #symm.heap>
-      gpu.barrier
+      symm.release_barrier scope(system)
       %first = arith.cmpi eq, %i, %c0 : index
       scf.if %first {
         symm.signal set %one, %flag[%c0] on %next scope(system) : i32 -> memref<1xi32, #symm.heap>

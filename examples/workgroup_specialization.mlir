@@ -32,7 +32,7 @@ module attributes {gpu.container_module} {
           %vf = arith.sitofp %v : i32 to f32
           memref.store %vf, %stage[%b, %i] : memref<2x64xf32, #symm.heap>
         }
-        gpu.barrier
+        symm.release_barrier scope(device)
         %first = arith.cmpi eq, %t, %c0 : index
         scf.if %first {
           symm.signal set %one, %ready[%b] scope(device) : i32 -> memref<2xi32, #symm.heap>

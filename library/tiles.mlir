@@ -13,14 +13,13 @@
 
 gpu.module @symm_library_tiles {
   // Adds %count to arrivals[this rank] on every peer once every thread's
-  // stores are visible there (a workgroup barrier, then thread 0's release
-  // signals, which release what the barrier ordered before them: see
-  // symm_coll_signal in signal.mlir): the receivers count what landed, e.g.
-  // tiles.
+  // stores are visible there (symm.release_barrier, then thread 0's release
+  // signals, which release every thread's stores): the receivers count what
+  // landed, e.g. tiles.
   func.func @symm_announce(%arrivals: memref<?xi32, #symm.heap>, %count: i32) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
-    gpu.barrier
+    symm.release_barrier scope(system)
     %tid = gpu.thread_id x
     %first = arith.cmpi eq, %tid, %c0 : index
     scf.if %first {

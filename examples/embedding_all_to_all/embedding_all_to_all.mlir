@@ -240,7 +240,7 @@ gpu.module @embedding_all_to_all {
         }
       }
       scf.if %remote {
-        gpu.barrier
+        symm.release_barrier scope(system)
         scf.if %is_first {
           %qt = arith.muli %q, %tl : index
           %ci = arith.addi %qt, %t : index

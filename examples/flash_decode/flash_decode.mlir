@@ -252,7 +252,7 @@ module attributes {gpu.container_module} {
         scf.if %push {
           func.call @symm_coll_signal_ranks(%flag, %slot, %epoch) : (memref<?xi32, #symm.heap>, index, i32) -> ()
         }
-        gpu.barrier
+        symm.release_barrier scope(system)
         scf.if %signal_ready {
           scf.if %first {
             symm.store %epoch, %ready[%tile] ordering(release) scope(system) : i32 -> memref<?xi32, #symm.heap>

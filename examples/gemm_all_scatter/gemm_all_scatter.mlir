@@ -117,7 +117,7 @@ gpu.module @gemm_all_scatter {
           func.call @symm_announce(%arrivals, %v1) : (memref<?xi32, #symm.heap>, i32) -> ()
         }
         scf.if %flag_tiles {
-          gpu.barrier
+          symm.release_barrier scope(system)
           scf.if %t0 {
             symm.store %epoch, %flags[%t] ordering(release) scope(system) : i32 -> memref<?xi32, #symm.heap>
           }

@@ -43,10 +43,9 @@
 //     through such a fence, and the epilogue, longer here, makes the window
 //     wider.
 //   - Peer stores of C are plain st.global through the peer mapping; a flag
-//     or an arrival is raised only after a workgroup barrier, by one
-//     thread's release at system scope, which releases what the barrier
-//     ordered before it (every thread's stores), so a receiver that
-//     acquires it sees the whole tile.
+//     or an arrival is raised only after symm.release_barrier, by one
+//     thread's release at system scope, which then covers every thread's
+//     stores, so a receiver that acquires it sees the whole tile.
 //   - wg_specialized's pushers spin while the compute blocks run: the
 //     compute blocks never wait on anyone, so every launch finishes even
 //     when pushers are not resident (--grid above the resident blocks).
@@ -167,7 +166,7 @@ gpu.module @gemm_all_scatter_hopper {
         func.call @symm_announce(%arrivals, %v2) : (memref<?xi32, #symm.heap>, i32) -> ()
       }
       scf.if %flagTiles {
-        gpu.barrier
+        symm.release_barrier scope(system)
         scf.if %isFirst {
           %tn2 = arith.muli %tn, %c2 : index
           %f0 = arith.muli %tm, %halvesN : index

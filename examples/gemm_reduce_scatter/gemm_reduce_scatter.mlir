@@ -234,7 +234,7 @@ gpu.module @gemm_reduce_scatter {
         }
       }
       scf.if %fused {
-        gpu.barrier
+        symm.release_barrier scope(system)
         scf.if %t0 {
           scf.if %mine {
             // Reduced: the peers may overwrite their slots next launch.

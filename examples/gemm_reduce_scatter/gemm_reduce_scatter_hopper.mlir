@@ -52,10 +52,10 @@
 //     accesses before later async-proxy ones to the same shared memory only
 //     through such a fence, and the epilogue, longer here, makes the window
 //     wider.
-//   - A ready flag is raised, and a done count added, only after a
-//     workgroup barrier, by one thread's release at system scope, which
-//     releases what the barrier ordered before it; a block waits only after
-//     all its pushes (own tiles come last), so the co-resident grid cannot
+//   - A ready flag is raised, and a done count added, only after
+//     symm.release_barrier, by one thread's release at system scope, which
+//     then covers every thread's stores; a block waits only after all its
+//     pushes (own tiles come last), so the co-resident grid cannot
 //     deadlock.
 
 !tmA = !nvgpu.tensormap.descriptor<tensor = memref<128x64xbf16, 3>, swizzle = swizzle_128b, l2promo = l2promo_256b, oob = zero, interleave = none>
@@ -229,7 +229,7 @@ gpu.module @gemm_reduce_scatter_hopper {
       }
       func.call @symm_gemm_hopper_release() : () -> ()
       scf.if %fused {
-        gpu.barrier
+        symm.release_barrier scope(system)
         scf.if %isFirst {
           scf.if %mine {
             // Reduced: the peers may overwrite their slots next launch.

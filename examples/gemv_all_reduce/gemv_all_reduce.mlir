@@ -216,7 +216,7 @@ gpu.module @gemv_all_reduce {
             }
           }
         }
-        gpu.barrier
+        symm.release_barrier scope(system)
         scf.if %first {
           %f = arith.addi %done_base, %t : index
           scf.for %p = %c0 to %n step %c1 {
@@ -234,7 +234,7 @@ gpu.module @gemv_all_reduce {
           %i = arith.addi %my_slot, %row : index
           symm.store %val, %scratch[%i] to %owner32 : f32 -> memref<?xf32, #symm.heap>
         }
-        gpu.barrier
+        symm.release_barrier scope(system)
         scf.if %first {
           %f = arith.addi %ready_base, %me : index
           symm.store %epoch, %flags[%f] to %owner32 ordering(release) scope(system) : i32 -> memref<?xi32, #symm.heap>

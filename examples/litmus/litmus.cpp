@@ -123,8 +123,7 @@ const Variant kVariants[] = {
     {"dfblock_rel_acq", "dfblock", Expect::Forbidden,
      "plain data, release fence, barrier, signal / wait, barrier"},
     {"dfblock_barrier", "dfblock", Expect::Forbidden,
-     "plain data, barrier, signal (releasing what the barrier ordered) / "
-     "wait, barrier"},
+     "plain data, release barrier, signal / wait, barrier"},
     {"dfblock_relaxed", "dfblock", Expect::Allowed,
      "plain data, barrier, relaxed flag"},
 };

@@ -34,7 +34,7 @@ module attributes {gpu.container_module} {
         %p = symm.atomic_rmw add %one, %cnt[%ei] ordering(relaxed) scope(device) : i32 -> memref<?xi32, #symm.heap>
         memref.store %p, %pos[%i] : memref<?xi32>
       }
-      gpu.barrier
+      symm.release_barrier scope(system)
       %first = arith.cmpi eq, %tid, %c0 : index
       scf.if %first {
         symm.store %epoch, %ready[%c0] ordering(release) scope(system) : i32 -> memref<?xi32, #symm.heap>
@@ -165,7 +165,7 @@ module attributes {gpu.container_module} {
           symm.store %ch32, %recv_meta[%m3] to %d : i32 -> memref<?xi32, #symm.heap>
         }
         // Every thread's stores are complete before the row's flag.
-        gpu.barrier
+        symm.release_barrier scope(system)
         scf.if %first {
           symm.signal set %epoch, %recv_flag[%row] on %d scope(system) : i32 -> memref<?xi32, #symm.heap>
         }
@@ -236,7 +236,7 @@ module attributes {gpu.container_module} {
           %di = arith.addi %dst, %j : index
           symm.store %y, %back_y[%di] to %src : vector<8xf16> -> memref<?xf16, #symm.heap>
         }
-        gpu.barrier
+        symm.release_barrier scope(system)
         scf.if %first {
           symm.signal set %epoch, %back_flag[%slot] on %src scope(system) : i32 -> memref<?xi32, #symm.heap>
         }

@@ -38,6 +38,8 @@ TEST(TargetInfo, NVVM) {
   EXPECT_TRUE(target.emitBackoff);
   EXPECT_FALSE(target.reportPeerOutOfRange);
   EXPECT_TRUE(getNVVMTargetInfo({/*checkRanks=*/true}).reportPeerOutOfRange);
+  // A barrier and a release are cumulative in PTX: no fence per thread.
+  EXPECT_FALSE(target.fenceBeforeReleaseBarrier);
 }
 
 TEST(TargetInfo, AMDGPU) {
@@ -48,6 +50,8 @@ TEST(TargetInfo, AMDGPU) {
   EXPECT_FALSE(target.lowerAtomicRMW);
   EXPECT_FALSE(target.reportPeerOutOfRange);
   EXPECT_TRUE(getAMDGPUTargetInfo({/*checkRanks=*/true}).reportPeerOutOfRange);
+  // A wave's release waits for its own stores only: every wave fences.
+  EXPECT_TRUE(target.fenceBeforeReleaseBarrier);
 }
 
 TEST(TargetInfo, Host) {
@@ -57,6 +61,7 @@ TEST(TargetInfo, Host) {
   EXPECT_EQ(target.gpuAddressSpaces, (std::array<unsigned, 3>{0, 0, 0}));
   // The CPU target always checks peers.
   EXPECT_TRUE(target.reportPeerOutOfRange);
+  EXPECT_FALSE(target.fenceBeforeReleaseBarrier);
 }
 
 // An embedder lowers its own gpu.module with a factory's decisions.

@@ -49,6 +49,11 @@ struct SymmTargetInfo {
   std::function<void(OpBuilder &, Location, StringRef what, Value rank,
                      Value peer, Value worldSize)>
       reportPeerOutOfRange;
+  /// Whether symm.release_barrier puts a release fence at its scope in
+  /// every thread before the barrier: where a barrier does not make a later
+  /// release by one thread cover the other threads' accesses (AMD: a wave's
+  /// release waits only for its own stores).
+  bool fenceBeforeReleaseBarrier = false;
   /// Emits the pause of a spin loop (`ns` nanoseconds when given).
   std::function<void(OpBuilder &, Location, std::optional<int64_t> ns)>
       emitBackoff;

@@ -389,6 +389,20 @@ struct FenceLowering : public SymmPattern<FenceOp> {
   }
 };
 
+struct ReleaseBarrierLowering : public SymmPattern<ReleaseBarrierOp> {
+  using SymmPattern::SymmPattern;
+  LogicalResult
+  matchAndRewrite(ReleaseBarrierOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (target.fenceBeforeReleaseBarrier)
+      LLVM::FenceOp::create(rewriter, op.getLoc(),
+                            LLVM::AtomicOrdering::release,
+                            target.syncScope(op.getScope()));
+    rewriter.replaceOpWithNewOp<gpu::BarrierOp>(op);
+    return success();
+  }
+};
+
 struct BackoffLowering : public SymmPattern<BackoffOp> {
   using SymmPattern::SymmPattern;
   LogicalResult
@@ -406,12 +420,11 @@ struct BackoffLowering : public SymmPattern<BackoffOp> {
 void mlir::symm::populateSymmToLLVMConversionPatterns(
     LLVMTypeConverter &converter, RewritePatternSet &patterns,
     const SymmTargetInfo &target) {
-  patterns
-      .add<ContextFieldLowering<RankOp, SYMM_CONTEXT_FIELD_RANK>,
-           ContextFieldLowering<WorldSizeOp, SYMM_CONTEXT_FIELD_WORLD_SIZE>,
-           TranslateLowering, LoadLowering, StoreLowering, AtomicRMWLowering,
-           AtomicCASLowering, FenceLowering, BackoffLowering>(converter,
-                                                              target);
+  patterns.add<ContextFieldLowering<RankOp, SYMM_CONTEXT_FIELD_RANK>,
+               ContextFieldLowering<WorldSizeOp, SYMM_CONTEXT_FIELD_WORLD_SIZE>,
+               TranslateLowering, LoadLowering, StoreLowering,
+               AtomicRMWLowering, AtomicCASLowering, FenceLowering,
+               ReleaseBarrierLowering, BackoffLowering>(converter, target);
 }
 
 void mlir::symm::replaceHeapMemorySpace(Operation *root,

@@ -96,6 +96,7 @@ mlir::symm::getAMDGPUTargetInfo(const GPUTargetOptions &options) {
   target.gpuAddressSpaces = {1, 3, 5};
   target.syncScopes = {"workgroup", "agent-one-as", "one-as"};
   target.subgroupSize = 64;
+  target.fenceBeforeReleaseBarrier = true;
   target.emitBackoff = [](OpBuilder &b, Location loc,
                           std::optional<int64_t> ns) {
     if (!ns)

@@ -139,10 +139,10 @@ symm_status lowLatencyTwoShot(Call &call, const void *send, void *recv,
 /// every peer before the low-latency chain takes over (see broadcast).
 constexpr size_t kLlOneShotOut = size_t(256) << 10;
 /// On 2 ranks, the largest low-latency all-reduce; one-shot above. Since a
-/// flag costs a barrier and the storing thread's release (not a fence in
-/// every thread), one-shot beat the low-latency kernel on 2 H100s from 1 MB
-/// (graph: 12.1 against 14.5 us; NCCL 13.9) and lost at 512 KB (10.3
-/// against 9.7).
+/// flag costs a barrier and the storing thread's release on NVIDIA
+/// (symm.release_barrier, not a fence in every thread), one-shot beat the
+/// low-latency kernel on 2 H100s from 1 MB (graph: 12.1 against 14.5 us;
+/// NCCL 13.9) and lost at 512 KB (10.3 against 9.7).
 constexpr size_t kLlAllReduceMax2 = size_t(512) << 10;
 constexpr size_t kLlRootMax = size_t(64) << 10;
 

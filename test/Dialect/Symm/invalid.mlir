@@ -505,6 +505,14 @@ func.func @fence_on_host() {
 
 // -----
 
+func.func @release_barrier_on_host() {
+  // expected-error @+1 {{'symm.release_barrier' op is a workgroup barrier, which only device code can do}}
+  symm.release_barrier scope(system)
+  return
+}
+
+// -----
+
 func.func @wait_on_host(%m: memref<4xi32, #symm.heap>, %i: index, %x: i32) -> i32 {
   // expected-error @+1 {{'symm.wait' op is a spin-wait on a flag, which only device code can do}}
   %o = symm.wait %m[%i] ge %x scope(system) : memref<4xi32, #symm.heap> -> i32

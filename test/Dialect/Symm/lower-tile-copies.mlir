@@ -1,16 +1,18 @@
 // RUN: symm-opt %s -allow-unregistered-dialect -symm-lower-tile-copies -split-input-file -verify-diagnostics | FileCheck %s
 
 // A get becomes cooperative copy loops on the translated source, ending with a
-// workgroup barrier; a put's signal is raised by one thread after a release
-// fence and a barrier. Waits are left to symm-lower-sync.
+// workgroup barrier; a put's signal is raised by one thread after a
+// symm.release_barrier at the signal's scope (whose release then covers every
+// thread's stores). Waits are left to symm-lower-sync.
 // CHECK-LABEL: gpu.func @tiles
 // CHECK-SAME: (%[[SRC:.*]]: memref<4x10xf32, #symm.heap>, %[[DST:.*]]: memref<4x10xf32, #gpu.address_space<workgroup>>, %[[F:.*]]: memref<?xi32, #symm.heap>, %[[I:.*]]: index, %[[P:.*]]: i32, %[[X:.*]]: i32)
 // CHECK: %[[TS:.*]] = symm.translate %[[SRC]] to %[[P]]
 // CHECK: scf.for
 // CHECK: vector.load %[[TS]]{{.*}} vector<4xf32>
 // CHECK: gpu.barrier
-// CHECK: symm.fence ordering(release) scope(system)
-// CHECK-NEXT: gpu.barrier
+// CHECK-NOT: symm.fence
+// CHECK: symm.release_barrier scope(system)
+// CHECK-NOT: symm.fence
 // CHECK: scf.if
 // CHECK: %[[TF:.*]] = symm.translate %[[F]] to %[[P]]
 // CHECK-NEXT: symm.atomic_rmw add %[[X]], %[[TF]][%[[I]]] ordering(release) scope(system)

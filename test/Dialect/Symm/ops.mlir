@@ -40,6 +40,8 @@ func.func @values(%buf: memref<?xf32, #symm.heap>, %flags: memref<?xi32, #symm.h
   %prev = symm.atomic_cas %expected, %desired, %flags[%i] on %peer ordering(acq_rel) scope(device) : i32 -> memref<?xi32, #symm.heap>
   // CHECK: symm.fence ordering(release) scope(system)
   symm.fence ordering(release) scope(system)
+  // CHECK: symm.release_barrier scope(device)
+  symm.release_barrier scope(device)
   // CHECK: symm.wait %{{.*}}[%{{.*}}] ge %{{.*}} scope(system) : memref<?xi32, #symm.heap> -> i32
   %seen = symm.wait %flags[%i] ge %c1 scope(system) : memref<?xi32, #symm.heap> -> i32
   // CHECK: symm.signal add %{{.*}}, %{{.*}}[%{{.*}}] on %{{.*}} scope(system) : i32 -> memref<?xi32, #symm.heap>

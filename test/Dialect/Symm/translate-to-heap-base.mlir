@@ -137,8 +137,8 @@ gpu.module @m {
 
 // put of a strided 2-D f16 tile: 16-byte (8 x f16) accesses when both sides are
 // aligned at run time, a peeled head and tail when both are misaligned alike,
-// element accesses otherwise; the signal is fenced, barriered and raised by
-// thread 0.
+// element accesses otherwise; a release barrier at the signal's scope, then
+// thread 0 raises the signal.
 // CHECK-LABEL: gpu.func @put_signal
 // CHECK-SAME: (%[[SRC:.*]]: memref<64x64xf16, strided<[?, 1], offset: ?>>, %[[DST:.*]]: memref<64x64xf16, strided<[?, 1], offset: ?>, #symm.heap>, %[[FLAGS:.*]]: memref<?xi32, #symm.heap>, %[[T:.*]]: index, %[[P:.*]]: i32, %[[C:.*]]: i32)
 // CHECK-DAG: %[[TD:.*]] = symm.translate %[[DST]] to %[[P]]
@@ -166,8 +166,9 @@ gpu.module @m {
 // CHECK:     scf.for
 // CHECK:       memref.load %[[SRC]]
 // CHECK:       memref.store %{{.*}}, %[[TD]]
-// CHECK: symm.fence ordering(release) scope(system)
-// CHECK-NEXT: gpu.barrier
+// CHECK-NOT: symm.fence
+// CHECK: symm.release_barrier scope(system)
+// CHECK-NOT: symm.fence
 // CHECK: scf.if
 // CHECK:   %[[TF:.*]] = symm.translate %[[FLAGS]] to %[[P]]
 // CHECK:   symm.atomic_rmw add %[[C]], %[[TF]][%[[T]]] ordering(release) scope(system)

@@ -285,6 +285,10 @@ LogicalResult FenceOp::verify() {
   return verifyInDeviceCode(*this, "a memory fence");
 }
 
+LogicalResult ReleaseBarrierOp::verify() {
+  return verifyInDeviceCode(*this, "a workgroup barrier");
+}
+
 LogicalResult WaitOp::verify() {
   if (failed(verifyElementAccess(*this, getMemRefType(), getIndices().size(),
                                  getPeer())) ||

@@ -257,16 +257,12 @@ LogicalResult TileCopyLowering::lowerTile(Operation *op, Value src,
   }
 
   if (auto put = dyn_cast<PutOp>(op); put && put.getSignalKind()) {
-    // Every thread's stores are ordered before its release fence at the
-    // signal's scope; the barrier orders each fence before thread 0's signal,
-    // which itself has release semantics at that scope. A consumer that
-    // acquires the new flag value therefore sees the whole tile (fences and
-    // barriers are cumulative in both the PTX and the AMDGPU models).
-    MLIRContext *ctx = b.getContext();
-    FenceOp::create(b, loc,
-                    MemoryOrderingAttr::get(ctx, MemoryOrdering::release),
-                    put.getScopeAttr());
-    gpu::BarrierOp::create(b, loc);
+    // symm.release_barrier: thread 0's signal, a release at the signal's
+    // scope, then releases every thread's stores of the tile (each target
+    // lowers it to what makes that hold: a barrier on NVIDIA, a fence in
+    // every thread and a barrier on AMD). A consumer that acquires the new
+    // flag value therefore sees the whole tile.
+    ReleaseBarrierOp::create(b, loc, put.getScopeAttr());
     Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
                                         index(loc, 0));
     auto branch = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);

