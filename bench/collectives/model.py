@@ -327,6 +327,9 @@ RUNS = {
            ("ll2m", {"SYMM_ALL_REDUCE_ALGO": "ll",
                      "SYMM_COLLECTIVES_LL_MAX": "2097152"}))},
     "h100x2-collectives-vs-nccl-barrier-ll-lines/symm.csv": (2, TODAY, {}),
+    # 2 H200s, the same code with symm.release_barrier (6647999; the same
+    # PTX on NVIDIA): the whole sweep, 8K-1G.
+    "h200x2-collectives-vs-nccl-release-barrier/symm.csv": (2, TODAY, {}),
     # 4 H100s, the same day and code: the whole sweep, then the all-reduce
     # at 256K-8M with the low-latency two-shot and two-shot forced (and the
     # one-shot limit at 512K, which the model leaves out).
