@@ -330,6 +330,7 @@ RUNS = {
     # 2 H200s, the same code with symm.release_barrier (6647999; the same
     # PTX on NVIDIA): the whole sweep, 8K-1G.
     "h200x2-collectives-vs-nccl-release-barrier/symm.csv": (2, TODAY, {}),
+    "h200x4-collectives-vs-nccl-release-barrier/symm.csv": (4, TODAY, {}),
     # 4 H100s, the same day and code: the whole sweep, then the all-reduce
     # at 256K-8M with the low-latency two-shot and two-shot forced (and the
     # one-shot limit at 512K, which the model leaves out).
