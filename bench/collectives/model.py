@@ -331,6 +331,16 @@ RUNS = {
     # PTX on NVIDIA): the whole sweep, 8K-1G.
     "h200x2-collectives-vs-nccl-release-barrier/symm.csv": (2, TODAY, {}),
     "h200x4-collectives-vs-nccl-release-barrier/symm.csv": (4, TODAY, {}),
+    # 4 H200s, the same code: the broadcast by size against the scatter and
+    # the chain forced, 1M-1G; the all-reduce by size (the ring above 16M)
+    # against two-shot forced, 16M-1G.
+    **{f"h200x4-collectives-broadcast-check/settings-4-{name}.csv":
+       (4, TODAY, env) for name, env in (
+           ("default", {}), ("scatter", {"SYMM_BROADCAST_ALGO": "scatter"}),
+           ("chain", {"SYMM_BROADCAST_ALGO": "chain"}))},
+    **{f"h200x4-collectives-all-reduce-ring-check/settings-4-{name}.csv":
+       (4, TODAY, env) for name, env in (
+           ("default", {}), ("two", {"SYMM_ALL_REDUCE_ALGO": "two_shot"}))},
     # 4 H100s, the same day and code: the whole sweep, then the all-reduce
     # at 256K-8M with the low-latency two-shot and two-shot forced (and the
     # one-shot limit at 512K, which the model leaves out).
