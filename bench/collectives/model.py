@@ -132,6 +132,10 @@ class Rules:
     # On 2 ranks the all-reduce goes low-latency up to this many bytes, then
     # one-shot (dc683a1; None: up to the low-latency limit).
     ll_all_reduce_max_2: int = 512 * KB
+    # On 3 and 4 ranks the low-latency chain up to this many bytes and the
+    # chain above (None: the low-latency chain while one launch holds the
+    # call, the chain from CHAIN_MIN_4).
+    ll_chain_max_4: int = 768 * KB
 
 
 TODAY = Rules()
@@ -141,7 +145,11 @@ TODAY = Rules()
 # low-latency formulas never had the per-thread fences' cost or the
 # scattered stores' in them: the runs before measured 1.4-2.6 times the
 # model below 64 MB. The code of the copy-engine runs:
-COPY_ENGINE = replace(TODAY, ll_unit=VECTOR, ll_all_reduce_max_2=None)
+COPY_ENGINE = replace(TODAY, ll_unit=VECTOR, ll_all_reduce_max_2=None,
+                      ll_chain_max_4=None)
+# The code of the runs of 2026-11-27 (dc683a1-92fe5df), before the chain
+# took over from the low-latency chain at 768K on 3 and 4 ranks.
+RELEASE_BARRIER = replace(TODAY, ll_chain_max_4=None)
 # The logged runs but the copy-engine ones ran the code before it.
 BEFORE_CE = replace(COPY_ENGINE, ce_min_2=None)
 # Code of each logged run (commit times against the runs' commits), newest
@@ -321,32 +329,37 @@ RUNS = {
     "h100x2-collectives-vs-nccl-ll-two-shot/ll2.csv": (2, LL_256K, {}),
     # 2 H100s, 2026-11-27 (dc683a1, 2d3735b): the low-latency all-reduce
     # forced at 256K-4M, also with a limit of 2M; then the whole sweep, 8K-1G.
-    **{f"h100x2-collectives-ll-limit-check/settings-2-{name}.csv": (2, TODAY, env)
+    **{f"h100x2-collectives-ll-limit-check/settings-2-{name}.csv": (2, RELEASE_BARRIER, env)
        for name, env in (
            ("default", {}), ("ll", {"SYMM_ALL_REDUCE_ALGO": "ll"}),
            ("ll2m", {"SYMM_ALL_REDUCE_ALGO": "ll",
                      "SYMM_COLLECTIVES_LL_MAX": "2097152"}))},
-    "h100x2-collectives-vs-nccl-barrier-ll-lines/symm.csv": (2, TODAY, {}),
+    "h100x2-collectives-vs-nccl-barrier-ll-lines/symm.csv": (2, RELEASE_BARRIER, {}),
     # 2 H200s, the same code with symm.release_barrier (6647999; the same
     # PTX on NVIDIA): the whole sweep, 8K-1G.
-    "h200x2-collectives-vs-nccl-release-barrier/symm.csv": (2, TODAY, {}),
-    "h200x4-collectives-vs-nccl-release-barrier/symm.csv": (4, TODAY, {}),
+    "h200x2-collectives-vs-nccl-release-barrier/symm.csv": (2, RELEASE_BARRIER, {}),
+    "h200x4-collectives-vs-nccl-release-barrier/symm.csv": (4, RELEASE_BARRIER, {}),
     # 4 H200s, the same code: the broadcast by size against the scatter and
     # the chain forced, 1M-1G; the all-reduce by size (the ring above 16M)
     # against two-shot forced, 16M-1G.
     **{f"h200x4-collectives-broadcast-check/settings-4-{name}.csv":
-       (4, TODAY, env) for name, env in (
+       (4, RELEASE_BARRIER, env) for name, env in (
            ("default", {}), ("scatter", {"SYMM_BROADCAST_ALGO": "scatter"}),
            ("chain", {"SYMM_BROADCAST_ALGO": "chain"}))},
+    # The broadcast by size (then the low-latency chain to 1.36 MB) against
+    # the chain forced, 128K-2M, two rounds: what moved the limit to 768K.
+    **{f"h200x4-collectives-ll-chain-limit/settings-4-{name}-{r}.csv":
+       (4, RELEASE_BARRIER, env) for r in (1, 2) for name, env in (
+           ("default", {}), ("chain", {"SYMM_BROADCAST_ALGO": "chain"}))},
     **{f"h200x4-collectives-all-reduce-ring-check/settings-4-{name}.csv":
-       (4, TODAY, env) for name, env in (
+       (4, RELEASE_BARRIER, env) for name, env in (
            ("default", {}), ("two", {"SYMM_ALL_REDUCE_ALGO": "two_shot"}))},
     # 4 H100s, the same day and code: the whole sweep, then the all-reduce
     # at 256K-8M with the low-latency two-shot and two-shot forced (and the
     # one-shot limit at 512K, which the model leaves out).
-    "h100x4-collectives-vs-nccl-barrier-ll-lines/symm.csv": (4, TODAY, {}),
+    "h100x4-collectives-vs-nccl-barrier-ll-lines/symm.csv": (4, RELEASE_BARRIER, {}),
     **{f"h100x4-collectives-all-reduce-1m-check/settings-4-{name}.csv":
-       (4, TODAY, env) for name, env in (
+       (4, RELEASE_BARRIER, env) for name, env in (
            ("default", {}), ("ll2s", {"SYMM_ALL_REDUCE_ALGO": "ll_two_shot"}),
            ("two", {"SYMM_ALL_REDUCE_ALGO": "two_shot"}),
            ("os512k", {"SYMM_ALL_REDUCE_ONE_SHOT_MAX": "524288"}))},
@@ -687,10 +700,14 @@ class Model:
     def broadcast_choice(self, S):
         r, n = self.rules, self.n
         chain_min = CHAIN_MIN_4 if n <= 4 else CHAIN_MIN_MORE
+        few = r.ll_chain_max_4 is not None and n <= 4
+        if few:
+            chain_min = r.ll_chain_max_4
         if r.ce_min_2 is not None and n == 2 and S >= r.ce_min_2:
             return "copy_engine"
         if (r.ll_chain_min and n >= 3 and S <= n * self.ll_max()
-                and not (self.ll_fits(S) and S <= r.ll_chain_min)):
+                and not (self.ll_fits(S) and S <= r.ll_chain_min)
+                and not (few and S > r.ll_chain_max_4)):
             return "ll_chain"
         if r.bcast_chain and n >= 3 and S >= chain_min and not self.ll_fits(S):
             return "chain"

@@ -1169,8 +1169,11 @@ int main(int argc, char **argv) {
       testAllToAll(SYMM_INT32, count, Place::Heap, false, ++seed);
       testBroadcast(SYMM_INT32, count, Place::Heap, false, 0, ++seed);
     }
-    // 1 MB: the chain from 3 ranks on (to 4 ranks; from 64 MB on more).
+    // 1 MB: the chain from 3 ranks on (to 4 ranks; from 64 MB on more);
+    // 800 KB too, above the 768 KB where the chain takes over from the
+    // low-latency chain on 3 and 4 ranks.
     testBroadcast(SYMM_INT32, size_t(1) << 18, Place::Heap, false, 1, ++seed);
+    testBroadcast(SYMM_INT32, 200000, Place::Heap, false, 1, ++seed);
     testBroadcastShifted(1000, 0, ++seed);
     testAllToAllv(SYMM_INT32, 1000, Place::Heap, ++seed);
     // 16 MB in place on 2 ranks: the copy engines' by GPUs, never by CPU

@@ -145,6 +145,13 @@ constexpr size_t kLlOneShotOut = size_t(256) << 10;
 /// NCCL 13.9) and lost at 512 KB (10.3 against 9.7).
 constexpr size_t kLlAllReduceMax2 = size_t(512) << 10;
 constexpr size_t kLlRootMax = size_t(64) << 10;
+/// On 3 and 4 ranks, the largest low-latency chain broadcast; the chain
+/// above. Since a flag costs a barrier and the storing thread's release
+/// (symm.release_barrier), the chain overtook the low-latency chain between
+/// 512 KB and 1 MB on 4 H200s (graph: 1 MB 12.3 against 13.5 us, NCCL 11.7;
+/// 512 KB 9.3 against 8.2, NCCL 8.1), level at about 768 KB by both lines.
+/// On more ranks each of the chain's pieces takes more hops: not measured.
+constexpr size_t kLlChainMax4 = size_t(768) << 10;
 
 /// The position in `names` of the algorithm that environment variable `var`
 /// forces, or -1 where it is unset or empty.
@@ -494,9 +501,10 @@ symm_status broadcast(Call &call, const void *send, void *recv, size_t count,
     algo = BroadcastAlgo::Chain; // forced with low-latency off
   bool llRootStores =
       call.llFits(count) && (call.world < 3 || bytes <= kLlRootMax);
+  bool fewRanks = call.world <= 4;
   if (algo == BroadcastAlgo::LowLatencyChain ||
       (algo == BroadcastAlgo::BySize && call.world >= 3 && !llRootStores &&
-       count <= llChainCap(call)))
+       count <= llChainCap(call) && (!fewRanks || bytes <= kLlChainMax4)))
     return lowLatencyChain(call, src, recv, count, root);
   if (algo == BroadcastAlgo::CopyEngine ||
       (algo == BroadcastAlgo::BySize && copyEngineWins(call, bytes)))
@@ -505,10 +513,11 @@ symm_status broadcast(Call &call, const void *send, void *recv, size_t count,
   // that fits the low-latency kernels fits it), the chain from chainMin bytes:
   // on 4 H200s it beat the root's stores and the scatter from 1 MB (18.8
   // against 20.1 us) to 1 GB (3518 against 4685 us), with the 16 KiB pieces
-  // before chainPiece. With more ranks each piece takes n - 1 hops: the model
+  // before chainPiece; up to 4 ranks it follows the low-latency chain
+  // (kLlChainMax4). With more ranks each piece takes n - 1 hops: the model
   // puts the chain behind the scatter below 64 MB on 8 GPUs (not measured
   // there).
-  size_t chainMin = call.world <= 4 ? size_t(1) << 20 : size_t(64) << 20;
+  size_t chainMin = fewRanks ? kLlChainMax4 : size_t(64) << 20;
   if (algo == BroadcastAlgo::Chain ||
       (algo == BroadcastAlgo::BySize && call.world >= 3 && bytes >= chainMin))
     return chainBroadcast(call, src, recv, count, root);
