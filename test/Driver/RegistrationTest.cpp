@@ -68,7 +68,7 @@ TEST_P(RegistrationTest, OneCallCompilesAKernel) {
 
 INSTANTIATE_TEST_SUITE_P(
     Targets, RegistrationTest,
-    ::testing::Values(Case{"host", "llvm", "define void @next("},
+    ::testing::Values(Case{"host", "llvm", "define void @_symm_kernel_next("},
                       Case{"sm_90", "ptx", ".visible .entry next("},
                       Case{"gfx942", "isa", "next:"}),
     [](const ::testing::TestParamInfo<Case> &info) {

@@ -33,7 +33,8 @@
 // ISA: s_endpgm
 
 // HOST: @__symm_trace_names = protected {{.*}}constant [13 x i8] c"\00tile\00traced\00"
-// HOST-LABEL: define {{.*}}void @traced(
+// The kernel is internal, inlined into its entry.
+// HOST-LABEL: define {{.*}}void @_symm_kernel_traced(
 // HOST: call i64 @_symm_host_clock_ns()
 // HOST: atomicrmw add ptr {{.*}}, i64 1 monotonic
 // Once a subgroup's slot is full, an event site only counts the drop in a

@@ -560,6 +560,17 @@ struct SymmConvertGpuToHost
     for (const std::string &name : kernels)
       if (auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
         addEntry(module, fn);
+    // The runtime reaches a module through its entries alone; every other
+    // function it defines is internal. Exported, a kernel named like a C
+    // library function bound its entry's call to that function: a kernel
+    // `send`, not inlined into its entry under race checks, made the entry
+    // call libc's send() with the kernel's arguments, which wrote into a
+    // bootstrap socket and failed the next symm.barrier on 3 ranks with
+    // "mismatched collective calls".
+    for (auto fn : module.getOps<LLVM::LLVMFuncOp>())
+      if (!fn.isExternal() &&
+          !fn.getName().starts_with(SYMM_HOST_KERNEL_PREFIX))
+        fn.setLinkage(LLVM::Linkage::Internal);
   }
 };
 

@@ -2,9 +2,12 @@
 
 // Kernels become LLVM functions with the GPU calling convention plus a packed
 // entry and a parameter-size table for the host backend; GPU operations call
-// the runtime; workgroup memory is carved from the block's buffer.
+// the runtime; workgroup memory is carved from the block's buffer. Only the
+// entries are exported: the kernels are internal, so that a kernel named
+// like a C library function (@send below) cannot bind its entry's call to
+// that function.
 // CHECK-LABEL: gpu.module @m
-// CHECK: llvm.func @k(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: f32) attributes {gpu.kernel}
+// CHECK: llvm.func internal @k(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: f32) attributes {gpu.kernel}
 // Static workgroup memory: 64 bytes of f32 then 16 of i8 (16-byte aligned).
 // CHECK: %[[BASE:.*]] = llvm.call @_symm_host_shared_memory(%{{.*}}) : (i64) -> !llvm.ptr
 // CHECK: llvm.getelementptr %[[BASE]][64] : (!llvm.ptr) -> !llvm.ptr, i8
@@ -14,10 +17,12 @@
 // CHECK: llvm.call @printf(%{{.*}}) vararg(!llvm.func<i32 (ptr, ...)>)
 // Dynamic shared memory starts after the static part.
 // CHECK: llvm.getelementptr %{{.*}}[80] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK: llvm.func internal @send()
 // CHECK: llvm.mlir.global external constant @_symm_kernel_k_params(dense<[6, 8, 8, 8, 8, 8, 4]> : tensor<7xi64>)
 // CHECK: llvm.func @_symm_kernel_k(%[[PARAMS:.*]]: !llvm.ptr)
 // CHECK: llvm.getelementptr %[[PARAMS]][5] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
 // CHECK: llvm.call @k(
+// CHECK: llvm.func @_symm_kernel_send(
 gpu.module @m {
   gpu.func @k(%out: memref<?xf32>, %v: f32) workgroup(%a: memref<16xf32, #gpu.address_space<workgroup>>, %b: memref<16xi8, #gpu.address_space<workgroup>>) kernel {
     %t = gpu.thread_id x
@@ -33,13 +38,16 @@ gpu.module @m {
     memref.store %x, %out[%t] : memref<?xf32>
     gpu.return
   }
+  gpu.func @send() kernel {
+    gpu.return
+  }
 }
 
 // -----
 
 // A shuffle's valid-bit slot is made once in the entry block, not on every
 // iteration of the loop around the shuffle.
-// CHECK-LABEL: llvm.func @shuffle_loop
+// CHECK-LABEL: llvm.func internal @shuffle_loop
 // CHECK: %[[SLOT:.*]] = llvm.alloca %{{.*}} x i8
 // CHECK: llvm.br ^[[LOOP:.*]](
 // CHECK: ^[[LOOP]](
@@ -71,7 +79,7 @@ gpu.module @loop {
 // gpu.all_reduce: every lane of each subgroup shuffles, lane 0 writes the
 // subgroup's value to workgroup memory, and after a barrier each thread
 // combines the subgroups' values; a second barrier protects the memory.
-// CHECK-LABEL: llvm.func @reduce
+// CHECK-LABEL: llvm.func internal @reduce
 // CHECK: llvm.call @_symm_host_shared_memory
 // CHECK-COUNT-5: llvm.call @_symm_host_shuffle
 // CHECK: llvm.store

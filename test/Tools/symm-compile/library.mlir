@@ -7,7 +7,8 @@
 // RUN: symm-compile --target=host --emit=llvm --library=%S/Inputs/user-library %s -o - | FileCheck %s
 // RUN: symm-compile --target=host --emit=llvm %s -o - | FileCheck %s --check-prefix=NONE
 // RUN: not symm-compile --target=host --library=%S/Inputs/nowhere %s -o %t.so 2>&1 | FileCheck %s --check-prefix=MISSING
-// CHECK-LABEL: define void @k(
+// The kernel is internal, inlined into its entry.
+// CHECK-LABEL: define void @_symm_kernel_k(
 // CHECK: store float 7.500000e+00
 // CHECK-NOT: @user_scale
 // NONE: call {{.*}}@user_scale(
