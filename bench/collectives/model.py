@@ -64,16 +64,19 @@ CHAIN_PIECE_US, CHAIN_WG_BYTES_PER_US = 4.6, 3.7 * KB
 # from 64 MB on more (Algorithms.cpp, broadcast).
 CHAIN_MIN_4, CHAIN_MIN_MORE = 1 * MB, 64 * MB
 # The copy-engine broadcast (SYMM_BROADCAST_ALGO=copy_engine, CopyEngine.cpp):
-# a copy engine's peer copy, 391 GB/s on 2 H200s (DESIGN.md's probe, 256 MB;
-# the H100s' NVLink is the same generation, but nothing measured it there);
-# what a stream spends between two copies (writing `landed`, waiting for and
-# resetting `vacant`, starting the copy) and what the host spends issuing
+# a copy engine's peer copy once under way, 396.5 GB/s on 2 H200s
+# (peer_bandwidth.cu: one copy of 256 MB in 697 us, of 1 GB in 2728; the
+# H100s' NVLink is the same generation, but nothing measured it there);
+# what a copy costs besides its bytes in a chain of them (its start and
+# drain, writing `landed`, waiting for and resetting `vacant`): 9.5 us,
+# fitted to the forced copy-engine broadcast on 2 H200s at 256 MB-1 GB in
+# chunks of 16, 32 and 64 MB (within 1%); and what the host spends issuing
 # one operation (a copy, a stream write or wait, an event record or wait),
-# neither measured: "a few us" and a guess. Chunks of at most CE_CHUNK (a
-# slot: 32M, the 4G heap's scratch / 8), at least CE_MIN_CHUNK.
-CE_BYTES_PER_US = 391e3
-CE_GAP_US, CE_ISSUE_US = 4.0, 1.5
-CE_CHUNK, CE_MIN_CHUNK = 32 * MB, 64 * KB
+# not measured: a guess. Chunks of at most a slot (Rules.ce_chunk), at
+# least CE_MIN_CHUNK.
+CE_BYTES_PER_US = 396.5e3
+CE_GAP_US, CE_ISSUE_US = 9.5, 1.5
+CE_MIN_CHUNK = 64 * KB
 # The benchmark's element (bf16): an all-gather, all-to-all or reduce-scatter
 # of S bytes moves blocks of (S / 2 // n) elements, not whole 16-byte vectors
 # where n does not divide S (3 ranks), and then never low-latency.
@@ -136,20 +139,36 @@ class Rules:
     # chain above (None: the low-latency chain while one launch holds the
     # call, the chain from CHAIN_MIN_4).
     ll_chain_max_4: int = 768 * KB
+    # A copy-engine slot, the largest chunk: 64M since the chunk's cost was
+    # measured (the 4G heap's scratch / 4), 32M before (scratch / 8).
+    ce_chunk: int = 64 * MB
+    # The all-gather and all-to-all by the copy engines by size on 2 ranks
+    # from blocks of this many bytes (None: only forced).
+    ce_exchange_min_2: int = 256 * MB
+    # On 2 ranks an exchange's chunks come in on the second stream
+    # (takeAside); before, a rank's next send waited behind each receive:
+    # a second gap per round.
+    ce_exchange_aside: bool = True
 
 
 TODAY = Rules()
+# The code of c4ec057: copy-engine slots of 32M, the exchanges' copies
+# only forced.
+CE_32M = replace(TODAY, ce_chunk=32 * MB, ce_exchange_min_2=None,
+                 ce_exchange_aside=False)
+# Slots of 64M, before the exchanges' receives went on the second stream.
+SLOTS_64M = replace(TODAY, ce_exchange_min_2=None, ce_exchange_aside=False)
 # dc683a1 and 2d3735b: a flag is a barrier and the storing thread's release
 # (not a fence in every thread), and the low-latency words fill whole
 # sectors. Neither is a term of the model, whose step (alpha) and
 # low-latency formulas never had the per-thread fences' cost or the
 # scattered stores' in them: the runs before measured 1.4-2.6 times the
 # model below 64 MB. The code of the copy-engine runs:
-COPY_ENGINE = replace(TODAY, ll_unit=VECTOR, ll_all_reduce_max_2=None,
+COPY_ENGINE = replace(CE_32M, ll_unit=VECTOR, ll_all_reduce_max_2=None,
                       ll_chain_max_4=None)
 # The code of the runs of 2026-11-27 (dc683a1-92fe5df), before the chain
 # took over from the low-latency chain at 768K on 3 and 4 ranks.
-RELEASE_BARRIER = replace(TODAY, ll_chain_max_4=None)
+RELEASE_BARRIER = replace(CE_32M, ll_chain_max_4=None)
 # The logged runs but the copy-engine ones ran the code before it.
 BEFORE_CE = replace(COPY_ENGINE, ce_min_2=None)
 # Code of each logged run (commit times against the runs' commits), newest
@@ -169,6 +188,8 @@ CHAIN_FORCED = replace(CHAIN_BY_SIZE, bcast_chain=False,  # ec7a8d6
 BEFORE_LL = replace(CHAIN_FORCED, ll=False, all_peers_at_once=False,
                     one_shot_max_2=1 * MB, ring_min_ranks=0,
                     bcast_scatter=False, rs_pipelined=False)
+CE_FORCED = {"SYMM_ALL_TO_ALL_ALGO": "copy_engine",
+             "SYMM_ALL_GATHER_ALGO": "copy_engine"}
 # RUNS: "folder/csv" -> (ranks, rules, the environment it ran with). The
 # settings the model represents: ENV_ALGO's forcing variables, LL_MAX,
 # DIRECT_MIN and BLOCKS (the grid's cap, which only the chain's and the
@@ -363,6 +384,32 @@ RUNS = {
            ("default", {}), ("ll2s", {"SYMM_ALL_REDUCE_ALGO": "ll_two_shot"}),
            ("two", {"SYMM_ALL_REDUCE_ALGO": "two_shot"}),
            ("os512k", {"SYMM_ALL_REDUCE_ONE_SHOT_MAX": "524288"}))},
+    # 2 H200s, the code of c4ec057: the broadcast (the copy engines from 32M)
+    # and the all-to-all (the copy engines), 32M-1G, in the default slots of
+    # 32M and in slots of 16M and 64M (and with 6 slots, left out): what
+    # measured a copy's cost and moved the slots to 64M.
+    **{f"h200x2-collectives-ce-chunk/settings-2-{name}.csv":
+       (2, CE_32M, env) for name, env in (
+           ("default", {}), ("c16", {"SYMM_COLLECTIVES_CE_CHUNK": str(16 * MB)}),
+           ("c64", {"SYMM_COLLECTIVES_CE_CHUNK": str(64 * MB)}),
+           ("s6", {"SYMM_COLLECTIVES_CE_SLOTS": "6"}))},
+    # 2 H200s: the broadcast (the copy engines from 32M), all-gather and
+    # all-to-all (the SM stores), 32M-1G, by the code of c4ec057 (old) and
+    # with slots of 64M and the measured g (new; and slots of 128M).
+    **{f"h200x2-collectives-ce-slots-64m/settings-2-{name}.csv": (2, rules, env)
+       for name, rules, env in (
+           ("old", CE_32M, {}),
+           ("new", SLOTS_64M, {}),
+           ("new128", SLOTS_64M, {"SYMM_COLLECTIVES_CE_CHUNK": str(128 * MB)}))},
+    # 2 H200s: the all-gather and all-to-all by the copy engines forced,
+    # before (c4ec057) and after chunks came in on the second stream, and
+    # the SM stores (then the default), 4M-1G: what chose the copy engines
+    # from 512 MB.
+    **{f"h200x2-collectives-ce-exchange/settings-2-{name}.csv": (2, rules, env)
+       for name, rules, env in (
+           ("oldce", CE_32M, CE_FORCED),
+           ("ce", TODAY, CE_FORCED),
+           ("new", replace(TODAY, ce_exchange_min_2=None), {}))},
 }
 # CSVs of the results that are not one code's run: the check skips them.
 NOT_RUNS = {
@@ -383,7 +430,7 @@ ENV_ALGO = {
         "stores": "exchange", "copy_engine": "copy_engine"}),
 }
 ENV_SIZES = ("SYMM_COLLECTIVES_LL_MAX", "SYMM_COLLECTIVES_DIRECT_MIN",
-             "SYMM_COLLECTIVES_BLOCKS")
+             "SYMM_COLLECTIVES_BLOCKS", "SYMM_COLLECTIVES_CE_CHUNK")
 # What the others change that the model has no term for.
 NOT_MODELLED = {
     # Only the chain's and the reduce-scatter's formulas read the grid.
@@ -392,6 +439,7 @@ NOT_MODELLED = {
     "SYMM_BACKEND": "NVSHMEM's heap and, off one node, its device calls",
     "SYMM_ALL_REDUCE_ONE_SHOT_MAX": "the one-shot limit, which the rules "
     "fix per run",
+    "SYMM_COLLECTIVES_CE_SLOTS": "copy-engine slots, which no formula counts",
 }
 
 
@@ -441,6 +489,7 @@ class Model:
         self.ll_limit = None if ll is None else int(ll)
         self.direct_min = int(env.get("SYMM_COLLECTIVES_DIRECT_MIN", DIRECT_MIN))
         self.max_workgroups = int(env.get("SYMM_COLLECTIVES_BLOCKS", MAX_WORKGROUPS))
+        self.ce_cap = int(env.get("SYMM_COLLECTIVES_CE_CHUNK", rules.ce_chunk))
 
     def flag(self, steps=1, fenced_per_peer=False):
         """`steps` dependent flag steps that involve every peer: one wait for
@@ -628,13 +677,15 @@ class Model:
         """A copy-engine call's chunk and chunk count for S bytes
         (CopyEngine.cpp, chunkBytes): C = sqrt(S k g / ((n - 2) / B + 2 / H))
         with k chunks a round (the broadcast 1, the ring n - 1), the least of
-        T(C) below, within CE_MIN_CHUNK..CE_CHUNK, then evened out over the
+        T(C) below, within CE_MIN_CHUNK and a slot (Rules.ce_chunk, or
+        SYMM_COLLECTIVES_CE_CHUNK), then evened out over the
         chunks."""
         per_byte = max(0, self.n - 2) / CE_BYTES_PER_US + 2 / HBM_BYTES_PER_US
+        cap = self.ce_cap
         c = min(max(math.sqrt(S * stages * CE_GAP_US / per_byte), CE_MIN_CHUNK),
-                CE_CHUNK)
+                cap)
         k = -(-S // int(c))
-        return min(CE_CHUNK, -(-(-(-S // k)) // VECTOR) * VECTOR), k
+        return min(cap, -(-(-(-S // k)) // VECTOR) * VECTOR), k
 
     def bcast_copy_engine(self, S):
         """SYMM_BROADCAST_ALGO=copy_engine: the chain root, root + 1, ... of
@@ -665,12 +716,14 @@ class Model:
         slot (2 C / H). Every link carries both ways at once; B is one way's
         rate alone. From a stream the host issues 4 operations per chunk
         sent, 5 per chunk received (wait, reset, fork, copy out, raise) and
-        3 per forward."""
+        3 per forward. On 2 ranks before takeAside a round's receive held
+        up the next send: two gaps a stage."""
         n, b = self.n, self.block(S)
         if n < 2:
             return self.o + hbm(2 * b)
         c, r = self.ce_chunk(b, stages=n - 1)
-        t = self.o + max((r * (n - 1) + n - 2) * (c / CE_BYTES_PER_US + CE_GAP_US)
+        gap = CE_GAP_US * (2 if n == 2 and not self.rules.ce_exchange_aside else 1)
+        t = self.o + max((r * (n - 1) + n - 2) * (c / CE_BYTES_PER_US + gap)
                          + hbm(2 * c), hbm(2 * b))
         if self.mode == "stream":
             t = max(t, (r * (4 + 5 * (n - 1) + 3 * (n - 2)) + 2) * CE_ISSUE_US)
@@ -738,6 +791,9 @@ class Model:
             algo = algo or self.broadcast_choice(S)
             return algo, getattr(self, self.ALGOS["broadcast"][algo])(S)
         if collective in ("all_gather", "all_to_all"):
+            m = self.rules.ce_exchange_min_2
+            if algo is None and m is not None and self.n == 2 and self.block(S) >= m:
+                algo = "copy_engine"
             # The copy engines move an all-to-all on 2 ranks only.
             if algo == "copy_engine" and (collective == "all_gather" or self.n <= 2):
                 return algo, self.exchange_copy_engine(S)

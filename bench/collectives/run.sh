@@ -9,7 +9,8 @@
 # There (2x H200, CUDA 13, PyTorch with NCCL; no LLVM), from the repository:
 #   bench/collectives/run.sh gpu [DIR]     # or DIR/run.sh gpu DIR (a copy)
 # runs the correctness suite and the tile building-block test on every GPU (cuda
-# backend), the Symm-vs-NCCL sweep (8 KB..1 GB; all-reduce also with the ring
+# backend), what the link between two GPUs carries (peer-bandwidth), the
+# Symm-vs-NCCL sweep (8 KB..1 GB; all-reduce also with the ring
 # forced, "symm_ring"), PyTorch's NCCL and symmetric-memory all-reduce on the
 # same sizes, and prints a table last; CSVs, logs and PNG plots go to $OUT (the
 # device machine's output folder) or DIR/results. SYMM_BENCH_TRACE=BYTES also
@@ -29,6 +30,7 @@ if [[ $MODE == bundle ]]; then
   exec "$ROOT/scripts/gpu-bundle.sh" --build symm-collectives-test \
     --bin symm-collectives-test --chip sm_90 \
     --nccl-program bench/collectives/collectives_bench.cu collectives-bench \
+    --nccl-program bench/collectives/peer_bandwidth.cu peer-bandwidth \
     --compile test/Collectives/tile-all-reduce.mlir tile-all-reduce.exe \
     --copy bench/collectives/torch_symm_mem.py --copy bench/collectives/plot.py \
     --copy bench/collectives/run.sh --copy bench/collectives/settings.sh \
@@ -53,6 +55,11 @@ echo "== correctness suite, $N GPUs (cuda backend)"
 ./symm-run -n "$N" --backend cuda --timeout 120 ./tile-all-reduce.exe \
   2>&1 | tee -a "$RESULTS/correctness.log" | grep -E "tile all-reduce" | head -4 ||
   echo "FAILED: the tile building-block test (see correctness.log)"
+
+echo "== the link between GPU 0 and GPU 1 (peer-bandwidth)"
+./peer-bandwidth > "$RESULTS/peer-bandwidth.txt" 2>&1 ||
+  echo "FAILED: peer-bandwidth (see peer-bandwidth.txt)"
+tail -1 "$RESULTS/peer-bandwidth.txt"
 
 echo "== Symm vs NCCL, $MIN..$MAX bytes"
 # send and recv (up to 1 GB each) live in the heap; 4G leaves the

@@ -332,8 +332,26 @@ symm_status exchangeAlgorithm(const char *var, ExchangeAlgo *algo) {
   int forced;
   if (symm_status st = forcedAlgorithm(var, {"stores", "copy_engine"}, &forced))
     return st;
-  *algo = forced < 0 ? ExchangeAlgo::Stores : ExchangeAlgo(forced);
+  *algo = forced < 0 ? ExchangeAlgo::BySize : ExchangeAlgo(forced);
   return SYMM_SUCCESS;
+}
+
+/// Whether an all-gather or all-to-all of `block` bytes a rank goes by the
+/// copy engines when the size chooses: on 2 GPUs from blocks of 256 MB
+/// (calls of 512 MB; CPU ranks run them only when forced). On 2 H200s,
+/// from a stream, against the SM stores (NCCL in brackets), all-to-all:
+/// 512 MB 810 against 843 us (918), 1 GB 1572 against 1685 (1625);
+/// all-gather 512 MB 818 against 842 (1056), 1 GB 1573 against 1683
+/// (1990); at 256 MB the stores won (421 against 437-439; bench/results/
+/// h200x2-collectives-ce-exchange). The copy engine moves 388 GB/s each
+/// way where SM stores beside the own block's local copy move 330
+/// (peer_bandwidth.cu). On more ranks an all-to-all block would go its own
+/// chain and the all-gather ring's n - 2 further hops delay the last chunk
+/// by whole stages, so there they run only when forced.
+bool copyEngineExchangeWins(const Call &call, size_t block) {
+  constexpr size_t kCopyEngineBlockMin = size_t(256) << 20;
+  return onGpu() && call.world == 2 && block >= kCopyEngineBlockMin &&
+         copyEngineAvailable(call);
 }
 
 /// Launches one exchange per chunk (see symm_tile_exchange in the kernels).
@@ -343,14 +361,12 @@ symm_status exchangeAlgorithm(const char *var, ExchangeAlgo *algo) {
 symm_status exchange(Call &call, const Exchange &x) {
   // The copy engines move an all-gather on any number of ranks, and an
   // all-to-all on 2, where a block goes one hop (on more, its own chain),
-  // when forced: the size never chooses them. On 2 H200s they lost to the
-  // SM stores at every size from 4 MB to 1 GB, in both collectives (1 GB
-  // all-gather 1784 against 1731 us, 301 against 310 GB/s each way; 16 MB
-  // 56.0 against 40.7; bench/results/h200x2-collectives-copy-engine-
-  // exchange), where a copy one way alone moves 391 GB/s; they leave the
-  // SMs free for work beside the call.
+  // when forced, and both on 2 GPUs by size (copyEngineExchangeWins); they
+  // leave the SMs free for work beside the call.
   bool ring = x.root < 0 && (x.sendStride == 0 || call.world <= 2);
-  if (ring && x.algo == ExchangeAlgo::CopyEngine)
+  if (ring && (x.algo == ExchangeAlgo::CopyEngine ||
+               (x.algo == ExchangeAlgo::BySize &&
+                copyEngineExchangeWins(call, x.count * call.esize))))
     return copyEngineExchange(call, x);
   if (x.algo == ExchangeAlgo::CopyEngine && call.s->debug)
     fprintf(stderr,

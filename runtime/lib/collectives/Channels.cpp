@@ -142,9 +142,9 @@ symm_status configure(State &s) {
     s.llMax = *ll;
   } else {
     size_t peers = size_t(std::max(1, symm_world_size() - 1));
-    s.llMax = gpu ? (size_t(1) << 20) / peers / kLowLatencyUnit *
-                        kLowLatencyUnit
-                  : size_t(16) << 10;
+    s.llMax =
+        gpu ? (size_t(1) << 20) / peers / kLowLatencyUnit * kLowLatencyUnit
+            : size_t(16) << 10;
   }
   const char *blocks = envOr("SYMM_COLLECTIVES_BLOCKS", gpu ? "128" : "2");
   const char *threads = envOr("SYMM_COLLECTIVES_THREADS", gpu ? "512" : "16");
@@ -175,17 +175,18 @@ symm_status configure(State &s) {
                   "%s='%s' is not a size of at least 16 bytes", name, per);
     *field = *perBlock;
   }
-  // The copy-engine collectives' slots (Algorithms.cpp, copyEngineBroadcast):
-  // a chunk moves through one, and a call's chunks reuse them in turn. On
-  // GPUs 32M, at most an eighth of the scratch: at 391 GB/s a 32 MB copy
-  // takes 86 us against the 3-5 us of stream writes and waits between two
-  // copies (95% of the link; a call picks a smaller chunk by its size).
-  // Three slots: the sender fills one while the receiver empties another,
-  // and a third absorbs jitter (on 2 ranks the receiver's copy out of a
-  // slot takes a fifth of the link's time, so two would do). On CPU ranks
-  // 64K, so that the tests' calls cross several chunks.
+  // The copy-engine collectives' slots (CopyEngine.cpp): a chunk moves
+  // through one, and a call's chunks reuse them in turn. On GPUs 64M, at
+  // most a quarter of the scratch: a copy costs about 9.5 us besides its
+  // bytes (measured on 2 H200s; CopyEngine.cpp), so a 1 GB broadcast took
+  // 3099 us in chunks of 32 MB and 2951 in chunks of 64 MB (NCCL 2954; a
+  // call picks a smaller chunk by its size). Three slots: the sender fills
+  // one while the receiver empties another, and a third absorbs jitter (on
+  // 2 ranks the receiver's copy out of a slot takes a fifth of the link's
+  // time, so two would do). On CPU ranks 64K, so that the tests' calls
+  // cross several chunks.
   size_t ceDefault =
-      gpu ? std::min(size_t(32) << 20, s.scratchBytes / 8) : size_t(64) << 10;
+      gpu ? std::min(size_t(64) << 20, s.scratchBytes / 4) : size_t(64) << 10;
   const char *ceChunk = getenv("SYMM_COLLECTIVES_CE_CHUNK");
   if (ceChunk && *ceChunk) {
     s.ceChunk = env::parseSize(ceChunk).value_or(0);

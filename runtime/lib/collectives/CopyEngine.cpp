@@ -23,14 +23,17 @@ namespace symm::collectives {
 namespace {
 
 // The figures the chunk size follows (bench/collectives/model.py has the
-// same): a copy engine's peer copy, 391 GB/s on 2 H200s (DESIGN.md; the
-// H100s' NVLink is the same generation, but it was not measured there); the
-// local HBM traffic of a copy out of a slot (read + written); and the time
-// a stream spends between two copies, writing `landed`, waiting for and
-// resetting `vacant`, starting the copy: a few microseconds, not measured.
-constexpr double kCopyBytesPerUs = 391e3;
+// same), measured on 2 H200s: a copy engine's peer copy moves 396.5 GB/s
+// once under way (bench/collectives/peer_bandwidth.cu: 256 MB in 697 us, 1 GB
+// in 2728); the local HBM traffic of a copy out of a slot (read + written); and
+// what a copy costs besides its bytes in a chain of them, its start, its drain
+// and the tokens between two: 9.5 us (the copy-engine broadcast of 256 MB-1 GB
+// in chunks of 16, 32 and 64 MB fits T = S / B + 9.5 us a chunk + the last
+// chunk's copy out within 1%; a second stream sending every other chunk did not
+// hide it).
+constexpr double kCopyBytesPerUs = 396.5e3;
 constexpr double kHbmBytesPerUs = 4.2e6;
-constexpr double kGapUs = 4.0;
+constexpr double kGapUs = 9.5;
 constexpr size_t kMinChunk = size_t(64) << 10;
 
 /// Bytes per chunk of a call that sends `bytes` down each link in `rounds`
@@ -40,9 +43,9 @@ constexpr size_t kMinChunk = size_t(64) << 10;
 /// chunk's further hops and the last rank's copy of it out of its slot,
 /// 2 C / H: T(C) = (S / C) k (C / B + g) + h (C / B + g) + 2 C / H, least at
 ///   C = sqrt(S k g / (h / B + 2 / H)).
-/// The broadcast chain has k = 1, h = n - 2: with g = 4 us, B = 391 GB/s,
-/// H = 4.2 TB/s, on 2 ranks 11.9 MB at 16 MB (a call of two chunks), 47 MB
-/// at 256 MB; on 4 ranks 3.5 MB at 16 MB, 28 MB at 1 GB. The ring
+/// The broadcast chain has k = 1, h = n - 2: with g = 9.5 us, B = 396.5
+/// GB/s, H = 4.2 TB/s (MiB): on 2 ranks 17 at 16 MiB (a call of one
+/// chunk), 70 at 256 MiB; on 4 ranks 5.1 at 16 MiB, 41 at 1 GiB. The ring
 /// all-gather has k = n - 1, h = n - 2 (S a rank's block). At least 64K, at
 /// most a slot (SYMM_COLLECTIVES_CE_CHUNK), and the call's chunks all alike
 /// (whole 16-byte vectors), so that the last is not a sliver.
@@ -175,6 +178,46 @@ public:
       if (symm_status st = send(*onward, mine, len))
         return st;
     return release(i, /*overlap=*/!onward);
+  }
+
+  /// The link's `i`th chunk in, wholly on the second stream (where the
+  /// backend can fork): its wait and reset of `landed`, its copy out to `to`
+  /// and the raise of `vacant`, so that the call's stream goes on sending
+  /// while chunks come in (an exchange on 2 ranks, which forwards nothing).
+  /// With `afterSend`, the copy out also waits for the call's stream's work
+  /// so far: in place, it overwrites the chunk just sent.
+  symm_status takeAside(size_t i, void *to, size_t len, bool afterSend) {
+    if (!fork)
+      return take(i, to, len, std::nullopt);
+    Channel &c = *call.c;
+    unsigned slot = slotOf(i);
+    if (!aside) {
+      if (symm_status st = b.eventRecord(c.fork, stream))
+        return st;
+      if (symm_status st = b.streamWaitEvent(c.side, c.fork))
+        return st;
+    }
+    aside = true;
+    std::string what = printed("chunk %zu of %zu of %s (copy_engine) from "
+                               "rank %d",
+                               i, chunks, call.fn, prev);
+    if (symm_status st =
+            b.streamWaitValue(landed + slot, 1, c.side, what.c_str()))
+      return st;
+    if (symm_status st = b.streamWriteValue(landed + slot, 0, c.side))
+      return st;
+    if (afterSend) {
+      if (symm_status st = b.eventRecord(c.fork, stream))
+        return st;
+      if (symm_status st = b.streamWaitEvent(c.side, c.fork))
+        return st;
+    }
+    if (symm_status st =
+            b.memcpy(to, slots + slot * call.s->ceChunk, len, c.side))
+      return st;
+    if (symm_status st = b.streamWriteValue(prevVacant + slot, 1, c.side))
+      return st;
+    return b.eventRecord(c.join, c.side);
   }
 
   /// The call's stream waits for every copy aside.
@@ -343,8 +386,18 @@ symm_status copyEngineExchange(Call &call, const Exchange &x) {
   for (size_t t = 0; n > 1 && t < rounds; ++t) {
     size_t at = t * chunk, len = std::min(chunk, bytes - at);
     size_t i = t * size_t(n - 1); // the link's chunks before this round
-    if (symm_status st = link.send(i, sendBlock(link.nextRank()) + at, len))
+    const char *out = sendBlock(link.nextRank()) + at;
+    if (symm_status st = link.send(i, out, len))
       return st;
+    if (n == 2) {
+      // Nothing to forward: the chunk in goes out of its slot on the
+      // second stream, and the next round's send need not wait for it.
+      char *in = recvBlock(1 - r) + at;
+      if (symm_status st =
+              link.takeAside(i, in, len, in < out + len && out < in + len))
+        return st;
+      continue;
+    }
     // The chunk that came in as the link's i-th goes on as its (i + 1)-th.
     for (int k = 1; k < n; ++k, ++i)
       if (symm_status st =

@@ -344,9 +344,9 @@ enum class BroadcastAlgo {
 /// SYMM_BROADCAST_ALGO, or BySize where it is unset.
 symm_status broadcastAlgorithm(BroadcastAlgo *algo);
 /// In the order of SYMM_ALL_GATHER_ALGO's and SYMM_ALL_TO_ALL_ALGO's names.
-enum class ExchangeAlgo { Stores, CopyEngine };
-/// `var` (SYMM_ALL_GATHER_ALGO or SYMM_ALL_TO_ALL_ALGO), or Stores where it
-/// is unset: the size never chooses the copy engines for them.
+enum class ExchangeAlgo { Stores, CopyEngine, BySize };
+/// `var` (SYMM_ALL_GATHER_ALGO or SYMM_ALL_TO_ALL_ALGO), or BySize where it
+/// is unset (exchange: the copy engines for large blocks on 2 GPUs).
 symm_status exchangeAlgorithm(const char *var, ExchangeAlgo *algo);
 
 /// An exchange of `count` elements per block: rank r's block for rank p is
