@@ -393,6 +393,9 @@ RUNS = {
            ("default", {}), ("c16", {"SYMM_COLLECTIVES_CE_CHUNK": str(16 * MB)}),
            ("c64", {"SYMM_COLLECTIVES_CE_CHUNK": str(64 * MB)}),
            ("s6", {"SYMM_COLLECTIVES_CE_SLOTS": "6"}))},
+    # 2 H200s, 8d8e860: the whole sweep, 8K-1G (the all-gather and
+    # all-to-all by the copy engines from 512M).
+    "h200x2-collectives-vs-nccl-ce-64m/symm.csv": (2, TODAY, {}),
     # 2 H200s: the broadcast (the copy engines from 32M), all-gather and
     # all-to-all (the SM stores), 32M-1G, by the code of c4ec057 (old) and
     # with slots of 64M and the measured g (new; and slots of 128M).
