@@ -149,15 +149,21 @@ class Rules:
     # (takeAside); before, a rank's next send waited behind each receive:
     # a second gap per round.
     ce_exchange_aside: bool = True
+    # The default low-latency limit on 2 ranks, below ll_budget (None: the
+    # budget): 512K since the flagged exchanges won at blocks of 1 MB.
+    ll_max_2: int = 512 * KB
 
 
 TODAY = Rules()
 # The code of c4ec057: copy-engine slots of 32M, the exchanges' copies
 # only forced.
 CE_32M = replace(TODAY, ce_chunk=32 * MB, ce_exchange_min_2=None,
-                 ce_exchange_aside=False)
+                 ce_exchange_aside=False, ll_max_2=None)
+# The code of 8d8e860: the low-latency limit 1M on 2 ranks.
+CE_EXCHANGE = replace(TODAY, ll_max_2=None)
 # Slots of 64M, before the exchanges' receives went on the second stream.
-SLOTS_64M = replace(TODAY, ce_exchange_min_2=None, ce_exchange_aside=False)
+SLOTS_64M = replace(TODAY, ce_exchange_min_2=None, ce_exchange_aside=False,
+                    ll_max_2=None)
 # dc683a1 and 2d3735b: a flag is a barrier and the storing thread's release
 # (not a fence in every thread), and the low-latency words fill whole
 # sectors. Neither is a term of the model, whose step (alpha) and
@@ -395,7 +401,20 @@ RUNS = {
            ("s6", {"SYMM_COLLECTIVES_CE_SLOTS": "6"}))},
     # 2 H200s, 8d8e860: the whole sweep, 8K-1G (the all-gather and
     # all-to-all by the copy engines from 512M).
-    "h200x2-collectives-vs-nccl-ce-64m/symm.csv": (2, TODAY, {}),
+    "h200x2-collectives-vs-nccl-ce-64m/symm.csv": (2, CE_EXCHANGE, {}),
+    # 2 H200s, the same code: the exchange straight into the receive
+    # buffers from 512K and 1M blocks (no difference), and the low-latency
+    # limit at 512K and 768K, 512K-8M: what moved it to 512K on 2 ranks.
+    **{f"h200x2-collectives-direct-min-check/settings-2-{name}.csv":
+       (2, CE_EXCHANGE, env) for name, env in (
+           ("default", {}),
+           ("d1m", {"SYMM_COLLECTIVES_DIRECT_MIN": str(1 * MB)}),
+           ("d512k", {"SYMM_COLLECTIVES_DIRECT_MIN": str(512 * KB)}))},
+    **{f"h200x2-collectives-ll-limit-check/settings-2-{name}.csv":
+       (2, CE_EXCHANGE, env) for name, env in (
+           ("default", {}),
+           ("ll512k", {"SYMM_COLLECTIVES_LL_MAX": str(512 * KB)}),
+           ("ll768k", {"SYMM_COLLECTIVES_LL_MAX": str(768 * KB)}))},
     # 2 H200s: the broadcast (the copy engines from 32M), all-gather and
     # all-to-all (the SM stores), 32M-1G, by the code of c4ec057 (old) and
     # with slots of 64M and the measured g (new; and slots of 128M).
@@ -411,8 +430,8 @@ RUNS = {
     **{f"h200x2-collectives-ce-exchange/settings-2-{name}.csv": (2, rules, env)
        for name, rules, env in (
            ("oldce", CE_32M, CE_FORCED),
-           ("ce", TODAY, CE_FORCED),
-           ("new", replace(TODAY, ce_exchange_min_2=None), {}))},
+           ("ce", CE_EXCHANGE, CE_FORCED),
+           ("new", replace(TODAY, ce_exchange_min_2=None, ll_max_2=None), {}))},
 }
 # CSVs of the results that are not one code's run: the check skips them.
 NOT_RUNS = {
@@ -515,7 +534,10 @@ class Model:
         if not self.rules.ll_per_peer:
             return 256 * KB
         unit = self.rules.ll_unit
-        return self.rules.ll_budget // (self.n - 1) // unit * unit
+        budget = self.rules.ll_budget // (self.n - 1)
+        if self.n == 2 and self.rules.ll_max_2 is not None:
+            budget = min(budget, self.rules.ll_max_2)
+        return budget // unit * unit
 
     def ll_fits(self, nbytes):
         """Whether a block of `nbytes` goes low-latency: within the limit,

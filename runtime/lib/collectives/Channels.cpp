@@ -130,7 +130,14 @@ symm_status configure(State &s) {
   // they beat the flagged kernels at every size up to 1 MB per peer (a 2 MB
   // all-gather 16.1 against 21.7 us, a 1 MB all-reduce 16.0 against 21.7),
   // and on 4 up to about 1 MB out of each rank (an all-reduce of 256 KB 17.4
-  // against 20.5 us; of 512 KB 26.2 against 24.2).
+  // against 20.5 us; of 512 KB 26.2 against 24.2). On 2 GPUs at most
+  // 512K: since a flag costs a barrier and one thread's release
+  // (symm.release_barrier), the flagged exchanges beat the low-latency ones
+  // at blocks of 1 MB on 2 H200s (graph: all-to-all of 2 MB 10.8 against
+  // 12.9 us, reduce-scatter 11.3 against 13.0, all-gather 10.8 against
+  // 12.9; NCCL 15.1, 14.7, 16.5) and the root's flagged stores matched the
+  // low-latency broadcast of 1 MB (9.4 against 9.6 us; on 2 H100s the day
+  // before, 10.6-10.8 against 9.6).
   if (const char *llMax = getenv("SYMM_COLLECTIVES_LL_MAX"); llMax && *llMax) {
     std::optional<size_t> ll =
         strcmp(llMax, "0") ? env::parseSize(llMax) : std::optional<size_t>(0);
@@ -142,9 +149,9 @@ symm_status configure(State &s) {
     s.llMax = *ll;
   } else {
     size_t peers = size_t(std::max(1, symm_world_size() - 1));
-    s.llMax =
-        gpu ? (size_t(1) << 20) / peers / kLowLatencyUnit * kLowLatencyUnit
-            : size_t(16) << 10;
+    s.llMax = gpu ? std::min(size_t(512) << 10, (size_t(1) << 20) / peers) /
+                        kLowLatencyUnit * kLowLatencyUnit
+                  : size_t(16) << 10;
   }
   const char *blocks = envOr("SYMM_COLLECTIVES_BLOCKS", gpu ? "128" : "2");
   const char *threads = envOr("SYMM_COLLECTIVES_THREADS", gpu ? "512" : "16");
