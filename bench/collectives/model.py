@@ -402,6 +402,8 @@ RUNS = {
     # 2 H200s, 8d8e860: the whole sweep, 8K-1G (the all-gather and
     # all-to-all by the copy engines from 512M).
     "h200x2-collectives-vs-nccl-ce-64m/symm.csv": (2, CE_EXCHANGE, {}),
+    # ef6a8b9: the low-latency limit 512K on 2 ranks.
+    "h200x2-collectives-vs-nccl-ll-512k/symm.csv": (2, TODAY, {}),
     # 2 H200s, the same code: the exchange straight into the receive
     # buffers from 512K and 1M blocks (no difference), and the low-latency
     # limit at 512K and 768K, 512K-8M: what moved it to 512K on 2 ranks.
