@@ -404,6 +404,14 @@ RUNS = {
     "h200x2-collectives-vs-nccl-ce-64m/symm.csv": (2, CE_EXCHANGE, {}),
     # ef6a8b9: the low-latency limit 512K on 2 ranks.
     "h200x2-collectives-vs-nccl-ll-512k/symm.csv": (2, TODAY, {}),
+    # The same code: the broadcast, 128M-1G, in slots of 64M (twice), 48M
+    # (twice) and 32M.
+    **{f"h200x2-collectives-ce-chunk-48m/settings-2-{name}.csv": (2, TODAY, env)
+       for name, env in (
+           ("default", {}), ("r2", {}),
+           ("c48", {"SYMM_COLLECTIVES_CE_CHUNK": str(48 * MB)}),
+           ("c48r2", {"SYMM_COLLECTIVES_CE_CHUNK": str(48 * MB)}),
+           ("c32", {"SYMM_COLLECTIVES_CE_CHUNK": str(32 * MB)}))},
     # 2 H200s, the same code: the exchange straight into the receive
     # buffers from 512K and 1M blocks (no difference), and the low-latency
     # limit at 512K and 768K, 512K-8M: what moved it to 512K on 2 ranks.
