@@ -13,19 +13,9 @@
 // repetitions after 2, at 32 MiB, 256 MiB and 1 GiB, then the copy engine's
 // rate once under way and its cost per copy, fitted to one copy of 256 MiB
 // and of 1 GiB: t = a + S / B.
-#include <cstdio>
-#include <cstdlib>
-#include <cuda_runtime.h>
-#include <vector>
+#include "../check.h"
 
-#define CHECK(x)                                                               \
-  do {                                                                         \
-    cudaError_t e = (x);                                                       \
-    if (e != cudaSuccess) {                                                    \
-      fprintf(stderr, "peer-bandwidth: %s: %s\n", #x, cudaGetErrorString(e));  \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
+#include <vector>
 
 namespace {
 
@@ -60,17 +50,17 @@ struct Part {
 /// once from 1 to 0 with `both`).
 double measure(const std::vector<Part> &plan, size_t bytes, bool both) {
   cudaEvent_t start, stop;
-  CHECK(cudaSetDevice(0));
-  CHECK(cudaEventCreate(&start));
-  CHECK(cudaEventCreate(&stop));
+  CUDA(cudaSetDevice(0));
+  CUDA(cudaEventCreate(&start));
+  CUDA(cudaEventCreate(&stop));
   float best = 1e30f;
   for (int rep = 0; rep < 7; ++rep) {
-    CHECK(cudaSetDevice(0));
-    CHECK(cudaEventRecord(start, gpus[0].streams[0]));
+    CUDA(cudaSetDevice(0));
+    CUDA(cudaEventRecord(start, gpus[0].streams[0]));
     for (Gpu &g : gpus)
       for (cudaStream_t s : g.streams)
         if (s != gpus[0].streams[0])
-          CHECK(cudaStreamWaitEvent(s, start));
+          CUDA(cudaStreamWaitEvent(s, start));
     for (int from = 0; from < (both ? 2 : 1); ++from) {
       int to = 1 - from;
       size_t at = 0;
@@ -79,13 +69,13 @@ double measure(const std::vector<Part> &plan, size_t bytes, bool both) {
         const Part &part = plan[p];
         int on = part.way == Pull ? to : from;
         cudaStream_t s = gpus[on].streams[used[on]++ % kStreams];
-        CHECK(cudaSetDevice(on));
+        CUDA(cudaSetDevice(on));
         Gpu &g = gpus[from];
         if (part.way == LocalCopy || part.way == LocalStores) {
           size_t len = size_t(bytes * part.share) / 4096 * 4096;
           if (part.way == LocalCopy)
-            CHECK(cudaMemcpyAsync(g.localDst, g.localSrc, len,
-                                  cudaMemcpyDefault, s));
+            CUDA(cudaMemcpyAsync(g.localDst, g.localSrc, len, cudaMemcpyDefault,
+                                 s));
           else
             copyKernel<<<part.blocks, 512, 0, s>>>(
                 (int4 *)g.localDst, (const int4 *)g.localSrc, len / 16);
@@ -102,7 +92,7 @@ double measure(const std::vector<Part> &plan, size_t bytes, bool both) {
           copyKernel<<<part.blocks, 512, 0, s>>>((int4 *)dst, (const int4 *)src,
                                                  len / 16);
         else
-          CHECK(cudaMemcpyAsync(dst, src, len, cudaMemcpyDefault, s));
+          CUDA(cudaMemcpyAsync(dst, src, len, cudaMemcpyDefault, s));
         at += len;
       }
     }
@@ -110,21 +100,21 @@ double measure(const std::vector<Part> &plan, size_t bytes, bool both) {
       for (int k = 0; k < kStreams; ++k) {
         if (d == 0 && k == 0)
           continue;
-        CHECK(cudaSetDevice(d));
-        CHECK(cudaEventRecord(gpus[d].done[k], gpus[d].streams[k]));
-        CHECK(cudaSetDevice(0));
-        CHECK(cudaStreamWaitEvent(gpus[0].streams[0], gpus[d].done[k]));
+        CUDA(cudaSetDevice(d));
+        CUDA(cudaEventRecord(gpus[d].done[k], gpus[d].streams[k]));
+        CUDA(cudaSetDevice(0));
+        CUDA(cudaStreamWaitEvent(gpus[0].streams[0], gpus[d].done[k]));
       }
-    CHECK(cudaSetDevice(0));
-    CHECK(cudaEventRecord(stop, gpus[0].streams[0]));
-    CHECK(cudaEventSynchronize(stop));
+    CUDA(cudaSetDevice(0));
+    CUDA(cudaEventRecord(stop, gpus[0].streams[0]));
+    CUDA(cudaEventSynchronize(stop));
     float ms;
-    CHECK(cudaEventElapsedTime(&ms, start, stop));
+    CUDA(cudaEventElapsedTime(&ms, start, stop));
     if (rep >= 2 && ms < best)
       best = ms;
   }
-  CHECK(cudaEventDestroy(start));
-  CHECK(cudaEventDestroy(stop));
+  CUDA(cudaEventDestroy(start));
+  CUDA(cudaEventDestroy(stop));
   return bytes / (best * 1e-3) / 1e9;
 }
 
@@ -132,33 +122,33 @@ double measure(const std::vector<Part> &plan, size_t bytes, bool both) {
 
 int main() {
   int count = 0;
-  CHECK(cudaGetDeviceCount(&count));
+  CUDA(cudaGetDeviceCount(&count));
   if (count < 2) {
     fprintf(stderr, "peer-bandwidth: needs 2 GPUs, found %d\n", count);
     return 1;
   }
   for (int d = 0; d < 2; ++d) {
     int can = 0;
-    CHECK(cudaDeviceCanAccessPeer(&can, d, 1 - d));
+    CUDA(cudaDeviceCanAccessPeer(&can, d, 1 - d));
     if (!can) {
       fprintf(stderr, "peer-bandwidth: GPU %d cannot access GPU %d\n", d,
               1 - d);
       return 1;
     }
-    CHECK(cudaSetDevice(d));
-    CHECK(cudaDeviceEnablePeerAccess(1 - d, 0));
+    CUDA(cudaSetDevice(d));
+    CUDA(cudaDeviceEnablePeerAccess(1 - d, 0));
     Gpu &g = gpus[d];
     for (int k = 0; k < kStreams; ++k) {
-      CHECK(cudaStreamCreateWithFlags(&g.streams[k], cudaStreamNonBlocking));
-      CHECK(cudaEventCreateWithFlags(&g.done[k], cudaEventDisableTiming));
+      CUDA(cudaStreamCreateWithFlags(&g.streams[k], cudaStreamNonBlocking));
+      CUDA(cudaEventCreateWithFlags(&g.done[k], cudaEventDisableTiming));
     }
     for (char **p : {&g.src, &g.dst, &g.localSrc, &g.localDst}) {
-      CHECK(cudaMalloc(p, kMax));
-      CHECK(cudaMemset(*p, 1, kMax));
+      CUDA(cudaMalloc(p, kMax));
+      CUDA(cudaMemset(*p, 1, kMax));
     }
   }
   int sms = 0;
-  CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   auto split = [](Way way, int k) {
     return std::vector<Part>(k, Part{way, 1.0 / k, 0});
   };
