@@ -34,7 +34,8 @@ if [[ $MODE == bundle ]]; then
     --compile test/Collectives/tile-all-reduce.mlir tile-all-reduce.exe \
     --copy bench/collectives/torch_symm_mem.py --copy bench/collectives/plot.py \
     --copy bench/collectives/run.sh --copy bench/collectives/settings.sh \
-    --copy bench/collectives/compare.py --copy scripts/check-trace.py \
+    --copy bench/collectives/compare.py --copy bench/collectives/misaligned.sh \
+    --copy scripts/check-trace.py \
     --copy scripts/trace-to-svg.py --copy scripts/trace-phases.py "$DIR"
 fi
 
