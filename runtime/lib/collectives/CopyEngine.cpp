@@ -190,34 +190,19 @@ public:
     if (!fork)
       return take(i, to, len, std::nullopt);
     Channel &c = *call.c;
-    unsigned slot = slotOf(i);
-    if (!aside) {
+    if (!aside || afterSend) {
       if (symm_status st = b.eventRecord(c.fork, stream))
         return st;
       if (symm_status st = b.streamWaitEvent(c.side, c.fork))
         return st;
     }
     aside = true;
-    std::string what = printed("chunk %zu of %zu of %s (copy_engine) from "
-                               "rank %d",
-                               i, chunks, call.fn, prev);
-    if (symm_status st =
-            b.streamWaitValue(landed + slot, 1, c.side, what.c_str()))
+    const char *mine;
+    if (symm_status st = receive(i, &mine, c.side))
       return st;
-    if (symm_status st = b.streamWriteValue(landed + slot, 0, c.side))
+    if (symm_status st = b.memcpy(to, mine, len, c.side))
       return st;
-    if (afterSend) {
-      if (symm_status st = b.eventRecord(c.fork, stream))
-        return st;
-      if (symm_status st = b.streamWaitEvent(c.side, c.fork))
-        return st;
-    }
-    if (symm_status st =
-            b.memcpy(to, slots + slot * call.s->ceChunk, len, c.side))
-      return st;
-    if (symm_status st = b.streamWriteValue(prevVacant + slot, 1, c.side))
-      return st;
-    return b.eventRecord(c.join, c.side);
+    return release(i, /*overlap=*/true);
   }
 
   /// The call's stream waits for every copy aside.
@@ -233,16 +218,17 @@ public:
 
 private:
   /// The link's `i`th chunk in: waits for it to land and returns its slot.
-  symm_status receive(size_t i, const char **at) {
+  /// On `on` (the call's stream unless given).
+  symm_status receive(size_t i, const char **at, void *on = nullptr) {
+    on = on ? on : stream;
     unsigned slot = slotOf(i);
     std::string what = printed("chunk %zu of %zu of %s (copy_engine) from "
                                "rank %d",
                                i, chunks, call.fn, prev);
-    if (symm_status st =
-            b.streamWaitValue(landed + slot, 1, stream, what.c_str()))
+    if (symm_status st = b.streamWaitValue(landed + slot, 1, on, what.c_str()))
       return st;
     *at = slots + slot * call.s->ceChunk;
-    return b.streamWriteValue(landed + slot, 0, stream);
+    return b.streamWriteValue(landed + slot, 0, on);
   }
 
   /// The link's `i`th chunk in is read: raises its `vacant` in the previous
