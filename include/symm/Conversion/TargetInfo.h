@@ -54,6 +54,20 @@ struct SymmTargetInfo {
   /// release by one thread cover the other threads' accesses (AMD: a wave's
   /// release waits only for its own stores).
   bool fenceBeforeReleaseBarrier = false;
+  /// Stores one lane's piece of a line (symm.line_store): `value` a
+  /// vector<2xi64> at `ptr` (a piece of a 128-byte aligned line), `flag` an
+  /// i64 for the line's last word. Null: the portable lowering (relaxed
+  /// atomics for the data, then a release count of the pieces in the flag
+  /// word), which every target's memory model makes correct.
+  std::function<void(ConversionPatternRewriter &, Location, Value ptr,
+                     Value value, Value flag)>
+      storeLinePiece;
+  /// Loads one lane's piece of a line (symm.line_load): the piece and
+  /// whether the line's flag word holds `flag`. Null: the portable lowering
+  /// (an acquire load of the flag word, then relaxed atomics).
+  std::function<std::pair<Value, Value>(ConversionPatternRewriter &, Location,
+                                        Value ptr, Value flag)>
+      loadLinePiece;
   /// Emits the pause of a spin loop (`ns` nanoseconds when given).
   std::function<void(OpBuilder &, Location, std::optional<int64_t> ns)>
       emitBackoff;

@@ -403,6 +403,159 @@ struct ReleaseBarrierLowering : public SymmPattern<ReleaseBarrierOp> {
   }
 };
 
+/// The portable lowering of the line operations (see symm.line_store):
+/// pieces move in relaxed atomics, and the line's flag word counts its pieces
+/// (16 * flag + pieces) with release read-modify-writes, so that an acquire
+/// load that finds all eight under the flag sees every piece.
+namespace line {
+
+constexpr unsigned kWordBytes = 8;
+
+Value constant(OpBuilder &b, Location loc, Type type, int64_t value) {
+  return LLVM::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, value));
+}
+
+/// Piece p of the line at `ptr` (from the address: lines are 128-byte
+/// aligned) and the address of the line's flag word.
+std::pair<Value, Value> pieceAndFlag(OpBuilder &b, Location loc, Value ptr) {
+  Type i64 = b.getI64Type();
+  Value addr = LLVM::PtrToIntOp::create(b, loc, i64, ptr);
+  Value piece = LLVM::AndOp::create(
+      b, loc, LLVM::LShrOp::create(b, loc, addr, constant(b, loc, i64, 4)),
+      constant(b, loc, i64, 7));
+  // The flag word is 16 (7 - p) + 8 bytes past the piece.
+  Value rest = LLVM::SubOp::create(b, loc, constant(b, loc, i64, 7), piece);
+  Value offset = LLVM::AddOp::create(
+      b, loc, LLVM::ShlOp::create(b, loc, rest, constant(b, loc, i64, 4)),
+      constant(b, loc, i64, kWordBytes));
+  Value flagPtr = LLVM::GEPOp::create(b, loc, ptr.getType(), b.getI8Type(),
+                                      ptr, ArrayRef<LLVM::GEPArg>{offset});
+  return {piece, flagPtr};
+}
+
+Value word(OpBuilder &b, Location loc, Value ptr, int64_t i) {
+  return LLVM::GEPOp::create(b, loc, ptr.getType(), b.getI64Type(), ptr,
+                             ArrayRef<LLVM::GEPArg>{int32_t(i)});
+}
+
+void storeRelaxed(OpBuilder &b, Location loc, Value value, Value ptr,
+                  StringRef scope) {
+  LLVM::StoreOp::create(b, loc, value, ptr, kWordBytes, /*isVolatile=*/false,
+                        /*isNonTemporal=*/false, /*isInvariantGroup=*/false,
+                        LLVM::AtomicOrdering::monotonic, scope);
+}
+
+Value load(OpBuilder &b, Location loc, Value ptr, LLVM::AtomicOrdering order,
+           StringRef scope) {
+  return LLVM::LoadOp::create(b, loc, b.getI64Type(), ptr, kWordBytes,
+                              /*isVolatile=*/false, /*isNonTemporal=*/false,
+                              /*isInvariant=*/false,
+                              /*isInvariantGroup=*/false, order, scope);
+}
+
+} // namespace line
+
+struct LineStoreLowering : public SymmPattern<LineStoreOp> {
+  using SymmPattern::SymmPattern;
+  LogicalResult
+  matchAndRewrite(LineStoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (op.getPeer())
+      return rewriter.notifyMatchFailure(
+          op, "peer lines are lowered by translate-to-heap-base");
+    Location loc = op.getLoc();
+    Value ptr = elementPtr(rewriter, loc, op.getMemRefType(),
+                           adaptor.getMemref(), adaptor.getIndices());
+    if (target.storeLinePiece) {
+      target.storeLinePiece(rewriter, loc, ptr, adaptor.getValue(),
+                            adaptor.getFlag());
+      rewriter.eraseOp(op);
+      return success();
+    }
+    Type i64 = rewriter.getI64Type();
+    StringRef scope = target.syncScope(MemoryScope::system);
+    auto [piece, flagPtr] = line::pieceAndFlag(rewriter, loc, ptr);
+    Value x0 = LLVM::ExtractElementOp::create(
+        rewriter, loc, adaptor.getValue(), line::constant(rewriter, loc, i64, 0));
+    Value x1 = LLVM::ExtractElementOp::create(
+        rewriter, loc, adaptor.getValue(), line::constant(rewriter, loc, i64, 1));
+    line::storeRelaxed(rewriter, loc, x0, ptr, scope);
+    // Piece 7's second word is the flag word.
+    Value last = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
+                                      piece,
+                                      line::constant(rewriter, loc, i64, 7));
+    auto branch = scf::IfOp::create(rewriter, loc, last, /*withElse=*/true);
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(branch.elseBlock());
+      line::storeRelaxed(rewriter, loc, x1, line::word(rewriter, loc, ptr, 1),
+                         scope);
+    }
+    Value sixteen = line::constant(rewriter, loc, i64, 16);
+    Value tagged = LLVM::MulOp::create(rewriter, loc, adaptor.getFlag(), sixteen);
+    Value one = line::constant(rewriter, loc, i64, 1);
+    Value first = LLVM::AddOp::create(rewriter, loc, tagged, one);
+    createCASLoop(rewriter, loc, flagPtr, i64, line::kWordBytes,
+                  LLVM::AtomicOrdering::release,
+                  LLVM::AtomicOrdering::monotonic, scope,
+                  [&](OpBuilder &b, Value current) -> Value {
+                    Value under = LLVM::LShrOp::create(
+                        b, loc, current, line::constant(b, loc, i64, 4));
+                    Value same = LLVM::ICmpOp::create(
+                        b, loc, LLVM::ICmpPredicate::eq, under,
+                        adaptor.getFlag());
+                    Value next = LLVM::AddOp::create(b, loc, current, one);
+                    return LLVM::SelectOp::create(b, loc, same, next, first);
+                  });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct LineLoadLowering : public SymmPattern<LineLoadOp> {
+  using SymmPattern::SymmPattern;
+  LogicalResult
+  matchAndRewrite(LineLoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (op.getPeer())
+      return rewriter.notifyMatchFailure(
+          op, "peer lines are lowered by translate-to-heap-base");
+    Location loc = op.getLoc();
+    Value ptr = elementPtr(rewriter, loc, op.getMemRefType(),
+                           adaptor.getMemref(), adaptor.getIndices());
+    if (target.loadLinePiece) {
+      auto [value, ready] =
+          target.loadLinePiece(rewriter, loc, ptr, adaptor.getFlag());
+      rewriter.replaceOp(op, {value, ready});
+      return success();
+    }
+    Type i64 = rewriter.getI64Type();
+    StringRef scope = target.syncScope(MemoryScope::system);
+    Value flagPtr = line::pieceAndFlag(rewriter, loc, ptr).second;
+    Value seen =
+        line::load(rewriter, loc, flagPtr, LLVM::AtomicOrdering::acquire, scope);
+    Value full = LLVM::AddOp::create(
+        rewriter, loc,
+        LLVM::MulOp::create(rewriter, loc, adaptor.getFlag(),
+                            line::constant(rewriter, loc, i64, 16)),
+        line::constant(rewriter, loc, i64, 8));
+    Value ready = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
+                                       seen, full);
+    Value x0 =
+        line::load(rewriter, loc, ptr, LLVM::AtomicOrdering::monotonic, scope);
+    Value x1 = line::load(rewriter, loc, line::word(rewriter, loc, ptr, 1),
+                          LLVM::AtomicOrdering::monotonic, scope);
+    Type vecType = VectorType::get({2}, i64);
+    Value v = LLVM::PoisonOp::create(rewriter, loc, vecType);
+    v = LLVM::InsertElementOp::create(rewriter, loc, v, x0,
+                                      line::constant(rewriter, loc, i64, 0));
+    v = LLVM::InsertElementOp::create(rewriter, loc, v, x1,
+                                      line::constant(rewriter, loc, i64, 1));
+    rewriter.replaceOp(op, {v, ready});
+    return success();
+  }
+};
+
 struct BackoffLowering : public SymmPattern<BackoffOp> {
   using SymmPattern::SymmPattern;
   LogicalResult
@@ -424,7 +577,8 @@ void mlir::symm::populateSymmToLLVMConversionPatterns(
                ContextFieldLowering<WorldSizeOp, SYMM_CONTEXT_FIELD_WORLD_SIZE>,
                TranslateLowering, LoadLowering, StoreLowering,
                AtomicRMWLowering, AtomicCASLowering, FenceLowering,
-               ReleaseBarrierLowering, BackoffLowering>(converter, target);
+               ReleaseBarrierLowering, BackoffLowering, LineStoreLowering,
+               LineLoadLowering>(converter, target);
 }
 
 void mlir::symm::replaceHeapMemorySpace(Operation *root,

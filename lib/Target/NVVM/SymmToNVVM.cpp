@@ -212,6 +212,93 @@ std::string escapePercent(StringRef text) {
   return escaped;
 }
 
+LLVM::InlineAsmOp inlinePtx(OpBuilder &b, Location loc, Type result,
+                            ValueRange operands, StringRef text,
+                            StringRef constraints) {
+  return LLVM::InlineAsmOp::create(
+      b, loc, result, operands, text, constraints, /*has_side_effects=*/true,
+      /*is_align_stack=*/false, LLVM::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      ArrayAttr());
+}
+
+Value i32Constant(OpBuilder &b, Location loc, int32_t value) {
+  return LLVM::ConstantOp::create(b, loc, b.getI32Type(), value);
+}
+
+/// The lanes of this lane's line (8 lanes: 8g .. 8g + 7), made to run the
+/// next instruction together: a line's pieces are then one warp instruction.
+Value syncLineLanes(OpBuilder &b, Location loc) {
+  Value lane = NVVM::LaneIdOp::create(b, loc, b.getI32Type());
+  Value first = LLVM::AndOp::create(b, loc, lane, i32Constant(b, loc, 24));
+  Value mask = LLVM::ShlOp::create(b, loc, i32Constant(b, loc, 0xff), first);
+  NVVM::SyncWarpOp::create(b, loc, mask);
+  return mask;
+}
+
+/// symm.line_store: one 16-byte volatile store per lane, piece 7 with the
+/// flag in its second word (NCCL's LL128 relies on the same delivery).
+void storeLinePiece(ConversionPatternRewriter &b, Location loc, Value ptr,
+                    Value value, Value flag) {
+  Type i64 = b.getI64Type();
+  Value addr = LLVM::PtrToIntOp::create(b, loc, i64, ptr);
+  Value piece = LLVM::AndOp::create(
+      b, loc,
+      LLVM::LShrOp::create(b, loc, addr,
+                           LLVM::ConstantOp::create(b, loc, i64, 4)),
+      LLVM::ConstantOp::create(b, loc, i64, 7));
+  Value last = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, piece,
+                                    LLVM::ConstantOp::create(b, loc, i64, 7));
+  Value x0 = LLVM::ExtractElementOp::create(
+      b, loc, value, LLVM::ConstantOp::create(b, loc, i64, 0));
+  Value x1 = LLVM::ExtractElementOp::create(
+      b, loc, value, LLVM::ConstantOp::create(b, loc, i64, 1));
+  Value second = LLVM::SelectOp::create(b, loc, last, flag, x1);
+  syncLineLanes(b, loc);
+  inlinePtx(b, loc, Type(), ValueRange{ptr, x0, second},
+            "st.volatile.global.v2.u64 [$0], {$1, $2};", "l,l,l,~{memory}");
+}
+
+/// symm.line_load: one 16-byte volatile load per lane, and piece 7's flag
+/// shuffled to the line's lanes.
+std::pair<Value, Value> loadLinePiece(ConversionPatternRewriter &b,
+                                      Location loc, Value ptr, Value flag) {
+  Type i64 = b.getI64Type(), i32 = b.getI32Type();
+  Value mask = syncLineLanes(b, loc);
+  auto pair = LLVM::LLVMStructType::getLiteral(b.getContext(), {i64, i64});
+  Value loaded =
+      inlinePtx(b, loc, pair, ValueRange{ptr},
+                "ld.volatile.global.v2.u64 {$0, $1}, [$2];", "=l,=l,l,~{memory}")
+          .getResult(0);
+  Value x0 = LLVM::ExtractValueOp::create(b, loc, loaded, 0);
+  Value x1 = LLVM::ExtractValueOp::create(b, loc, loaded, 1);
+  Value lane = NVVM::LaneIdOp::create(b, loc, i32);
+  Value source = LLVM::OrOp::create(b, loc, lane, i32Constant(b, loc, 7));
+  auto shuffle = [&](Value half) -> Value {
+    return NVVM::ShflOp::create(b, loc, i32, mask, half, source,
+                                i32Constant(b, loc, 0x1f),
+                                NVVM::ShflKind::idx, UnitAttr());
+  };
+  Value lo = shuffle(LLVM::TruncOp::create(b, loc, i32, x1));
+  Value hi = shuffle(LLVM::TruncOp::create(
+      b, loc, i32,
+      LLVM::LShrOp::create(b, loc, x1,
+                           LLVM::ConstantOp::create(b, loc, i64, 32))));
+  Value seen = LLVM::OrOp::create(
+      b, loc, LLVM::ZExtOp::create(b, loc, i64, lo),
+      LLVM::ShlOp::create(b, loc, LLVM::ZExtOp::create(b, loc, i64, hi),
+                          LLVM::ConstantOp::create(b, loc, i64, 32)));
+  Value ready =
+      LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, seen, flag);
+  Type vecType = VectorType::get({2}, i64);
+  Value v = LLVM::PoisonOp::create(b, loc, vecType);
+  v = LLVM::InsertElementOp::create(b, loc, v, x0,
+                                    LLVM::ConstantOp::create(b, loc, i64, 0));
+  v = LLVM::InsertElementOp::create(b, loc, v, x1,
+                                    LLVM::ConstantOp::create(b, loc, i64, 1));
+  return {v, ready};
+}
+
 } // namespace
 
 SymmTargetInfo mlir::symm::getNVVMTargetInfo(const GPUTargetOptions &options) {
@@ -221,6 +308,8 @@ SymmTargetInfo mlir::symm::getNVVMTargetInfo(const GPUTargetOptions &options) {
   target.gpuAddressSpaces = {1, 3, 0};
   target.syncScopes = kSyncScopes;
   target.lowerAtomicRMW = lowerRMW;
+  target.storeLinePiece = storeLinePiece;
+  target.loadLinePiece = loadLinePiece;
   target.emitBackoff = [](OpBuilder &b, Location loc,
                           std::optional<int64_t> ns) {
     if (!ns)

@@ -653,3 +653,51 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+gpu.module @lines_need_heap {
+func.func @line_not_heap(%m: memref<?xi64>, %i: index, %x: vector<2xi64>, %f: i64) {
+  // expected-error @+1 {{a line's memref must be a memref in #symm.heap, got 'memref<?xi64>'}}
+  symm.line_store %x, %m[%i] flag %f : vector<2xi64>, i64 -> memref<?xi64>
+  return
+}
+}
+
+// -----
+
+gpu.module @lines_of_i64 {
+func.func @line_of_i32(%m: memref<?xi32, #symm.heap>, %i: index, %f: i64) {
+  // expected-error @+1 {{a line is 16 i64 words; the memref's element type must be i64, got 'i32'}}
+  %v, %r = symm.line_load %m[%i] flag %f : memref<?xi32, #symm.heap> -> vector<2xi64>, i1
+  return
+}
+}
+
+// -----
+
+gpu.module @lines_indexed {
+func.func @line_indices(%m: memref<?x16xi64, #symm.heap>, %i: index, %x: vector<2xi64>, %f: i64) {
+  // expected-error @+1 {{expects 2 indices for 'memref<?x16xi64, #symm.heap>', got 1}}
+  symm.line_store %x, %m[%i] flag %f : vector<2xi64>, i64 -> memref<?x16xi64, #symm.heap>
+  return
+}
+}
+
+// -----
+
+func.func @line_on_host(%m: memref<?xi64, #symm.heap>, %i: index, %f: i64) {
+  // expected-error @+1 {{is a line access, which only device code can do}}
+  %v, %r = symm.line_load %m[%i] flag %f : memref<?xi64, #symm.heap> -> vector<2xi64>, i1
+  return
+}
+
+// -----
+
+gpu.module @lines_piece {
+func.func @line_piece_type(%m: memref<?xi64, #symm.heap>, %i: index, %x: vector<4xi32>, %f: i64) {
+  // expected-error @+1 {{operand #0 must be vector of 64-bit signless integer values of length 2}}
+  symm.line_store %x, %m[%i] flag %f : vector<4xi32>, i64 -> memref<?xi64, #symm.heap>
+  return
+}
+}

@@ -181,3 +181,16 @@ gpu.func @trace_ranges(%i: index, %x: i64) kernel {
   gpu.return
 }
 }
+
+// Lines (LL128): eight lanes store a 128-byte line with its flag, and load it
+// once the flag is there.
+gpu.module @lines {
+// CHECK-LABEL: func.func @lines
+func.func @lines(%ll: memref<?xi64, #symm.heap>, %i: index, %x: vector<2xi64>, %f: i64, %p: i32) -> (vector<2xi64>, i1) {
+  // CHECK: symm.line_store %{{.*}}, %{{.*}}[%{{.*}}] flag %{{.*}} to %{{.*}} : vector<2xi64>, i64 -> memref<?xi64, #symm.heap>
+  symm.line_store %x, %ll[%i] flag %f to %p : vector<2xi64>, i64 -> memref<?xi64, #symm.heap>
+  // CHECK: %{{.*}}, %{{.*}} = symm.line_load %{{.*}}[%{{.*}}] flag %{{.*}} : memref<?xi64, #symm.heap> -> vector<2xi64>, i1
+  %v, %r = symm.line_load %ll[%i] flag %f : memref<?xi64, #symm.heap> -> vector<2xi64>, i1
+  return %v, %r : vector<2xi64>, i1
+}
+}

@@ -264,6 +264,24 @@ LogicalResult AtomicRMWOp::verify() {
   return verifyInDeviceCode(*this, "an atomic access");
 }
 
+/// A line of symm.line_store / symm.line_load: i64 words of a heap memref.
+template <typename OpT> static LogicalResult verifyLineAccess(OpT op) {
+  MemRefType type = op.getMemRefType();
+  if (failed(requireHeap(op, "a line's memref", type)) ||
+      failed(verifyElementAccess(op, type, op.getIndices().size(),
+                                 op.getPeer())))
+    return failure();
+  if (!type.getElementType().isInteger(64))
+    return op.emitOpError() << "a line is 16 i64 words; the memref's element "
+                               "type must be i64, got "
+                            << type.getElementType();
+  return verifyInDeviceCode(op, "a line access");
+}
+
+LogicalResult LineStoreOp::verify() { return verifyLineAccess(*this); }
+
+LogicalResult LineLoadOp::verify() { return verifyLineAccess(*this); }
+
 LogicalResult AtomicCASOp::verify() {
   if (failed(verifyElementAccess(*this, getMemRefType(), getIndices().size(),
                                  getPeer())))

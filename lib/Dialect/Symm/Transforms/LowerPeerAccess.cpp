@@ -90,7 +90,7 @@ void lowerStore(RewriterBase &b, StoreOp op) {
   }
 }
 
-/// Atomics keep their form and lose their peer.
+/// Atomics and line accesses keep their form and lose their peer.
 template <typename OpT> void dropPeer(RewriterBase &b, OpT op) {
   if (!op.getPeer())
     return;
@@ -112,7 +112,8 @@ struct LowerPeerAccess
 void symm::lowerPeerAccesses(Operation *root) {
   SmallVector<Operation *> ops;
   root->walk([&](Operation *op) {
-    if (isa<LoadOp, StoreOp, AtomicRMWOp, AtomicCASOp>(op))
+    if (isa<LoadOp, StoreOp, AtomicRMWOp, AtomicCASOp, LineStoreOp, LineLoadOp>(
+            op))
       ops.push_back(op);
   });
   IRRewriter rewriter(root->getContext());
@@ -121,5 +122,7 @@ void symm::lowerPeerAccesses(Operation *root) {
         .Case([&](LoadOp o) { lowerLoad(rewriter, o); })
         .Case([&](StoreOp o) { lowerStore(rewriter, o); })
         .Case([&](AtomicRMWOp o) { dropPeer(rewriter, o); })
-        .Case([&](AtomicCASOp o) { dropPeer(rewriter, o); });
+        .Case([&](AtomicCASOp o) { dropPeer(rewriter, o); })
+        .Case([&](LineStoreOp o) { dropPeer(rewriter, o); })
+        .Case([&](LineLoadOp o) { dropPeer(rewriter, o); });
 }

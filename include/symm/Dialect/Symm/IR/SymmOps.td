@@ -134,6 +134,86 @@ def Symm_StoreOp : Symm_Op<"store", [AttrSizedOperandSegments,
   }];
 }
 
+def Symm_LineStoreOp : Symm_Op<"line_store", [AttrSizedOperandSegments,
+    MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "One lane's part of a flagged 128-byte line, stored whole";
+  let description = [{
+    A line is 16 `i64` words at a 128-byte aligned address of a `#symm.heap`
+    memref; its last word is its flag. Eight lanes store a line together:
+    lane `8g + p` of a subgroup stores piece `p` (words `2p` and `2p + 1`),
+    and `%i` is the first word of that lane's piece. Piece 7 stores the first
+    element of `%value` into word 14 and `%flag` into word 15 (its second
+    element is not stored). A `symm.line_load` that finds `%flag` in the flag
+    word reads every word of this store: the line is published whole, with
+    no fence and no separate flag, so data and readiness travel together
+    (the LL128 protocol). A flag must differ from every flag the line held
+    before (an epoch), and be below 2^59.
+
+    ```mlir
+    symm.line_store %x, %ll[%i] flag %epoch to %peer : vector<2xi64>, i64 -> memref<?xi64, #symm.heap>
+    ```
+
+    The eight lanes of a line run the operation together, once per line,
+    with the same `%flag`. NVIDIA stores each piece with one 16-byte
+    volatile store, so that the eight lanes' stores are one warp
+    instruction, which NVLink and the GPU's memory deliver whole (a property
+    of the hardware that the PTX memory model does not state: the litmus
+    test `line-delivery` checks it on the GPUs at hand). The CPU and AMD
+    targets store the data with relaxed atomics, then count the line's
+    pieces into its flag word with a release read-modify-write; their
+    flag word holds `16 * flag + pieces`, which only `symm.line_load`
+    reads.
+  }];
+  let arguments = (ins VectorOfLengthAndType<[2], [I64]>:$value,
+                       Arg<AnyMemRef, "", [MemRead, MemWrite]>:$memref,
+                       Variadic<Index>:$indices, I64:$flag,
+                       Optional<I32>:$peer);
+  let assemblyFormat = [{
+    $value `,` $memref `[` $indices `]` `flag` $flag (`to` $peer^)?
+    attr-dict `:` type($value) `,` type($flag) `->` type($memref)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::MemRefType getMemRefType() { return getMemref().getType(); }
+  }];
+}
+
+def Symm_LineLoadOp : Symm_Op<"line_load", [AttrSizedOperandSegments,
+    MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "One lane's part of a flagged 128-byte line, if the line is "
+                "whole";
+  let description = [{
+    The load counterpart of `symm.line_store`: lane `8g + p` loads piece `p`
+    of a line (`%i` its first word), and `%ready` says whether the line's
+    flag word holds `%flag`; when it does, `%value` is that store's piece
+    (piece 7: word 14 in the first element, the second unspecified). The
+    eight lanes of the line run it together and get the same `%ready`.
+    Nothing waits: a reader polls until the line is ready, with
+    `symm.backoff` in the loop.
+
+    ```mlir
+    %x, %ready = symm.line_load %ll[%i] flag %epoch : memref<?xi64, #symm.heap> -> vector<2xi64>, i1
+    ```
+
+    NVIDIA loads each piece with one 16-byte volatile load (one warp
+    instruction for the line) and shuffles piece 7's flag to the line's
+    lanes; the CPU and AMD targets load the flag word with acquire ordering,
+    then the piece with relaxed atomics.
+  }];
+  let arguments = (ins Arg<AnyMemRef, "", [MemRead, MemWrite]>:$memref,
+                       Variadic<Index>:$indices, I64:$flag,
+                       Optional<I32>:$peer);
+  let results = (outs VectorOfLengthAndType<[2], [I64]>:$value, I1:$ready);
+  let assemblyFormat = [{
+    $memref `[` $indices `]` `flag` $flag (`from` $peer^)?
+    attr-dict `:` type($memref) `->` type($value) `,` type($ready)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::MemRefType getMemRefType() { return getMemref().getType(); }
+  }];
+}
+
 def Symm_AtomicRMWOp : Symm_Op<"atomic_rmw", [AttrSizedOperandSegments,
     AllTypesMatch<["value", "result"]>]> {
   let summary = "Atomic read-modify-write, returning the old value";
