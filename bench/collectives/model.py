@@ -50,6 +50,7 @@ HBM_BYTES_PER_US = 4.2e6
 
 # The runtime's defaults (Collectives.cpp), as the benchmark runs them.
 SCRATCH = 256 * MB  # a 4G heap / 16
+LL128_MAX = 4 * MB  # an LL128 launch's data on 2 ranks (4M / (n - 1))
 DIRECT_MIN = 2 * MB
 BYTES_PER_WORKGROUP, MIN_WORKGROUPS, MAX_WORKGROUPS = 8 * KB, 8, 128
 PIECE, MAX_PIECES = 64 * KB, 8
@@ -152,18 +153,23 @@ class Rules:
     # The default low-latency limit on 2 ranks, below ll_budget (None: the
     # budget): 512K since the flagged exchanges won at blocks of 1 MB.
     ll_max_2: int = 512 * KB
+    # On 2 ranks the all-reduce in LL128 lines above the first and up to
+    # the second many bytes, where one-shot would run (None: only forced).
+    ll128_2: tuple = (128 * KB, 4 * MB)
 
 
 TODAY = Rules()
+# The code before LL128 (ef6a8b9-6e538b1).
+BEFORE_LL128 = replace(TODAY, ll128_2=None)
 # The code of c4ec057: copy-engine slots of 32M, the exchanges' copies
 # only forced.
 CE_32M = replace(TODAY, ce_chunk=32 * MB, ce_exchange_min_2=None,
-                 ce_exchange_aside=False, ll_max_2=None)
+                 ce_exchange_aside=False, ll_max_2=None, ll128_2=None)
 # The code of 8d8e860: the low-latency limit 1M on 2 ranks.
-CE_EXCHANGE = replace(TODAY, ll_max_2=None)
+CE_EXCHANGE = replace(TODAY, ll_max_2=None, ll128_2=None)
 # Slots of 64M, before the exchanges' receives went on the second stream.
 SLOTS_64M = replace(TODAY, ce_exchange_min_2=None, ce_exchange_aside=False,
-                    ll_max_2=None)
+                    ll_max_2=None, ll128_2=None)
 # dc683a1 and 2d3735b: a flag is a barrier and the storing thread's release
 # (not a fence in every thread), and the low-latency words fill whole
 # sectors. Neither is a term of the model, whose step (alpha) and
@@ -403,10 +409,11 @@ RUNS = {
     # all-to-all by the copy engines from 512M).
     "h200x2-collectives-vs-nccl-ce-64m/symm.csv": (2, CE_EXCHANGE, {}),
     # ef6a8b9: the low-latency limit 512K on 2 ranks.
-    "h200x2-collectives-vs-nccl-ll-512k/symm.csv": (2, TODAY, {}),
+    "h200x2-collectives-vs-nccl-ll-512k/symm.csv": (2, BEFORE_LL128, {}),
     # The same code: the broadcast, 128M-1G, in slots of 64M (twice), 48M
     # (twice) and 32M.
-    **{f"h200x2-collectives-ce-chunk-48m/settings-2-{name}.csv": (2, TODAY, env)
+    **{f"h200x2-collectives-ce-chunk-48m/settings-2-{name}.csv":
+       (2, BEFORE_LL128, env)
        for name, env in (
            ("default", {}), ("r2", {}),
            ("c48", {"SYMM_COLLECTIVES_CE_CHUNK": str(48 * MB)}),
@@ -441,7 +448,14 @@ RUNS = {
        for name, rules, env in (
            ("oldce", CE_32M, CE_FORCED),
            ("ce", CE_EXCHANGE, CE_FORCED),
-           ("new", replace(TODAY, ce_exchange_min_2=None, ll_max_2=None), {}))},
+           ("new", replace(BEFORE_LL128, ce_exchange_min_2=None, ll_max_2=None),
+            {}))},
+    # 2 H200s: the all-reduce 8K-8M with LL128 by size on 2 ranks (above
+    # 128K up to 4M), and with the LL kernel and one-shot forced.
+    **{f"h200x2-all-reduce-ll128/settings-2-{name}.csv": (2, TODAY, env)
+       for name, env in (
+           ("default", {}), ("ll", {"SYMM_ALL_REDUCE_ALGO": "ll"}),
+           ("oneshot", {"SYMM_ALL_REDUCE_ALGO": "one_shot"}))},
 }
 # CSVs of the results that are not one code's run: the check skips them.
 NOT_RUNS = {
@@ -452,7 +466,7 @@ NOT_RUNS = {
 ENV_ALGO = {
     "SYMM_ALL_REDUCE_ALGO": ("all_reduce", {
         "ll": "ll", "one_shot": "one_shot", "two_shot": "two_shot",
-        "ring": "ring", "ll_two_shot": "ll_two_shot"}),
+        "ring": "ring", "ll_two_shot": "ll_two_shot", "ll128": "ll128"}),
     "SYMM_BROADCAST_ALGO": ("broadcast", {
         "root": "root", "scatter": "scatter_all_gather", "chain": "chain",
         "ll_chain": "ll_chain", "copy_engine": "copy_engine"}),
@@ -569,6 +583,14 @@ class Model:
     def ll(self, S):
         n = self.n  # tagged words: every byte travels twice
         return self.o + ALPHA_US + link(2 * (n - 1) * S) + hbm(2 * (n - 1) * S + 2 * S)
+
+    def ll128(self, S):
+        """SYMM_ALL_REDUCE_ALGO=ll128: one-shot in flagged 128-byte lines, 7
+        of 8 bytes data, no fence; a launch per LL128_MAX bytes."""
+        n = self.n
+        return chunked(S, LL128_MAX // max(1, n - 1), lambda c: self.o
+                       + ALPHA_US + link((n - 1) * c * 8 / 7)
+                       + hbm((n - 1) * c * 8 / 7 + 2 * c))
 
     def one_shot(self, S):
         n = self.n
@@ -775,6 +797,9 @@ class Model:
                 if S <= n * (self.ll_max() // 2 // VECTOR * VECTOR):
                     return "ll_two_shot"
                 return "one_shot"
+            if n == 2 and r.ll128_2 is not None \
+                    and r.ll128_2[0] < S <= r.ll128_2[1]:
+                return "ll128"
             if n == 2 and r.ll_all_reduce_max_2 is not None \
                     and S > r.ll_all_reduce_max_2:
                 return "one_shot"
@@ -806,6 +831,7 @@ class Model:
     ALGOS = {
         "all_reduce": {"ll": "ll", "one_shot": "one_shot", "two_shot": "two_shot",
                        "ring": "ring", "ll_two_shot": "ll_two_shot",
+                       "ll128": "ll128",
                        "ll2_LL512K": "ll_two_shot_512k"},
         "broadcast": {"root": "bcast_root", "scatter_all_gather": "bcast_scatter",
                       "chain": "bcast_chain", "ll_chain": "bcast_ll_chain",

@@ -9,7 +9,8 @@
 # There (2x H200, CUDA 13, PyTorch with NCCL; no LLVM), from the repository:
 #   bench/collectives/run.sh gpu [DIR]     # or DIR/run.sh gpu DIR (a copy)
 # runs the correctness suite and the tile building-block test on every GPU (cuda
-# backend), what the link between two GPUs carries (peer-bandwidth), the
+# backend), whether lines (LL128) arrive whole between two GPUs
+# (line-delivery), what the link between two GPUs carries (peer-bandwidth), the
 # Symm-vs-NCCL sweep (8 KB..1 GB; all-reduce also with the ring
 # forced, "symm_ring"), PyTorch's NCCL and symmetric-memory all-reduce on the
 # same sizes, and prints a table last; CSVs, logs and PNG plots go to $OUT (the
@@ -32,6 +33,7 @@ if [[ $MODE == bundle ]]; then
     --nccl-program bench/collectives/collectives_bench.cu collectives-bench \
     --nccl-program bench/collectives/peer_bandwidth.cu peer-bandwidth \
     --compile test/Collectives/tile-all-reduce.mlir tile-all-reduce.exe \
+    --compile test/Litmus/line-delivery.mlir line-delivery.exe \
     --copy bench/collectives/torch_symm_mem.py --copy bench/collectives/plot.py \
     --copy bench/collectives/run.sh --copy bench/collectives/settings.sh \
     --copy bench/collectives/compare.py --copy bench/collectives/misaligned.sh \
@@ -56,6 +58,16 @@ echo "== correctness suite, $N GPUs (cuda backend)"
 ./symm-run -n "$N" --backend cuda --timeout 120 ./tile-all-reduce.exe \
   2>&1 | tee -a "$RESULTS/correctness.log" | grep -E "tile all-reduce" | head -4 ||
   echo "FAILED: the tile building-block test (see correctness.log)"
+
+# The LL128 premise: a line stored by 8 lanes in one instruction arrives
+# whole over NVLink (SYMM_LINE_* size it; the canary must tear).
+echo "== line delivery, GPU 0 to GPU 1"
+env CUDA_VISIBLE_DEVICES=0,1 SYMM_LINE_ROUNDS="${SYMM_LINE_ROUNDS:-2000}" \
+  SYMM_LINE_LINES="${SYMM_LINE_LINES:-256}" \
+  SYMM_LINE_WORKGROUPS="${SYMM_LINE_WORKGROUPS:-132}" \
+  ./symm-run -n 2 --backend cuda --timeout 300 ./line-delivery.exe \
+  2>&1 | tee "$RESULTS/line-delivery.log" | grep -E "lines|canary|line delivery" ||
+  echo "FAILED: line delivery (see line-delivery.log)"
 
 echo "== the link between GPU 0 and GPU 1 (peer-bandwidth)"
 ./peer-bandwidth > "$RESULTS/peer-bandwidth.txt" 2>&1 ||

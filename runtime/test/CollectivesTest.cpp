@@ -1,6 +1,7 @@
 //===- CollectivesTest.cpp - Correctness of symm/collectives.h --*- C++ -*-===//
 //
-//   symm-run -n N symm-collectives-test [quick | choice | config-error TEXT |
+//   symm-run -n N symm-collectives-test [quick | large | choice |
+//                                        config-error TEXT |
 //                                        copy-engine-stall [exit]]
 //
 // Every collective x element type x reduce op x count (all-reduce with each
@@ -8,7 +9,8 @@
 // for integers; for floating point one-shot and two-shot fold in rank order
 // in f32 (f64 for f64) like the reference and round once (and so do the
 // low-latency all-reduce, "ll", at counts of whole vectors, and the
-// low-latency two-shot, "ll_two_shot", at any count), so the results
+// low-latency two-shot, "ll_two_shot", and the LL128 one-shot, "ll128", at
+// any count), so the results
 // must match within one unit in the last place of the element type (the
 // tolerance below), and in practice do bit for bit. The ring folds each
 // segment in ring order from the segment's rank and rounds to the element
@@ -620,12 +622,12 @@ void testGraph() {
   std::vector<Case> cases = {
       {AllReduce, 100, nullptr},         {AllReduce, 1001, nullptr},
       {AllReduce, 20000, "two_shot"},    {AllReduce, 20000, "ring"},
-      {AllReduce, 20001, "ll_two_shot"}, {ReduceScatter, 100, nullptr},
-      {ReduceScatter, 20001, nullptr},   {AllGather, 100, nullptr},
-      {AllGather, 3001, nullptr},        {AllToAll, 100, nullptr},
-      {AllToAll, 3001, nullptr},         {Broadcast, 100, nullptr},
-      {Broadcast, 3001, nullptr},        {Broadcast, 3001, "chain"},
-      {Broadcast, 3001, "copy_engine"}};
+      {AllReduce, 20001, "ll_two_shot"}, {AllReduce, 3001, "ll128"},
+      {ReduceScatter, 100, nullptr},     {ReduceScatter, 20001, nullptr},
+      {AllGather, 100, nullptr},         {AllGather, 3001, nullptr},
+      {AllToAll, 100, nullptr},          {AllToAll, 3001, nullptr},
+      {Broadcast, 100, nullptr},         {Broadcast, 3001, nullptr},
+      {Broadcast, 3001, "chain"},        {Broadcast, 3001, "copy_engine"}};
   auto blocks = [](Kind k, bool send) {
     switch (k) {
     case AllReduce:
@@ -962,7 +964,7 @@ void testErrors() {
   forceAlgorithm("three_shot");
   expectError(symm_all_reduce(h, h, 4, SYMM_FLOAT32, SYMM_SUM, nullptr), bad,
               "SYMM_ALL_REDUCE_ALGO='three_shot' is not one of ll, one_shot, "
-              "two_shot, ring, ll_two_shot");
+              "two_shot, ring, ll_two_shot, ll128");
   forceAlgorithm(nullptr);
   // The exchanges' settings, each restored to the environment's after.
   for (const char *var : {"SYMM_ALL_GATHER_ALGO", "SYMM_ALL_TO_ALL_ALGO"}) {
@@ -1218,6 +1220,7 @@ int main(int argc, char **argv) {
   }
   // quick: only the full type x op matrix at the small counts.
   bool quick = argc > 1 && !strcmp(argv[1], "quick");
+  bool large = argc > 1 && !strcmp(argv[1], "large");
 
   testErrors();
 
@@ -1225,14 +1228,20 @@ int main(int argc, char **argv) {
   // 16-byte vector width, and (unless quick) large enough for two-shot and
   // for several chunks of a 64K scratch (collectives-chunked) with each
   // all-reduce algorithm.
-  const char *const algos[] = {"ll", "one_shot", "two_shot", "ring",
-                               "ll_two_shot"};
+  const char *const algos[] = {"ll",   "one_shot",    "two_shot",
+                               "ring", "ll_two_shot", "ll128"};
   // 1024: whole vectors of every type, which the low-latency all-reduce
   // takes (it runs others one-shot).
   std::vector<size_t> counts = {0, 1, 7, 33, 1024};
   if (!quick) {
     counts.push_back(9001);
     counts.push_back(100003);
+  }
+  if (large) {
+    // Every all-reduce algorithm at 1.1M elements: LL128 launches of a few
+    // MB each (SYMM_COLLECTIVES_LL128_MAX), where lines whose lanes had
+    // branched apart once arrived torn on GPUs (symm.line_store).
+    counts = {size_t(1100000)};
   }
   for (symm_dtype d : kDtypes)
     for (size_t count : counts) {
@@ -1266,8 +1275,8 @@ int main(int argc, char **argv) {
       for (size_t count :
            {size_t(5), size_t(1024), size_t(quick ? 100 : 20000)})
         for (symm_dtype d : {SYMM_INT32, SYMM_BFLOAT16}) {
-          for (const char *algo :
-               {static_cast<const char *>(nullptr), "ring", "ll_two_shot"})
+          for (const char *algo : {static_cast<const char *>(nullptr), "ring",
+                                   "ll_two_shot", "ll128"})
             testAllReduce(d, SYMM_SUM, count, place, inPlace, algo, ++seed);
           testReduceScatter(d, SYMM_MAX, count, place, inPlace, ++seed);
           testAllGather(d, count, place, inPlace, ++seed);
@@ -1294,6 +1303,8 @@ int main(int argc, char **argv) {
         {"ll"},
         {"ring", "ll", "one_shot", "two_shot"},
         {"ll_two_shot"},
+        {"ll128"},
+        {"ll", "ll128", "ll_two_shot", "ll128", "one_shot"},
         {"chain", "ll", "ring", "one_shot", "ll_two_shot", "two_shot"},
         {"copy_engine", "ll", "chain", "copy_engine", "one_shot"}})
     for (symm_stream *second : {a, b})

@@ -428,8 +428,8 @@ std::pair<Value, Value> pieceAndFlag(OpBuilder &b, Location loc, Value ptr) {
   Value offset = LLVM::AddOp::create(
       b, loc, LLVM::ShlOp::create(b, loc, rest, constant(b, loc, i64, 4)),
       constant(b, loc, i64, kWordBytes));
-  Value flagPtr = LLVM::GEPOp::create(b, loc, ptr.getType(), b.getI8Type(),
-                                      ptr, ArrayRef<LLVM::GEPArg>{offset});
+  Value flagPtr = LLVM::GEPOp::create(b, loc, ptr.getType(), b.getI8Type(), ptr,
+                                      ArrayRef<LLVM::GEPArg>{offset});
   return {piece, flagPtr};
 }
 
@@ -475,15 +475,17 @@ struct LineStoreLowering : public SymmPattern<LineStoreOp> {
     Type i64 = rewriter.getI64Type();
     StringRef scope = target.syncScope(MemoryScope::system);
     auto [piece, flagPtr] = line::pieceAndFlag(rewriter, loc, ptr);
-    Value x0 = LLVM::ExtractElementOp::create(
-        rewriter, loc, adaptor.getValue(), line::constant(rewriter, loc, i64, 0));
-    Value x1 = LLVM::ExtractElementOp::create(
-        rewriter, loc, adaptor.getValue(), line::constant(rewriter, loc, i64, 1));
+    Value x0 =
+        LLVM::ExtractElementOp::create(rewriter, loc, adaptor.getValue(),
+                                       line::constant(rewriter, loc, i64, 0));
+    Value x1 =
+        LLVM::ExtractElementOp::create(rewriter, loc, adaptor.getValue(),
+                                       line::constant(rewriter, loc, i64, 1));
     line::storeRelaxed(rewriter, loc, x0, ptr, scope);
     // Piece 7's second word is the flag word.
-    Value last = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
-                                      piece,
-                                      line::constant(rewriter, loc, i64, 7));
+    Value last =
+        LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, piece,
+                             line::constant(rewriter, loc, i64, 7));
     auto branch = scf::IfOp::create(rewriter, loc, last, /*withElse=*/true);
     {
       OpBuilder::InsertionGuard guard(rewriter);
@@ -492,21 +494,21 @@ struct LineStoreLowering : public SymmPattern<LineStoreOp> {
                          scope);
     }
     Value sixteen = line::constant(rewriter, loc, i64, 16);
-    Value tagged = LLVM::MulOp::create(rewriter, loc, adaptor.getFlag(), sixteen);
+    Value tagged =
+        LLVM::MulOp::create(rewriter, loc, adaptor.getFlag(), sixteen);
     Value one = line::constant(rewriter, loc, i64, 1);
     Value first = LLVM::AddOp::create(rewriter, loc, tagged, one);
-    createCASLoop(rewriter, loc, flagPtr, i64, line::kWordBytes,
-                  LLVM::AtomicOrdering::release,
-                  LLVM::AtomicOrdering::monotonic, scope,
-                  [&](OpBuilder &b, Value current) -> Value {
-                    Value under = LLVM::LShrOp::create(
-                        b, loc, current, line::constant(b, loc, i64, 4));
-                    Value same = LLVM::ICmpOp::create(
-                        b, loc, LLVM::ICmpPredicate::eq, under,
-                        adaptor.getFlag());
-                    Value next = LLVM::AddOp::create(b, loc, current, one);
-                    return LLVM::SelectOp::create(b, loc, same, next, first);
-                  });
+    createCASLoop(
+        rewriter, loc, flagPtr, i64, line::kWordBytes,
+        LLVM::AtomicOrdering::release, LLVM::AtomicOrdering::monotonic, scope,
+        [&](OpBuilder &b, Value current) -> Value {
+          Value under = LLVM::LShrOp::create(b, loc, current,
+                                             line::constant(b, loc, i64, 4));
+          Value same = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq,
+                                            under, adaptor.getFlag());
+          Value next = LLVM::AddOp::create(b, loc, current, one);
+          return LLVM::SelectOp::create(b, loc, same, next, first);
+        });
     rewriter.eraseOp(op);
     return success();
   }
@@ -532,8 +534,8 @@ struct LineLoadLowering : public SymmPattern<LineLoadOp> {
     Type i64 = rewriter.getI64Type();
     StringRef scope = target.syncScope(MemoryScope::system);
     Value flagPtr = line::pieceAndFlag(rewriter, loc, ptr).second;
-    Value seen =
-        line::load(rewriter, loc, flagPtr, LLVM::AtomicOrdering::acquire, scope);
+    Value seen = line::load(rewriter, loc, flagPtr,
+                            LLVM::AtomicOrdering::acquire, scope);
     Value full = LLVM::AddOp::create(
         rewriter, loc,
         LLVM::MulOp::create(rewriter, loc, adaptor.getFlag(),
@@ -573,12 +575,13 @@ struct BackoffLowering : public SymmPattern<BackoffOp> {
 void mlir::symm::populateSymmToLLVMConversionPatterns(
     LLVMTypeConverter &converter, RewritePatternSet &patterns,
     const SymmTargetInfo &target) {
-  patterns.add<ContextFieldLowering<RankOp, SYMM_CONTEXT_FIELD_RANK>,
-               ContextFieldLowering<WorldSizeOp, SYMM_CONTEXT_FIELD_WORLD_SIZE>,
-               TranslateLowering, LoadLowering, StoreLowering,
-               AtomicRMWLowering, AtomicCASLowering, FenceLowering,
-               ReleaseBarrierLowering, BackoffLowering, LineStoreLowering,
-               LineLoadLowering>(converter, target);
+  patterns
+      .add<ContextFieldLowering<RankOp, SYMM_CONTEXT_FIELD_RANK>,
+           ContextFieldLowering<WorldSizeOp, SYMM_CONTEXT_FIELD_WORLD_SIZE>,
+           TranslateLowering, LoadLowering, StoreLowering, AtomicRMWLowering,
+           AtomicCASLowering, FenceLowering, ReleaseBarrierLowering,
+           BackoffLowering, LineStoreLowering, LineLoadLowering>(converter,
+                                                                 target);
 }
 
 void mlir::symm::replaceHeapMemorySpace(Operation *root,

@@ -15,6 +15,9 @@
 #include "symm/Dialect/Symm/IR/SymmUtils.h"
 #include "symm/nvshmem.h"
 
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -81,6 +84,14 @@ public:
   void acquire(MemoryScope scope);
 
   Value call(StringRef name, ArrayRef<Value> args, Type result = {});
+
+  /// A line's piece (symm.line_store / symm.line_load) through NVSHMEM, in
+  /// the encoding the NVIDIA lowering reads (the flag word holds the flag):
+  /// each lane puts its data, completes it (release), the line's lanes
+  /// meet, then piece 7 puts the flag; a load fetches the flag word, then
+  /// (acquire) the piece.
+  void storeLinePiece(Value ptr, Value value, Value flag);
+  std::pair<Value, Value> loadLinePiece(Value ptr, Value flag);
 
   /// Whether the peer's heap is mapped into this rank's (--remote=auto).
   Value isMapped(Value memref);
@@ -268,6 +279,78 @@ FailureOr<Value> Lowering::readModifyWrite(AtomicRMWOp op, Value ptr,
   return loop.getResult(0);
 }
 
+/// Whether `ptr` is piece 7 of its line, and its second word's address.
+static std::pair<Value, Value> lastPiece(OpBuilder &b, Location loc,
+                                         Value ptr) {
+  Type i64 = b.getI64Type();
+  Value addr = LLVM::PtrToIntOp::create(b, loc, i64, ptr);
+  Value piece = LLVM::AndOp::create(
+      b, loc,
+      LLVM::LShrOp::create(b, loc, addr,
+                           LLVM::ConstantOp::create(b, loc, i64, 4)),
+      LLVM::ConstantOp::create(b, loc, i64, 7));
+  Value last = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, piece,
+                                    LLVM::ConstantOp::create(b, loc, i64, 7));
+  Value word1 = LLVM::GEPOp::create(b, loc, ptr.getType(), i64, ptr,
+                                    ArrayRef<LLVM::GEPArg>{1});
+  return {last, word1};
+}
+
+void Lowering::storeLinePiece(Value ptr, Value value, Value flag) {
+  Type i32 = b.getI32Type();
+  auto [last, word1] = lastPiece(b, loc, ptr);
+  Value x0 = vector::ExtractOp::create(b, loc, value, int64_t(0));
+  Value x1 = vector::ExtractOp::create(b, loc, value, int64_t(1));
+  set(x0, ptr);
+  auto data = scf::IfOp::create(b, loc, last, /*withElse=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(data.elseBlock());
+    set(x1, word1);
+  }
+  release(MemoryScope::system);
+  // The line's eight lanes: 0xff << (lane & 24).
+  Value lane = NVVM::LaneIdOp::create(b, loc, i32);
+  Value first = LLVM::AndOp::create(b, loc, lane,
+                                    LLVM::ConstantOp::create(b, loc, i32, 24));
+  Value mask = LLVM::ShlOp::create(
+      b, loc, LLVM::ConstantOp::create(b, loc, i32, 0xff), first);
+  NVVM::SyncWarpOp::create(b, loc, mask);
+  auto flagged = scf::IfOp::create(b, loc, last, /*withElse=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(flagged.thenBlock());
+  set(flag, word1);
+}
+
+std::pair<Value, Value> Lowering::loadLinePiece(Value ptr, Value flag) {
+  Type i64 = b.getI64Type();
+  Value addr = LLVM::PtrToIntOp::create(b, loc, i64, ptr);
+  // The flag word: 16 (7 - p) + 8 bytes past piece p.
+  Value piece = LLVM::AndOp::create(
+      b, loc,
+      LLVM::LShrOp::create(b, loc, addr,
+                           LLVM::ConstantOp::create(b, loc, i64, 4)),
+      LLVM::ConstantOp::create(b, loc, i64, 7));
+  Value rest = LLVM::SubOp::create(
+      b, loc, LLVM::ConstantOp::create(b, loc, i64, 7), piece);
+  Value offset = LLVM::AddOp::create(
+      b, loc,
+      LLVM::ShlOp::create(b, loc, rest,
+                          LLVM::ConstantOp::create(b, loc, i64, 4)),
+      LLVM::ConstantOp::create(b, loc, i64, 8));
+  Value flagPtr = LLVM::GEPOp::create(b, loc, ptr.getType(), b.getI8Type(), ptr,
+                                      ArrayRef<LLVM::GEPArg>{offset});
+  Value seen = fetch(i64, flagPtr);
+  acquire(MemoryScope::system);
+  Value ready =
+      LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, seen, flag);
+  Value x0 = fetch(i64, ptr);
+  Value x1 = fetch(i64, lastPiece(b, loc, ptr).second);
+  Value v = vector::FromElementsOp::create(b, loc, VectorType::get({2}, i64),
+                                           ValueRange{x0, x1});
+  return {v, ready};
+}
+
 void Lowering::release(MemoryScope scope) {
   MLIRContext *ctx = b.getContext();
   FenceOp::create(b, loc, MemoryOrderingAttr::get(ctx, MemoryOrdering::release),
@@ -343,9 +426,10 @@ std::pair<Value, ValueRange> RemoteToNVSHMEM::accessed(Operation *op) {
       .Case([](vector::StoreOp o) {
         return std::make_pair(o.getBase(), ValueRange(o.getIndices()));
       })
-      .Case<LoadOp, StoreOp, AtomicRMWOp, AtomicCASOp>([](auto o) {
-        return std::make_pair(o.getMemref(), ValueRange(o.getIndices()));
-      })
+      .Case<LoadOp, StoreOp, AtomicRMWOp, AtomicCASOp, LineStoreOp, LineLoadOp>(
+          [](auto o) {
+            return std::make_pair(o.getMemref(), ValueRange(o.getIndices()));
+          })
       .Default(
           [](Operation *) { return std::make_pair(Value(), ValueRange()); });
 }
@@ -421,6 +505,14 @@ RemoteToNVSHMEM::lower(Operation *op, Lowering &lowering, Value ptr) {
         if (acquires(o.getOrdering()))
           lowering.acquire(o.getScope());
         return SmallVector<Value>{*old};
+      })
+      .Case([&](LineStoreOp o) -> FailureOr<SmallVector<Value>> {
+        lowering.storeLinePiece(ptr, o.getValue(), o.getFlag());
+        return SmallVector<Value>{};
+      })
+      .Case([&](LineLoadOp o) -> FailureOr<SmallVector<Value>> {
+        auto [value, ready] = lowering.loadLinePiece(ptr, o.getFlag());
+        return SmallVector<Value>{value, ready};
       })
       .Case([&](AtomicCASOp o) -> FailureOr<SmallVector<Value>> {
         Type type = o.getExpected().getType();

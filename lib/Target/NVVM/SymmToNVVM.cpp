@@ -237,10 +237,17 @@ Value syncLineLanes(OpBuilder &b, Location loc) {
 }
 
 /// symm.line_store: one 16-byte volatile store per lane, piece 7 with the
-/// flag in its second word (NCCL's LL128 relies on the same delivery).
+/// flag in its second word (NCCL's LL128 relies on the same delivery): the
+/// line is one warp instruction where its eight lanes run together. A lane
+/// that branched apart from the others may still run it apart after
+/// bar.warp.sync (on 2 H200s, lines were read with their flag and stale
+/// data when lanes of a line had branched apart), so each lane first asks
+/// which lanes run with it (activemask): where the line's lanes are not all
+/// there, the data goes first, a system-scope fence in each lane and a
+/// bar.warp.sync, then piece 7 stores the flag alone.
 void storeLinePiece(ConversionPatternRewriter &b, Location loc, Value ptr,
                     Value value, Value flag) {
-  Type i64 = b.getI64Type();
+  Type i64 = b.getI64Type(), i32 = b.getI32Type();
   Value addr = LLVM::PtrToIntOp::create(b, loc, i64, ptr);
   Value piece = LLVM::AndOp::create(
       b, loc,
@@ -254,30 +261,64 @@ void storeLinePiece(ConversionPatternRewriter &b, Location loc, Value ptr,
   Value x1 = LLVM::ExtractElementOp::create(
       b, loc, value, LLVM::ConstantOp::create(b, loc, i64, 1));
   Value second = LLVM::SelectOp::create(b, loc, last, flag, x1);
-  syncLineLanes(b, loc);
-  inlinePtx(b, loc, Type(), ValueRange{ptr, x0, second},
-            "st.volatile.global.v2.u64 [$0], {$1, $2};", "l,l,l,~{memory}");
+  Value mask = syncLineLanes(b, loc);
+  Value active =
+      inlinePtx(b, loc, i32, ValueRange{}, "activemask.b32 $0;", "=r")
+          .getResult(0);
+  Value together =
+      LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq,
+                           LLVM::AndOp::create(b, loc, active, mask), mask);
+  auto branch = scf::IfOp::create(b, loc, together, /*withElse=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(branch.thenBlock());
+    inlinePtx(b, loc, Type(), ValueRange{ptr, x0, second},
+              "st.volatile.global.v2.u64 [$0], {$1, $2};", "l,l,l,~{memory}");
+    b.setInsertionPointToStart(branch.elseBlock());
+    Value word1 = LLVM::GEPOp::create(b, loc, ptr.getType(), i64, ptr,
+                                      ArrayRef<LLVM::GEPArg>{1});
+    inlinePtx(b, loc, Type(), ValueRange{ptr, x0},
+              "st.volatile.global.u64 [$0], $1;", "l,l,~{memory}");
+    auto data = scf::IfOp::create(b, loc, last, /*withElse=*/true);
+    b.setInsertionPointToStart(data.elseBlock());
+    inlinePtx(b, loc, Type(), ValueRange{word1, x1},
+              "st.volatile.global.u64 [$0], $1;", "l,l,~{memory}");
+    b.setInsertionPointAfter(data);
+    inlinePtx(b, loc, Type(), ValueRange{}, "fence.sc.sys;", "~{memory}");
+    NVVM::SyncWarpOp::create(b, loc, mask);
+    auto flagged = scf::IfOp::create(b, loc, last, /*withElse=*/false);
+    b.setInsertionPointToStart(flagged.thenBlock());
+    inlinePtx(b, loc, Type(), ValueRange{word1, flag},
+              "st.volatile.global.u64 [$0], $1;", "l,l,~{memory}");
+  }
 }
 
 /// symm.line_load: one 16-byte volatile load per lane, and piece 7's flag
-/// shuffled to the line's lanes.
+/// shuffled to the line's lanes. Once the flag is there the lanes load
+/// their pieces again: lanes that had branched apart may have loaded in
+/// separate instructions, some before the line arrived (see
+/// storeLinePiece); the line arrives whole, so a load after its flag was
+/// seen sees all of it.
 std::pair<Value, Value> loadLinePiece(ConversionPatternRewriter &b,
                                       Location loc, Value ptr, Value flag) {
   Type i64 = b.getI64Type(), i32 = b.getI32Type();
   Value mask = syncLineLanes(b, loc);
   auto pair = LLVM::LLVMStructType::getLiteral(b.getContext(), {i64, i64});
-  Value loaded =
-      inlinePtx(b, loc, pair, ValueRange{ptr},
-                "ld.volatile.global.v2.u64 {$0, $1}, [$2];", "=l,=l,l,~{memory}")
-          .getResult(0);
-  Value x0 = LLVM::ExtractValueOp::create(b, loc, loaded, 0);
-  Value x1 = LLVM::ExtractValueOp::create(b, loc, loaded, 1);
+  auto load = [&]() -> std::pair<Value, Value> {
+    Value loaded = inlinePtx(b, loc, pair, ValueRange{ptr},
+                             "ld.volatile.global.v2.u64 {$0, $1}, [$2];",
+                             "=l,=l,l,~{memory}")
+                       .getResult(0);
+    return {LLVM::ExtractValueOp::create(b, loc, loaded, 0),
+            LLVM::ExtractValueOp::create(b, loc, loaded, 1)};
+  };
+  auto [x0, x1] = load();
   Value lane = NVVM::LaneIdOp::create(b, loc, i32);
   Value source = LLVM::OrOp::create(b, loc, lane, i32Constant(b, loc, 7));
   auto shuffle = [&](Value half) -> Value {
     return NVVM::ShflOp::create(b, loc, i32, mask, half, source,
-                                i32Constant(b, loc, 0x1f),
-                                NVVM::ShflKind::idx, UnitAttr());
+                                i32Constant(b, loc, 0x1f), NVVM::ShflKind::idx,
+                                UnitAttr());
   };
   Value lo = shuffle(LLVM::TruncOp::create(b, loc, i32, x1));
   Value hi = shuffle(LLVM::TruncOp::create(
@@ -290,11 +331,21 @@ std::pair<Value, Value> loadLinePiece(ConversionPatternRewriter &b,
                           LLVM::ConstantOp::create(b, loc, i64, 32)));
   Value ready =
       LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, seen, flag);
+  auto again = scf::IfOp::create(b, loc, TypeRange{i64, i64}, ready,
+                                 /*withElse=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(again.thenBlock());
+    auto [y0, y1] = load();
+    scf::YieldOp::create(b, loc, ValueRange{y0, y1});
+    b.setInsertionPointToStart(again.elseBlock());
+    scf::YieldOp::create(b, loc, ValueRange{x0, x1});
+  }
   Type vecType = VectorType::get({2}, i64);
   Value v = LLVM::PoisonOp::create(b, loc, vecType);
-  v = LLVM::InsertElementOp::create(b, loc, v, x0,
+  v = LLVM::InsertElementOp::create(b, loc, v, again.getResult(0),
                                     LLVM::ConstantOp::create(b, loc, i64, 0));
-  v = LLVM::InsertElementOp::create(b, loc, v, x1,
+  v = LLVM::InsertElementOp::create(b, loc, v, again.getResult(1),
                                     LLVM::ConstantOp::create(b, loc, i64, 1));
   return {v, ready};
 }

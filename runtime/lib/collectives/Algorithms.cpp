@@ -133,6 +133,40 @@ symm_status lowLatencyTwoShot(Call &call, const void *send, void *recv,
       });
 }
 
+/// Whether the LL128 kernels can run: their lines take 8 threads each.
+bool ll128Runs(const Call &call) {
+  return call.world > 1 && call.s->threads % 8 == 0 && call.ll128Elems() > 0;
+}
+
+/// The most workgroups an LL128 launch gets: as many as stay resident at
+/// once on an H100 or H200 (132 SMs, two workgroups of 512 threads of 64
+/// registers each). Its workgroups spin on their peers' lines, so a grid
+/// larger than that runs in two waves: on 2 H200s a 1 MB all-reduce on 512
+/// workgroups took 9.9 us, on 128 9.2, where 512 KB took 5.9 on 256.
+constexpr unsigned kLl128MaxBlocks = 256;
+
+/// The LL128 all-reduce (`all_reduce_ll128`): one-shot in flagged 128-byte
+/// lines, in launches of a slot's worth (Call::ll128Elems) each, on a
+/// workgroup per SYMM_COLLECTIVES_LL_BLOCK_BYTES like the LL kernels.
+symm_status lowLatency128(Call &call, const void *send, void *recv,
+                          size_t count, symm_reduce_op op) {
+  unsigned most = std::min(call.s->llBlocks, kLl128MaxBlocks);
+  return launchChunks(
+      call, "all_reduce_ll128", count, call.ll128Elems(),
+      [&](size_t total) {
+        return call.gridOf(total, call.s->llBlockBytes, most);
+      },
+      [&](Params &p, size_t off, size_t total) {
+        p.memref(send, count);
+        p.memref(recv, count);
+        call.ll128Params(p);
+        p.scalar(off);
+        p.scalar(total);
+        p.scalar(call.ll128Cap());
+        p.i32(op);
+      });
+}
+
 /// From 3 ranks, the most bytes a low-latency all-reduce sends out of each
 /// rank to all peers before the low-latency two-shot takes over (see
 /// allReduce), and the largest low-latency broadcast the root stores into
@@ -145,6 +179,15 @@ constexpr size_t kLlOneShotOut = size_t(256) << 10;
 /// NCCL 13.9) and lost at 512 KB (10.3 against 9.7).
 constexpr size_t kLlAllReduceMax2 = size_t(512) << 10;
 constexpr size_t kLlRootMax = size_t(64) << 10;
+/// On 2 ranks, the LL128 all-reduce above kLl128AllReduceMin2 up to
+/// kLl128AllReduceMax2: LL below (its words carry half data, but a line
+/// costs each lane a second load and a check of which lanes run together:
+/// at 128 KB 4.80 against LL's 4.68 us from a graph on 2 H200s, 8 KB 4.05
+/// against 3.89), one-shot above (8 MB: 36.4 against 36.1). Between them
+/// LL128 took 256 KB from 5.57 (LL) to 5.40 us, 1 MB from 10.84 (one-shot)
+/// to 8.00, 4 MB from 21.6 to 19.9 (NCCL 8.3, 13.6, 32.0).
+constexpr size_t kLl128AllReduceMin2 = size_t(128) << 10;
+constexpr size_t kLl128AllReduceMax2 = size_t(4) << 20;
 /// On 3 and 4 ranks, the largest low-latency chain broadcast; the chain
 /// above. Since a flag costs a barrier and the storing thread's release
 /// (symm.release_barrier), the chain overtook the low-latency chain between
@@ -270,7 +313,8 @@ symm_status allReduceAlgorithm(size_t bytes, int world, AllReduceAlgo *algo,
   int forced;
   if (symm_status st = forcedAlgorithm(
           "SYMM_ALL_REDUCE_ALGO",
-          {"ll", "one_shot", "two_shot", "ring", "ll_two_shot"}, &forced))
+          {"ll", "one_shot", "two_shot", "ring", "ll_two_shot", "ll128"},
+          &forced))
     return st;
   *bySize = forced < 0;
   if (!*bySize) {
@@ -416,6 +460,13 @@ symm_status allReduce(Call &call, const void *send, void *recv, size_t count,
   // 11.0, 11.2, 14.1); at 1 MB, two launches, it only matched one-shot.
   // On 2 ranks, one-shot above kLlAllReduceMax2.
   bool llFits = call.llFits(count);
+  // On 2 ranks, LL128 above kLl128AllReduceMin2 up to kLl128AllReduceMax2
+  // where it can run.
+  size_t bytes = count * call.esize;
+  if (bySize && algo == AllReduceAlgo::OneShot && call.world == 2 &&
+      bytes > kLl128AllReduceMin2 && bytes <= kLl128AllReduceMax2 &&
+      ll128Runs(call))
+    algo = AllReduceAlgo::LowLatency128;
   if (bySize && algo == AllReduceAlgo::OneShot) {
     size_t out = count * call.esize * size_t(call.world - 1);
     if (llFits && out <= (call.world < 3 ? kLlAllReduceMax2 : kLlOneShotOut))
@@ -431,6 +482,11 @@ symm_status allReduce(Call &call, const void *send, void *recv, size_t count,
     if (call.world > 1 && llSegmentCap(call))
       return lowLatencyTwoShot(call, send, recv, count, op);
     algo = AllReduceAlgo::TwoShot;
+  }
+  if (algo == AllReduceAlgo::LowLatency128) {
+    if (ll128Runs(call))
+      return lowLatency128(call, send, recv, count, op);
+    algo = llFits ? AllReduceAlgo::LowLatency : AllReduceAlgo::OneShot;
   }
   if (algo == AllReduceAlgo::LowLatency) // every peer gets the whole buffer
     return reduceLowLatency(call, {.send = send,

@@ -153,6 +153,21 @@ symm_status configure(State &s) {
                         kLowLatencyUnit * kLowLatencyUnit
                   : size_t(16) << 10;
   }
+  // The LL128 buffer's data per rank (Call::ll128Elems): 4M / (n - 1) on
+  // GPUs, a launch per that many bytes; 32K on CPU ranks, so that the
+  // tests' calls cross several launches. 0 turns LL128 off.
+  if (const char *max = getenv("SYMM_COLLECTIVES_LL128_MAX"); max && *max) {
+    std::optional<size_t> bytes =
+        strcmp(max, "0") ? env::parseSize(max) : std::optional<size_t>(0);
+    if (!bytes || *bytes > kMaxLowLatency128)
+      return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                  "SYMM_COLLECTIVES_LL128_MAX='%s' is not a size up to 16M",
+                  max);
+    s.ll128Max = *bytes;
+  } else {
+    size_t peers = size_t(std::max(1, symm_world_size() - 1));
+    s.ll128Max = gpu ? (size_t(4) << 20) / peers : size_t(32) << 10;
+  }
   const char *blocks = envOr("SYMM_COLLECTIVES_BLOCKS", gpu ? "128" : "2");
   const char *threads = envOr("SYMM_COLLECTIVES_THREADS", gpu ? "512" : "16");
   int b = atoi(blocks), t = atoi(threads);
@@ -317,8 +332,8 @@ symm_status channel(State &s, symm_stream *stream, Channel **out) {
   void *base = nullptr;
   if (symm_status st = symm_malloc(
           2 * kFlagBytes + kEpochBytes + kPairCountBytes + kProgressBytes +
-              kMetaBytes + llBytes(s) + 2 * s.scratchBytes + kCeFlagBytes +
-              size_t(s.ceSlots) * s.ceChunk,
+              kMetaBytes + llBytes(s) + ll128Bytes(s) + 2 * s.scratchBytes +
+              kCeFlagBytes + size_t(s.ceSlots) * s.ceChunk,
           &base))
     return st;
   c.base = static_cast<char *>(base);
@@ -337,9 +352,11 @@ symm_status channel(State &s, symm_stream *stream, Channel **out) {
   // SYMM_COLLECTIVES_FIRST_EPOCH, which tests their wrap-around), the
   // low-latency words' tags to it too (the epoch before the first call, so
   // no call's epoch matches a word nobody stored: a tag of 0 would, 6 calls
-  // after a first epoch of -6), the rest to zero.
+  // after a first epoch of -6), the LL128 lines to zero (no flag is 0), the
+  // rest to zero.
   std::vector<char> init(2 * kFlagBytes + kEpochBytes + kPairCountBytes +
-                             kProgressBytes + kMetaBytes + llBytes(s),
+                             kProgressBytes + kMetaBytes + llBytes(s) +
+                             ll128Bytes(s),
                          0);
   std::vector<int32_t> counters(
       (2 * kFlagBytes + kEpochBytes + kPairCountBytes) / sizeof(int32_t),
@@ -350,7 +367,8 @@ symm_status channel(State &s, symm_stream *stream, Channel **out) {
   memcpy(init.data(), counters.data(), counters.size() * sizeof(int32_t));
   std::vector<uint64_t> words(llBytes(s) / sizeof(uint64_t),
                               uint64_t(uint32_t(s.firstEpoch)) << 32);
-  memcpy(init.data() + init.size() - llBytes(s), words.data(), llBytes(s));
+  memcpy(init.data() + init.size() - ll128Bytes(s) - llBytes(s), words.data(),
+         llBytes(s));
   if (symm_status st = symm_memcpy(c.base, init.data(), init.size()))
     return st;
   // The copy-engine tokens: no slot has landed, every slot is vacant.

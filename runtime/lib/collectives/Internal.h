@@ -64,6 +64,8 @@ constexpr size_t kMinScratch = size_t(64) << 10;
 constexpr size_t kMaxDefaultScratch = size_t(256) << 20;
 /// The largest SYMM_COLLECTIVES_LL_MAX.
 constexpr size_t kMaxLowLatency = size_t(4) << 20;
+/// The most SYMM_COLLECTIVES_LL128_MAX may say.
+constexpr size_t kMaxLowLatency128 = size_t(16) << 20;
 /// SYMM_COLLECTIVES_LL_MAX is a multiple of this many bytes: a rank's block
 /// of low-latency words (and each half of it) then holds whole lines of 16
 /// words, in which symm_coll_ll_word interleaves 4 vectors (signal.mlir).
@@ -114,6 +116,7 @@ struct State {
   size_t scratchBytes = 0;
   size_t directMin = 0; // exchanges of this many bytes per block store directly
   size_t llMax = 0;     // the largest low-latency block (bytes)
+  size_t ll128Max = 0;  // an LL128 launch's data per rank (bytes)
   unsigned blocks = 0, threads = 0;
   unsigned llBlocks = 0;  // the most workgroups a low-latency launch gets
   unsigned minBlocks = 1; // the fewest workgroups a launch gets
@@ -140,6 +143,19 @@ std::mutex &stateMutex();
 /// bytes of data and a 4-byte tag.
 inline size_t llBytes(const State &s) {
   return size_t(symm_world_size()) * s.llMax * 2;
+}
+
+/// The LL128 kernels' buffer (symm.line_store): a slot per rank of 128-byte
+/// lines, each carrying 112 bytes of data and a flag, room for
+/// SYMM_COLLECTIVES_LL128_MAX of data a slot. Its own, not the LL buffer's: a
+/// line's flag word must only ever hold flags (an LL word there could
+/// match one).
+constexpr size_t kLineBytes = 128, kLineData = 112;
+inline size_t ll128SlotLines(const State &s) {
+  return (s.ll128Max + kLineData - 1) / kLineData;
+}
+inline size_t ll128Bytes(const State &s) {
+  return size_t(symm_world_size()) * ll128SlotLines(s) * kLineBytes;
 }
 
 /// Kernel parameters: memrefs expand into (allocated, aligned, offset, size,
@@ -189,7 +205,8 @@ struct Call {
   char *progress() const { return pairCounts() + kPairCountBytes; }
   char *meta() const { return progress() + kProgressBytes; }
   char *ll() const { return meta() + kMetaBytes; }
-  char *scratch() const { return ll() + llBytes(*s); }
+  char *ll128() const { return ll() + llBytes(*s); }
+  char *scratch() const { return ll128() + ll128Bytes(*s); }
   char *pairScratch() const { return scratch() + s->scratchBytes; }
   /// The copy-engine tokens: `landed` of each slot, then `vacant`.
   uint32_t *ceFlags() const {
@@ -232,6 +249,15 @@ struct Call {
   }
   /// Words of a rank's slot in the low-latency buffer.
   size_t llCap() const { return s->llMax / sizeof(int32_t); }
+  /// The LL128 buffer and the flags, which every LL128 kernel takes after
+  /// its buffers.
+  void ll128Params(Params &p) const {
+    p.memref(ll128(), ll128Bytes(*s) / sizeof(int64_t));
+    p.memref(flags(), kFlagBytes / sizeof(int32_t));
+  }
+  /// Words of a rank's slot in the LL128 buffer, and the elements it holds.
+  size_t ll128Cap() const { return ll128SlotLines(*s) * kLineBytes / 8; }
+  size_t ll128Elems() const { return ll128SlotLines(*s) * kLineData / esize; }
   /// Workgroups for a launch that moves `elems` elements per rank.
   unsigned grid(size_t elems) const {
     return gridOf(elems, s->blockBytes, s->blocks);
@@ -327,7 +353,8 @@ enum class AllReduceAlgo {
   OneShot,
   TwoShot,
   Ring,
-  LowLatencyTwoShot
+  LowLatencyTwoShot,
+  LowLatency128
 };
 /// SYMM_ALL_REDUCE_ALGO, or the choice by size and rank count (`bySize`
 /// says whether it may still turn low-latency once the call is prepared).

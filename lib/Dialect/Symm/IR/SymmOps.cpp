@@ -268,8 +268,8 @@ LogicalResult AtomicRMWOp::verify() {
 template <typename OpT> static LogicalResult verifyLineAccess(OpT op) {
   MemRefType type = op.getMemRefType();
   if (failed(requireHeap(op, "a line's memref", type)) ||
-      failed(verifyElementAccess(op, type, op.getIndices().size(),
-                                 op.getPeer())))
+      failed(
+          verifyElementAccess(op, type, op.getIndices().size(), op.getPeer())))
     return failure();
   if (!type.getElementType().isInteger(64))
     return op.emitOpError() << "a line is 16 i64 words; the memref's element "
