@@ -88,6 +88,16 @@ LLVM::AtomicOrdering toLLVMOrdering(MemoryOrdering ordering);
 /// The strongest ordering a failed compare-and-swap (a load) can have.
 LLVM::AtomicOrdering failureOrdering(MemoryOrdering ordering);
 
+/// Where a lane's piece of a line is (symm.line_store / symm.line_load):
+/// lines are 128-byte aligned, so the address of the piece at `ptr` says its
+/// number `piece` (0-7, an i64), whether it is the last (`last`, i1: the
+/// piece that carries the flag), its second word (`word1`) and the line's
+/// flag word (`flagWord`, 16 (7 - piece) + 8 bytes past `ptr`).
+struct LinePiece {
+  Value piece, last, word1, flagWord;
+};
+LinePiece locateLinePiece(OpBuilder &b, Location loc, Value ptr);
+
 /// A compare-and-swap loop on the `intType` integer at `ptr`, for atomics a
 /// target has no instruction for: from a monotonic load, each try computes
 /// the new value with `update(current)` and swaps it in with cmpxchg

@@ -75,6 +75,10 @@ struct SymmTargetInfo {
   /// Reads the device's clock in nanoseconds, as an i64 (trace events).
   std::function<Value(OpBuilder &, Location)> readClock;
 
+  /// The syncscope of the portable line lowering's atomics (system scope
+  /// unless set).
+  std::optional<StringRef> lineSyncScope;
+
   StringRef syncScope(MemoryScope scope) const {
     return syncScopes[static_cast<unsigned>(scope)];
   }
@@ -90,6 +94,12 @@ struct GPUTargetOptions {
 /// when races are checked.
 inline constexpr std::array<StringRef, 3> kHostRaceSyncScopes = {
     "symm-workgroup", "symm-device", ""};
+/// The syncscope of the portable lowering's line atomics on the CPU target
+/// when races are checked: system scope for the hardware, but relaxed for the
+/// race detector, which thus holds kernels to what a line gives on every
+/// target (its own words whole, no order for other memory, as NVIDIA's
+/// volatile stores), and does not publish what eight releases a line would.
+inline constexpr StringRef kHostRaceLineSyncScope = "symm-line";
 
 } // namespace mlir::symm
 

@@ -158,16 +158,22 @@ private:
         });
   }
 
-  /// The flags of an atomic, whose syncscope goes back to system.
+  /// The flags of an atomic, whose syncscope goes back to system. A line's
+  /// atomics (kHostRaceLineSyncScope) count as relaxed at system scope.
+  int32_t flagsOf(LLVM::AtomicOrdering ordering,
+                  std::optional<StringRef> syncScope) {
+    if (syncScope == kHostRaceLineSyncScope)
+      return int32_t(MemoryScope::system) << SYMM_RACE_SCOPE_SHIFT;
+    return orderingFlags(ordering) | scopeOf(syncScope)
+                                         << SYMM_RACE_SCOPE_SHIFT;
+  }
   template <typename OpT> int32_t atomicFlags(OpT op) {
-    int32_t flags = orderingFlags(op.getOrdering()) |
-                    scopeOf(op.getSyncscope()) << SYMM_RACE_SCOPE_SHIFT;
+    int32_t flags = flagsOf(op.getOrdering(), op.getSyncscope());
     op.removeSyncscopeAttr();
     return flags;
   }
   int32_t atomicFlags(LLVM::AtomicCmpXchgOp op) {
-    int32_t flags = orderingFlags(op.getSuccessOrdering()) |
-                    scopeOf(op.getSyncscope()) << SYMM_RACE_SCOPE_SHIFT;
+    int32_t flags = flagsOf(op.getSuccessOrdering(), op.getSyncscope());
     op.removeSyncscopeAttr();
     return flags;
   }

@@ -77,6 +77,26 @@ Value mlir::symm::createCASLoop(
   return loop.getResult(0);
 }
 
+LinePiece mlir::symm::locateLinePiece(OpBuilder &b, Location loc, Value ptr) {
+  Type i64 = b.getI64Type();
+  auto constant = [&](int64_t v) -> Value {
+    return LLVM::ConstantOp::create(b, loc, i64, v);
+  };
+  Value addr = LLVM::PtrToIntOp::create(b, loc, i64, ptr);
+  Value piece = LLVM::AndOp::create(
+      b, loc, LLVM::LShrOp::create(b, loc, addr, constant(4)), constant(7));
+  Value last = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, piece,
+                                    constant(7));
+  Value word1 = LLVM::GEPOp::create(b, loc, ptr.getType(), i64, ptr,
+                                    ArrayRef<LLVM::GEPArg>{1});
+  Value rest = LLVM::SubOp::create(b, loc, constant(7), piece);
+  Value offset = LLVM::AddOp::create(
+      b, loc, LLVM::ShlOp::create(b, loc, rest, constant(4)), constant(8));
+  Value flagWord = LLVM::GEPOp::create(b, loc, ptr.getType(), b.getI8Type(),
+                                       ptr, ArrayRef<LLVM::GEPArg>{offset});
+  return {piece, last, word1, flagWord};
+}
+
 Value mlir::symm::combineAtomic(OpBuilder &b, Location loc, AtomicKind kind,
                                 Value old, Value value) {
   switch (kind) {
@@ -415,29 +435,6 @@ Value constant(OpBuilder &b, Location loc, Type type, int64_t value) {
   return LLVM::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, value));
 }
 
-/// Piece p of the line at `ptr` (from the address: lines are 128-byte
-/// aligned) and the address of the line's flag word.
-std::pair<Value, Value> pieceAndFlag(OpBuilder &b, Location loc, Value ptr) {
-  Type i64 = b.getI64Type();
-  Value addr = LLVM::PtrToIntOp::create(b, loc, i64, ptr);
-  Value piece = LLVM::AndOp::create(
-      b, loc, LLVM::LShrOp::create(b, loc, addr, constant(b, loc, i64, 4)),
-      constant(b, loc, i64, 7));
-  // The flag word is 16 (7 - p) + 8 bytes past the piece.
-  Value rest = LLVM::SubOp::create(b, loc, constant(b, loc, i64, 7), piece);
-  Value offset = LLVM::AddOp::create(
-      b, loc, LLVM::ShlOp::create(b, loc, rest, constant(b, loc, i64, 4)),
-      constant(b, loc, i64, kWordBytes));
-  Value flagPtr = LLVM::GEPOp::create(b, loc, ptr.getType(), b.getI8Type(), ptr,
-                                      ArrayRef<LLVM::GEPArg>{offset});
-  return {piece, flagPtr};
-}
-
-Value word(OpBuilder &b, Location loc, Value ptr, int64_t i) {
-  return LLVM::GEPOp::create(b, loc, ptr.getType(), b.getI64Type(), ptr,
-                             ArrayRef<LLVM::GEPArg>{int32_t(i)});
-}
-
 void storeRelaxed(OpBuilder &b, Location loc, Value value, Value ptr,
                   StringRef scope) {
   LLVM::StoreOp::create(b, loc, value, ptr, kWordBytes, /*isVolatile=*/false,
@@ -473,8 +470,9 @@ struct LineStoreLowering : public SymmPattern<LineStoreOp> {
       return success();
     }
     Type i64 = rewriter.getI64Type();
-    StringRef scope = target.syncScope(MemoryScope::system);
-    auto [piece, flagPtr] = line::pieceAndFlag(rewriter, loc, ptr);
+    StringRef scope =
+        target.lineSyncScope.value_or(target.syncScope(MemoryScope::system));
+    LinePiece at = locateLinePiece(rewriter, loc, ptr);
     Value x0 =
         LLVM::ExtractElementOp::create(rewriter, loc, adaptor.getValue(),
                                        line::constant(rewriter, loc, i64, 0));
@@ -483,15 +481,11 @@ struct LineStoreLowering : public SymmPattern<LineStoreOp> {
                                        line::constant(rewriter, loc, i64, 1));
     line::storeRelaxed(rewriter, loc, x0, ptr, scope);
     // Piece 7's second word is the flag word.
-    Value last =
-        LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, piece,
-                             line::constant(rewriter, loc, i64, 7));
-    auto branch = scf::IfOp::create(rewriter, loc, last, /*withElse=*/true);
+    auto branch = scf::IfOp::create(rewriter, loc, at.last, /*withElse=*/true);
     {
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(branch.elseBlock());
-      line::storeRelaxed(rewriter, loc, x1, line::word(rewriter, loc, ptr, 1),
-                         scope);
+      line::storeRelaxed(rewriter, loc, x1, at.word1, scope);
     }
     Value sixteen = line::constant(rewriter, loc, i64, 16);
     Value tagged =
@@ -499,7 +493,7 @@ struct LineStoreLowering : public SymmPattern<LineStoreOp> {
     Value one = line::constant(rewriter, loc, i64, 1);
     Value first = LLVM::AddOp::create(rewriter, loc, tagged, one);
     createCASLoop(
-        rewriter, loc, flagPtr, i64, line::kWordBytes,
+        rewriter, loc, at.flagWord, i64, line::kWordBytes,
         LLVM::AtomicOrdering::release, LLVM::AtomicOrdering::monotonic, scope,
         [&](OpBuilder &b, Value current) -> Value {
           Value under = LLVM::LShrOp::create(b, loc, current,
@@ -532,9 +526,10 @@ struct LineLoadLowering : public SymmPattern<LineLoadOp> {
       return success();
     }
     Type i64 = rewriter.getI64Type();
-    StringRef scope = target.syncScope(MemoryScope::system);
-    Value flagPtr = line::pieceAndFlag(rewriter, loc, ptr).second;
-    Value seen = line::load(rewriter, loc, flagPtr,
+    StringRef scope =
+        target.lineSyncScope.value_or(target.syncScope(MemoryScope::system));
+    LinePiece at = locateLinePiece(rewriter, loc, ptr);
+    Value seen = line::load(rewriter, loc, at.flagWord,
                             LLVM::AtomicOrdering::acquire, scope);
     Value full = LLVM::AddOp::create(
         rewriter, loc,
@@ -545,7 +540,7 @@ struct LineLoadLowering : public SymmPattern<LineLoadOp> {
                                        seen, full);
     Value x0 =
         line::load(rewriter, loc, ptr, LLVM::AtomicOrdering::monotonic, scope);
-    Value x1 = line::load(rewriter, loc, line::word(rewriter, loc, ptr, 1),
+    Value x1 = line::load(rewriter, loc, at.word1,
                           LLVM::AtomicOrdering::monotonic, scope);
     Type vecType = VectorType::get({2}, i64);
     Value v = LLVM::PoisonOp::create(rewriter, loc, vecType);

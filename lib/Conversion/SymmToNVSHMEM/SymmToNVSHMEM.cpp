@@ -279,26 +279,10 @@ FailureOr<Value> Lowering::readModifyWrite(AtomicRMWOp op, Value ptr,
   return loop.getResult(0);
 }
 
-/// Whether `ptr` is piece 7 of its line, and its second word's address.
-static std::pair<Value, Value> lastPiece(OpBuilder &b, Location loc,
-                                         Value ptr) {
-  Type i64 = b.getI64Type();
-  Value addr = LLVM::PtrToIntOp::create(b, loc, i64, ptr);
-  Value piece = LLVM::AndOp::create(
-      b, loc,
-      LLVM::LShrOp::create(b, loc, addr,
-                           LLVM::ConstantOp::create(b, loc, i64, 4)),
-      LLVM::ConstantOp::create(b, loc, i64, 7));
-  Value last = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, piece,
-                                    LLVM::ConstantOp::create(b, loc, i64, 7));
-  Value word1 = LLVM::GEPOp::create(b, loc, ptr.getType(), i64, ptr,
-                                    ArrayRef<LLVM::GEPArg>{1});
-  return {last, word1};
-}
-
 void Lowering::storeLinePiece(Value ptr, Value value, Value flag) {
   Type i32 = b.getI32Type();
-  auto [last, word1] = lastPiece(b, loc, ptr);
+  LinePiece at = locateLinePiece(b, loc, ptr);
+  Value last = at.last, word1 = at.word1;
   Value x0 = vector::ExtractOp::create(b, loc, value, int64_t(0));
   Value x1 = vector::ExtractOp::create(b, loc, value, int64_t(1));
   set(x0, ptr);
@@ -324,28 +308,14 @@ void Lowering::storeLinePiece(Value ptr, Value value, Value flag) {
 
 std::pair<Value, Value> Lowering::loadLinePiece(Value ptr, Value flag) {
   Type i64 = b.getI64Type();
-  Value addr = LLVM::PtrToIntOp::create(b, loc, i64, ptr);
-  // The flag word: 16 (7 - p) + 8 bytes past piece p.
-  Value piece = LLVM::AndOp::create(
-      b, loc,
-      LLVM::LShrOp::create(b, loc, addr,
-                           LLVM::ConstantOp::create(b, loc, i64, 4)),
-      LLVM::ConstantOp::create(b, loc, i64, 7));
-  Value rest = LLVM::SubOp::create(
-      b, loc, LLVM::ConstantOp::create(b, loc, i64, 7), piece);
-  Value offset = LLVM::AddOp::create(
-      b, loc,
-      LLVM::ShlOp::create(b, loc, rest,
-                          LLVM::ConstantOp::create(b, loc, i64, 4)),
-      LLVM::ConstantOp::create(b, loc, i64, 8));
-  Value flagPtr = LLVM::GEPOp::create(b, loc, ptr.getType(), b.getI8Type(), ptr,
-                                      ArrayRef<LLVM::GEPArg>{offset});
+  LinePiece at = locateLinePiece(b, loc, ptr);
+  Value flagPtr = at.flagWord;
   Value seen = fetch(i64, flagPtr);
   acquire(MemoryScope::system);
   Value ready =
       LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, seen, flag);
   Value x0 = fetch(i64, ptr);
-  Value x1 = fetch(i64, lastPiece(b, loc, ptr).second);
+  Value x1 = fetch(i64, at.word1);
   Value v = vector::FromElementsOp::create(b, loc, VectorType::get({2}, i64),
                                            ValueRange{x0, x1});
   return {v, ready};

@@ -70,8 +70,10 @@ SymmTargetInfo mlir::symm::getHostTargetInfo(bool raceScopes) {
   target.contextAddressSpace = 0;
   target.gpuAddressSpaces = {0, 0, 0};
   target.syncScopes = {"", "", ""};
-  if (raceScopes)
+  if (raceScopes) {
     target.syncScopes = kHostRaceSyncScopes;
+    target.lineSyncScope = kHostRaceLineSyncScope;
+  }
   std::array<StringRef, 3> scopes = target.syncScopes;
   target.lowerAtomicRMW = [scopes](ConversionPatternRewriter &rewriter,
                                    AtomicRMWOp op, Value ptr, Value value) {

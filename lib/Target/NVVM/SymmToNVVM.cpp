@@ -248,14 +248,8 @@ Value syncLineLanes(OpBuilder &b, Location loc) {
 void storeLinePiece(ConversionPatternRewriter &b, Location loc, Value ptr,
                     Value value, Value flag) {
   Type i64 = b.getI64Type(), i32 = b.getI32Type();
-  Value addr = LLVM::PtrToIntOp::create(b, loc, i64, ptr);
-  Value piece = LLVM::AndOp::create(
-      b, loc,
-      LLVM::LShrOp::create(b, loc, addr,
-                           LLVM::ConstantOp::create(b, loc, i64, 4)),
-      LLVM::ConstantOp::create(b, loc, i64, 7));
-  Value last = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, piece,
-                                    LLVM::ConstantOp::create(b, loc, i64, 7));
+  LinePiece at = locateLinePiece(b, loc, ptr);
+  Value last = at.last;
   Value x0 = LLVM::ExtractElementOp::create(
       b, loc, value, LLVM::ConstantOp::create(b, loc, i64, 0));
   Value x1 = LLVM::ExtractElementOp::create(
@@ -275,8 +269,7 @@ void storeLinePiece(ConversionPatternRewriter &b, Location loc, Value ptr,
     inlinePtx(b, loc, Type(), ValueRange{ptr, x0, second},
               "st.volatile.global.v2.u64 [$0], {$1, $2};", "l,l,l,~{memory}");
     b.setInsertionPointToStart(branch.elseBlock());
-    Value word1 = LLVM::GEPOp::create(b, loc, ptr.getType(), i64, ptr,
-                                      ArrayRef<LLVM::GEPArg>{1});
+    Value word1 = at.word1;
     inlinePtx(b, loc, Type(), ValueRange{ptr, x0},
               "st.volatile.global.u64 [$0], $1;", "l,l,~{memory}");
     auto data = scf::IfOp::create(b, loc, last, /*withElse=*/true);
