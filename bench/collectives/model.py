@@ -154,8 +154,10 @@ class Rules:
     # budget): 512K since the flagged exchanges won at blocks of 1 MB.
     ll_max_2: int = 512 * KB
     # On 2 ranks the all-reduce in LL128 lines above the first and up to
-    # the second many bytes, where one-shot would run (None: only forced).
-    ll128_2: tuple = (128 * KB, 4 * MB)
+    # the second many bytes, where LL or one-shot would run (None: only
+    # forced): above 128K at first, from any size since LL128's load
+    # checks whether its lanes ran together.
+    ll128_2: tuple = (0, 4 * MB)
 
 
 TODAY = Rules()
@@ -451,10 +453,12 @@ RUNS = {
            ("new", replace(BEFORE_LL128, ce_exchange_min_2=None, ll_max_2=None),
             {}))},
     # 2 H200s: the all-reduce 8K-8M with LL128 by size on 2 ranks (above
-    # 128K up to 4M), and with the LL kernel and one-shot forced.
-    **{f"h200x2-all-reduce-ll128/settings-2-{name}.csv": (2, TODAY, env)
+    # 128K up to 4M), and with LL128, the LL kernel and one-shot forced.
+    **{f"h200x2-all-reduce-ll128/settings-2-{name}.csv":
+       (2, replace(TODAY, ll128_2=(128 * KB, 4 * MB)), env)
        for name, env in (
            ("default", {}), ("ll", {"SYMM_ALL_REDUCE_ALGO": "ll"}),
+           ("ll128", {"SYMM_ALL_REDUCE_ALGO": "ll128"}),
            ("oneshot", {"SYMM_ALL_REDUCE_ALGO": "one_shot"}))},
 }
 # CSVs of the results that are not one code's run: the check skips them.

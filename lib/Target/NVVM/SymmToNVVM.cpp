@@ -236,6 +236,17 @@ Value syncLineLanes(OpBuilder &b, Location loc) {
   return mask;
 }
 
+/// Whether every lane of `mask` runs this instruction with this lane
+/// (activemask): lanes that run together stay together up to the next
+/// branch, so an access next to it is one instruction for all of them.
+Value lanesTogether(OpBuilder &b, Location loc, Value mask) {
+  Value active = inlinePtx(b, loc, b.getI32Type(), ValueRange{},
+                           "activemask.b32 $0;", "=r")
+                     .getResult(0);
+  return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq,
+                              LLVM::AndOp::create(b, loc, active, mask), mask);
+}
+
 /// symm.line_store: one 16-byte volatile store per lane, piece 7 with the
 /// flag in its second word (NCCL's LL128 relies on the same delivery): the
 /// line is one warp instruction where its eight lanes run together. A lane
@@ -247,7 +258,7 @@ Value syncLineLanes(OpBuilder &b, Location loc) {
 /// bar.warp.sync, then piece 7 stores the flag alone.
 void storeLinePiece(ConversionPatternRewriter &b, Location loc, Value ptr,
                     Value value, Value flag) {
-  Type i64 = b.getI64Type(), i32 = b.getI32Type();
+  Type i64 = b.getI64Type();
   LinePiece at = locateLinePiece(b, loc, ptr);
   Value last = at.last;
   Value x0 = LLVM::ExtractElementOp::create(
@@ -256,12 +267,7 @@ void storeLinePiece(ConversionPatternRewriter &b, Location loc, Value ptr,
       b, loc, value, LLVM::ConstantOp::create(b, loc, i64, 1));
   Value second = LLVM::SelectOp::create(b, loc, last, flag, x1);
   Value mask = syncLineLanes(b, loc);
-  Value active =
-      inlinePtx(b, loc, i32, ValueRange{}, "activemask.b32 $0;", "=r")
-          .getResult(0);
-  Value together =
-      LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq,
-                           LLVM::AndOp::create(b, loc, active, mask), mask);
+  Value together = lanesTogether(b, loc, mask);
   auto branch = scf::IfOp::create(b, loc, together, /*withElse=*/true);
   {
     OpBuilder::InsertionGuard guard(b);
@@ -287,11 +293,11 @@ void storeLinePiece(ConversionPatternRewriter &b, Location loc, Value ptr,
 }
 
 /// symm.line_load: one 16-byte volatile load per lane, and piece 7's flag
-/// shuffled to the line's lanes. Once the flag is there the lanes load
-/// their pieces again: lanes that had branched apart may have loaded in
-/// separate instructions, some before the line arrived (see
-/// storeLinePiece); the line arrives whole, so a load after its flag was
-/// seen sees all of it.
+/// shuffled to the line's lanes. Where activemask, right after the load,
+/// shows the line's lanes apart, they may have loaded in separate
+/// instructions, some before the line arrived (see storeLinePiece): once
+/// the flag is there they load their pieces again; the line arrives whole,
+/// so a load after its flag was seen sees all of it.
 std::pair<Value, Value> loadLinePiece(ConversionPatternRewriter &b,
                                       Location loc, Value ptr, Value flag) {
   Type i64 = b.getI64Type(), i32 = b.getI32Type();
@@ -306,6 +312,7 @@ std::pair<Value, Value> loadLinePiece(ConversionPatternRewriter &b,
             LLVM::ExtractValueOp::create(b, loc, loaded, 1)};
   };
   auto [x0, x1] = load();
+  Value together = lanesTogether(b, loc, mask);
   Value lane = NVVM::LaneIdOp::create(b, loc, i32);
   Value source = LLVM::OrOp::create(b, loc, lane, i32Constant(b, loc, 7));
   auto shuffle = [&](Value half) -> Value {
@@ -324,7 +331,10 @@ std::pair<Value, Value> loadLinePiece(ConversionPatternRewriter &b,
                           LLVM::ConstantOp::create(b, loc, i64, 32)));
   Value ready =
       LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, seen, flag);
-  auto again = scf::IfOp::create(b, loc, TypeRange{i64, i64}, ready,
+  Value apart = LLVM::XOrOp::create(
+      b, loc, together, LLVM::ConstantOp::create(b, loc, b.getI1Type(), 1));
+  Value reload = LLVM::AndOp::create(b, loc, ready, apart);
+  auto again = scf::IfOp::create(b, loc, TypeRange{i64, i64}, reload,
                                  /*withElse=*/true);
   {
     OpBuilder::InsertionGuard guard(b);

@@ -179,14 +179,11 @@ constexpr size_t kLlOneShotOut = size_t(256) << 10;
 /// NCCL 13.9) and lost at 512 KB (10.3 against 9.7).
 constexpr size_t kLlAllReduceMax2 = size_t(512) << 10;
 constexpr size_t kLlRootMax = size_t(64) << 10;
-/// On 2 ranks, the LL128 all-reduce above kLl128AllReduceMin2 up to
-/// kLl128AllReduceMax2: LL below (its words carry half data, but a line
-/// costs each lane a second load and a check of which lanes run together:
-/// at 128 KB 4.80 against LL's 4.68 us from a graph on 2 H200s, 8 KB 4.05
-/// against 3.89), one-shot above (8 MB: 36.4 against 36.1). Between them
-/// LL128 took 256 KB from 5.57 (LL) to 5.40 us, 1 MB from 10.84 (one-shot)
-/// to 8.00, 4 MB from 21.6 to 19.9 (NCCL 8.3, 13.6, 32.0).
-constexpr size_t kLl128AllReduceMin2 = size_t(128) << 10;
+/// On 2 ranks, the largest LL128 all-reduce; one-shot above (8 MB: 40.3
+/// against 36.5 us from a graph on 2 H200s). Up to it LL128 beat or matched
+/// every other: 8 KB 3.86 us (LL 3.97), 128 KB 4.34 (4.69), 256 KB 4.93
+/// (5.65), 1 MB 7.83 (one-shot 10.95), 4 MB 20.2 (22.1); NCCL 6.4, 7.2,
+/// 8.3, 13.9, 32.3.
 constexpr size_t kLl128AllReduceMax2 = size_t(4) << 20;
 /// On 3 and 4 ranks, the largest low-latency chain broadcast; the chain
 /// above. Since a flag costs a barrier and the storing thread's release
@@ -460,12 +457,9 @@ symm_status allReduce(Call &call, const void *send, void *recv, size_t count,
   // 11.0, 11.2, 14.1); at 1 MB, two launches, it only matched one-shot.
   // On 2 ranks, one-shot above kLlAllReduceMax2.
   bool llFits = call.llFits(count);
-  // On 2 ranks, LL128 above kLl128AllReduceMin2 up to kLl128AllReduceMax2
-  // where it can run.
-  size_t bytes = count * call.esize;
+  // On 2 ranks, LL128 up to kLl128AllReduceMax2 where it can run.
   if (bySize && algo == AllReduceAlgo::OneShot && call.world == 2 &&
-      bytes > kLl128AllReduceMin2 && bytes <= kLl128AllReduceMax2 &&
-      ll128Runs(call))
+      count * call.esize <= kLl128AllReduceMax2 && ll128Runs(call))
     algo = AllReduceAlgo::LowLatency128;
   if (bySize && algo == AllReduceAlgo::OneShot) {
     size_t out = count * call.esize * size_t(call.world - 1);

@@ -5,8 +5,9 @@
 // 7 carries the flag in its second word. Where activemask shows the line's
 // lanes apart, the data goes in 8-byte stores, then a system fence, a
 // bar.warp.sync and the flag alone. A load shuffles piece 7's flag to the
-// line's lanes (two 32-bit halves) and, once it is there, loads the piece
-// again.
+// line's lanes (two 32-bit halves) and, where activemask right after the
+// load shows the line's lanes apart, loads the piece again once the flag is
+// there.
 // CHECK-LABEL: gpu.func @lines
 // CHECK: llvm.select %{{.*}}, %{{.*}}, %{{.*}} : i1, i64
 // CHECK: nvvm.read.ptx.sreg.laneid
@@ -21,6 +22,7 @@
 // CHECK: "st.volatile.global.u64 [$0], $1;"
 // CHECK: nvvm.bar.warp.sync
 // CHECK: llvm.inline_asm has_side_effects asm_dialect = att "ld.volatile.global.v2.u64 {$0, $1}, [$2];", "=l,=l,l,~{memory}"
+// CHECK: "activemask.b32 $0;"
 // CHECK: nvvm.shfl.sync idx
 // CHECK: nvvm.shfl.sync idx
 // CHECK: llvm.icmp "eq" %{{.*}}, %{{.*}} : i64
