@@ -85,8 +85,8 @@ LinePiece mlir::symm::locateLinePiece(OpBuilder &b, Location loc, Value ptr) {
   Value addr = LLVM::PtrToIntOp::create(b, loc, i64, ptr);
   Value piece = LLVM::AndOp::create(
       b, loc, LLVM::LShrOp::create(b, loc, addr, constant(4)), constant(7));
-  Value last = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, piece,
-                                    constant(7));
+  Value last =
+      LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, piece, constant(7));
   Value word1 = LLVM::GEPOp::create(b, loc, ptr.getType(), i64, ptr,
                                     ArrayRef<LLVM::GEPArg>{1});
   Value rest = LLVM::SubOp::create(b, loc, constant(7), piece);
