@@ -452,6 +452,9 @@ RUNS = {
            ("ce", CE_EXCHANGE, CE_FORCED),
            ("new", replace(BEFORE_LL128, ce_exchange_min_2=None, ll_max_2=None),
             {}))},
+    # 2 H200s, LL128 for every all-reduce up to 4M on 2 ranks: the whole
+    # sweep, 8K-1G.
+    "h200x2-collectives-vs-nccl-ll128/symm.csv": (2, TODAY, {}),
     # 2 H200s: the all-reduce 8K-8M with LL128 by size on 2 ranks (above
     # 128K up to 4M), and with LL128, the LL kernel and one-shot forced.
     **{f"h200x2-all-reduce-ll128/settings-2-{name}.csv":
