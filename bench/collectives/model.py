@@ -452,6 +452,15 @@ RUNS = {
            ("ce", CE_EXCHANGE, CE_FORCED),
            ("new", replace(BEFORE_LL128, ce_exchange_min_2=None, ll_max_2=None),
             {}))},
+    # 2 H200s: LL128 forced, on workgroups of 512 (the default), 256 and
+    # 128 threads, 8K-8M.
+    **{f"h200x2-all-reduce-ll128-threads/settings-2-{name}.csv": (2, TODAY, env)
+       for name, env in (
+           ("ll128", {"SYMM_ALL_REDUCE_ALGO": "ll128"}),
+           ("t256", {"SYMM_ALL_REDUCE_ALGO": "ll128",
+                     "SYMM_COLLECTIVES_THREADS": "256"}),
+           ("t128", {"SYMM_ALL_REDUCE_ALGO": "ll128",
+                     "SYMM_COLLECTIVES_THREADS": "128"}))},
     # 2 H200s, LL128 for every all-reduce up to 4M on 2 ranks: the whole
     # sweep, 8K-1G.
     "h200x2-collectives-vs-nccl-ll128/symm.csv": (2, TODAY, {}),
@@ -493,6 +502,8 @@ NOT_MODELLED = {
     "SYMM_ALL_REDUCE_ONE_SHOT_MAX": "the one-shot limit, which the rules "
     "fix per run",
     "SYMM_COLLECTIVES_CE_SLOTS": "copy-engine slots, which no formula counts",
+    "SYMM_COLLECTIVES_THREADS": "threads per workgroup, which no formula "
+    "counts",
 }
 
 
