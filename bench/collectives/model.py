@@ -158,6 +158,8 @@ class Rules:
     # forced): above 128K at first, from any size since LL128's load
     # checks whether its lanes ran together.
     ll128_2: tuple = (0, 4 * MB)
+    # The same on 4 ranks (None: only forced).
+    ll128_4: tuple = (64 * KB, 1 * MB)
 
 
 TODAY = Rules()
@@ -166,12 +168,12 @@ BEFORE_LL128 = replace(TODAY, ll128_2=None)
 # The code of c4ec057: copy-engine slots of 32M, the exchanges' copies
 # only forced.
 CE_32M = replace(TODAY, ce_chunk=32 * MB, ce_exchange_min_2=None,
-                 ce_exchange_aside=False, ll_max_2=None, ll128_2=None)
+                 ce_exchange_aside=False, ll_max_2=None, ll128_2=None, ll128_4=None)
 # The code of 8d8e860: the low-latency limit 1M on 2 ranks.
-CE_EXCHANGE = replace(TODAY, ll_max_2=None, ll128_2=None)
+CE_EXCHANGE = replace(TODAY, ll_max_2=None, ll128_2=None, ll128_4=None)
 # Slots of 64M, before the exchanges' receives went on the second stream.
 SLOTS_64M = replace(TODAY, ce_exchange_min_2=None, ce_exchange_aside=False,
-                    ll_max_2=None, ll128_2=None)
+                    ll_max_2=None, ll128_2=None, ll128_4=None)
 # dc683a1 and 2d3735b: a flag is a barrier and the storing thread's release
 # (not a fence in every thread), and the low-latency words fill whole
 # sectors. Neither is a term of the model, whose step (alpha) and
@@ -464,10 +466,16 @@ RUNS = {
     # 2 H200s, LL128 for every all-reduce up to 4M on 2 ranks: the whole
     # sweep, 8K-1G.
     "h200x2-collectives-vs-nccl-ll128/symm.csv": (2, TODAY, {}),
+    # 4 H200s: the all-reduce 8K-4M by size (before LL128 by size on 4
+    # ranks) and with LL128 forced: what chose it from 64K to 1M there.
+    **{f"h200x4-all-reduce-ll128/settings-4-{name}.csv":
+       (4, replace(TODAY, ll128_4=None), env)
+       for name, env in (
+           ("default", {}), ("ll128", {"SYMM_ALL_REDUCE_ALGO": "ll128"}))},
     # 2 H200s: the all-reduce 8K-8M with LL128 by size on 2 ranks (above
     # 128K up to 4M), and with LL128, the LL kernel and one-shot forced.
     **{f"h200x2-all-reduce-ll128/settings-2-{name}.csv":
-       (2, replace(TODAY, ll128_2=(128 * KB, 4 * MB)), env)
+       (2, replace(TODAY, ll128_2=(128 * KB, 4 * MB), ll128_4=None), env)
        for name, env in (
            ("default", {}), ("ll", {"SYMM_ALL_REDUCE_ALGO": "ll"}),
            ("ll128", {"SYMM_ALL_REDUCE_ALGO": "ll128"}),
@@ -809,6 +817,9 @@ class Model:
         r, n = self.rules, self.n
         limit = r.one_shot_max_2 if n == 2 else r.one_shot_max
         if n <= 1 or S <= limit:
+            if n == 4 and r.ll128_4 is not None \
+                    and r.ll128_4[0] <= S <= r.ll128_4[1]:
+                return "ll128"
             if r.ll_two_shot_by_size and n >= 3:
                 if self.ll_fits(S) and S * (n - 1) <= 256 * KB:
                     return "ll"
