@@ -466,6 +466,8 @@ RUNS = {
     # 2 H200s, LL128 for every all-reduce up to 4M on 2 ranks: the whole
     # sweep, 8K-1G.
     "h200x2-collectives-vs-nccl-ll128/symm.csv": (2, TODAY, {}),
+    # 4 H200s, LL128 by size on 4 ranks (64K-1M): the all-reduce 8K-4M.
+    "h200x4-all-reduce-ll128-default/settings-4-default.csv": (4, TODAY, {}),
     # 4 H200s: the all-reduce 8K-4M by size (before LL128 by size on 4
     # ranks) and with LL128 forced: what chose it from 64K to 1M there.
     **{f"h200x4-all-reduce-ll128/settings-4-{name}.csv":
