@@ -97,6 +97,9 @@ struct LinePiece {
   Value piece, last, word1, flagWord;
 };
 LinePiece locateLinePiece(OpBuilder &b, Location loc, Value ptr);
+/// A piece's two i64 words (a vector<2xi64>), and the piece they make.
+std::pair<Value, Value> splitLinePiece(OpBuilder &b, Location loc, Value piece);
+Value joinLinePiece(OpBuilder &b, Location loc, Value x0, Value x1);
 
 /// A compare-and-swap loop on the `intType` integer at `ptr`, for atomics a
 /// target has no instruction for: from a monotonic load, each try computes

@@ -97,6 +97,26 @@ LinePiece mlir::symm::locateLinePiece(OpBuilder &b, Location loc, Value ptr) {
   return {piece, last, word1, flagWord};
 }
 
+std::pair<Value, Value> mlir::symm::splitLinePiece(OpBuilder &b, Location loc,
+                                                   Value piece) {
+  Type i64 = b.getI64Type();
+  auto word = [&](int64_t i) -> Value {
+    return LLVM::ExtractElementOp::create(
+        b, loc, piece, LLVM::ConstantOp::create(b, loc, i64, i));
+  };
+  return {word(0), word(1)};
+}
+
+Value mlir::symm::joinLinePiece(OpBuilder &b, Location loc, Value x0,
+                                Value x1) {
+  Type i64 = b.getI64Type();
+  Value v = LLVM::PoisonOp::create(b, loc, VectorType::get({2}, i64));
+  v = LLVM::InsertElementOp::create(b, loc, v, x0,
+                                    LLVM::ConstantOp::create(b, loc, i64, 0));
+  return LLVM::InsertElementOp::create(
+      b, loc, v, x1, LLVM::ConstantOp::create(b, loc, i64, 1));
+}
+
 Value mlir::symm::combineAtomic(OpBuilder &b, Location loc, AtomicKind kind,
                                 Value old, Value value) {
   switch (kind) {
@@ -473,12 +493,7 @@ struct LineStoreLowering : public SymmPattern<LineStoreOp> {
     StringRef scope =
         target.lineSyncScope.value_or(target.syncScope(MemoryScope::system));
     LinePiece at = locateLinePiece(rewriter, loc, ptr);
-    Value x0 =
-        LLVM::ExtractElementOp::create(rewriter, loc, adaptor.getValue(),
-                                       line::constant(rewriter, loc, i64, 0));
-    Value x1 =
-        LLVM::ExtractElementOp::create(rewriter, loc, adaptor.getValue(),
-                                       line::constant(rewriter, loc, i64, 1));
+    auto [x0, x1] = splitLinePiece(rewriter, loc, adaptor.getValue());
     line::storeRelaxed(rewriter, loc, x0, ptr, scope);
     // Piece 7's second word is the flag word.
     auto branch = scf::IfOp::create(rewriter, loc, at.last, /*withElse=*/true);
@@ -542,13 +557,7 @@ struct LineLoadLowering : public SymmPattern<LineLoadOp> {
         line::load(rewriter, loc, ptr, LLVM::AtomicOrdering::monotonic, scope);
     Value x1 = line::load(rewriter, loc, at.word1,
                           LLVM::AtomicOrdering::monotonic, scope);
-    Type vecType = VectorType::get({2}, i64);
-    Value v = LLVM::PoisonOp::create(rewriter, loc, vecType);
-    v = LLVM::InsertElementOp::create(rewriter, loc, v, x0,
-                                      line::constant(rewriter, loc, i64, 0));
-    v = LLVM::InsertElementOp::create(rewriter, loc, v, x1,
-                                      line::constant(rewriter, loc, i64, 1));
-    rewriter.replaceOp(op, {v, ready});
+    rewriter.replaceOp(op, {joinLinePiece(rewriter, loc, x0, x1), ready});
     return success();
   }
 };

@@ -17,7 +17,6 @@
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -283,8 +282,7 @@ void Lowering::storeLinePiece(Value ptr, Value value, Value flag) {
   Type i32 = b.getI32Type();
   LinePiece at = locateLinePiece(b, loc, ptr);
   Value last = at.last, word1 = at.word1;
-  Value x0 = vector::ExtractOp::create(b, loc, value, int64_t(0));
-  Value x1 = vector::ExtractOp::create(b, loc, value, int64_t(1));
+  auto [x0, x1] = splitLinePiece(b, loc, value);
   set(x0, ptr);
   auto data = scf::IfOp::create(b, loc, last, /*withElse=*/true);
   {
@@ -309,16 +307,13 @@ void Lowering::storeLinePiece(Value ptr, Value value, Value flag) {
 std::pair<Value, Value> Lowering::loadLinePiece(Value ptr, Value flag) {
   Type i64 = b.getI64Type();
   LinePiece at = locateLinePiece(b, loc, ptr);
-  Value flagPtr = at.flagWord;
-  Value seen = fetch(i64, flagPtr);
+  Value seen = fetch(i64, at.flagWord);
   acquire(MemoryScope::system);
   Value ready =
       LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, seen, flag);
   Value x0 = fetch(i64, ptr);
   Value x1 = fetch(i64, at.word1);
-  Value v = vector::FromElementsOp::create(b, loc, VectorType::get({2}, i64),
-                                           ValueRange{x0, x1});
-  return {v, ready};
+  return {joinLinePiece(b, loc, x0, x1), ready};
 }
 
 void Lowering::release(MemoryScope scope) {

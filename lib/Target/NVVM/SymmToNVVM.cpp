@@ -108,6 +108,18 @@ StringRef ptxConstraint(Type type) {
   return type.getIntOrFloatBitWidth() == 64 ? "l" : "r";
 }
 
+/// Inline PTX with side effects (ordered accesses and warp instructions the
+/// NVVM dialect does not spell with their ordering).
+LLVM::InlineAsmOp inlinePtx(OpBuilder &b, Location loc, Type result,
+                            ValueRange operands, StringRef text,
+                            StringRef constraints) {
+  return LLVM::InlineAsmOp::create(
+      b, loc, result, operands, text, constraints, /*has_side_effects=*/true,
+      /*is_align_stack=*/false, LLVM::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      ArrayAttr());
+}
+
 /// A compare-and-swap loop for what PTX has no `atom` for (fmax, fmin, 8- and
 /// 16-bit integers): cmpxchg keeps the ordering and scope in PTX.
 Value casLoop(ConversionPatternRewriter &rewriter, AtomicRMWOp op, Value ptr,
@@ -188,13 +200,8 @@ FailureOr<Value> lowerRMW(ConversionPatternRewriter &rewriter, AtomicRMWOp op,
             .str();
     constraints = ("=" + reg + ",l," + reg + ",~{memory}").str();
   }
-  auto inlineAsm = LLVM::InlineAsmOp::create(
-      rewriter, loc, reduce ? Type() : type, ValueRange{ptr, value}, asmString,
-      constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(rewriter.getContext(),
-                                LLVM::AsmDialect::AD_ATT),
-      ArrayAttr());
+  auto inlineAsm = inlinePtx(rewriter, loc, reduce ? Type() : type,
+                             ValueRange{ptr, value}, asmString, constraints);
   if (reduce)
     // The result is unused; any value of the right type stands in for it.
     return Value(LLVM::PoisonOp::create(rewriter, loc, type));
@@ -210,16 +217,6 @@ std::string escapePercent(StringRef text) {
     escaped += c;
   }
   return escaped;
-}
-
-LLVM::InlineAsmOp inlinePtx(OpBuilder &b, Location loc, Type result,
-                            ValueRange operands, StringRef text,
-                            StringRef constraints) {
-  return LLVM::InlineAsmOp::create(
-      b, loc, result, operands, text, constraints, /*has_side_effects=*/true,
-      /*is_align_stack=*/false, LLVM::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
-      ArrayAttr());
 }
 
 Value i32Constant(OpBuilder &b, Location loc, int32_t value) {
@@ -258,13 +255,9 @@ Value lanesTogether(OpBuilder &b, Location loc, Value mask) {
 /// bar.warp.sync, then piece 7 stores the flag alone.
 void storeLinePiece(ConversionPatternRewriter &b, Location loc, Value ptr,
                     Value value, Value flag) {
-  Type i64 = b.getI64Type();
   LinePiece at = locateLinePiece(b, loc, ptr);
   Value last = at.last;
-  Value x0 = LLVM::ExtractElementOp::create(
-      b, loc, value, LLVM::ConstantOp::create(b, loc, i64, 0));
-  Value x1 = LLVM::ExtractElementOp::create(
-      b, loc, value, LLVM::ConstantOp::create(b, loc, i64, 1));
+  auto [x0, x1] = splitLinePiece(b, loc, value);
   Value second = LLVM::SelectOp::create(b, loc, last, flag, x1);
   Value mask = syncLineLanes(b, loc);
   Value together = lanesTogether(b, loc, mask);
@@ -275,19 +268,18 @@ void storeLinePiece(ConversionPatternRewriter &b, Location loc, Value ptr,
     inlinePtx(b, loc, Type(), ValueRange{ptr, x0, second},
               "st.volatile.global.v2.u64 [$0], {$1, $2};", "l,l,l,~{memory}");
     b.setInsertionPointToStart(branch.elseBlock());
-    Value word1 = at.word1;
     inlinePtx(b, loc, Type(), ValueRange{ptr, x0},
               "st.volatile.global.u64 [$0], $1;", "l,l,~{memory}");
     auto data = scf::IfOp::create(b, loc, last, /*withElse=*/true);
     b.setInsertionPointToStart(data.elseBlock());
-    inlinePtx(b, loc, Type(), ValueRange{word1, x1},
+    inlinePtx(b, loc, Type(), ValueRange{at.word1, x1},
               "st.volatile.global.u64 [$0], $1;", "l,l,~{memory}");
     b.setInsertionPointAfter(data);
     inlinePtx(b, loc, Type(), ValueRange{}, "fence.sc.sys;", "~{memory}");
     NVVM::SyncWarpOp::create(b, loc, mask);
     auto flagged = scf::IfOp::create(b, loc, last, /*withElse=*/false);
     b.setInsertionPointToStart(flagged.thenBlock());
-    inlinePtx(b, loc, Type(), ValueRange{word1, flag},
+    inlinePtx(b, loc, Type(), ValueRange{at.word1, flag},
               "st.volatile.global.u64 [$0], $1;", "l,l,~{memory}");
   }
 }
@@ -344,13 +336,7 @@ std::pair<Value, Value> loadLinePiece(ConversionPatternRewriter &b,
     b.setInsertionPointToStart(again.elseBlock());
     scf::YieldOp::create(b, loc, ValueRange{x0, x1});
   }
-  Type vecType = VectorType::get({2}, i64);
-  Value v = LLVM::PoisonOp::create(b, loc, vecType);
-  v = LLVM::InsertElementOp::create(b, loc, v, again.getResult(0),
-                                    LLVM::ConstantOp::create(b, loc, i64, 0));
-  v = LLVM::InsertElementOp::create(b, loc, v, again.getResult(1),
-                                    LLVM::ConstantOp::create(b, loc, i64, 1));
-  return {v, ready};
+  return {joinLinePiece(b, loc, again.getResult(0), again.getResult(1)), ready};
 }
 
 } // namespace

@@ -468,15 +468,14 @@ symm_status allReduce(Call &call, const void *send, void *recv, size_t count,
   // On 2 ranks, LL128 up to kLl128AllReduceMax2, on 4 from
   // kLl128AllReduceMin4 up to kLl128AllReduceMax4, where it can run.
   size_t bytes = count * call.esize;
-  bool ll128BySize =
-      (call.world == 2 && bytes <= kLl128AllReduceMax2) ||
-      (call.world == 4 && bytes >= kLl128AllReduceMin4 &&
-       bytes <= kLl128AllReduceMax4);
+  bool ll128BySize = (call.world == 2 && bytes <= kLl128AllReduceMax2) ||
+                     (call.world == 4 && bytes >= kLl128AllReduceMin4 &&
+                      bytes <= kLl128AllReduceMax4);
   if (bySize && algo == AllReduceAlgo::OneShot && ll128BySize &&
       ll128Runs(call))
     algo = AllReduceAlgo::LowLatency128;
   if (bySize && algo == AllReduceAlgo::OneShot) {
-    size_t out = count * call.esize * size_t(call.world - 1);
+    size_t out = bytes * size_t(call.world - 1);
     if (llFits && out <= (call.world < 3 ? kLlAllReduceMax2 : kLlOneShotOut))
       algo = AllReduceAlgo::LowLatency;
     else if (call.world >= 3 && count <= call.world * llSegmentCap(call))

@@ -69,6 +69,11 @@ bool allPeersMapped() {
   return true;
 }
 
+/// A size setting's value, where "0" (off) is a value too.
+std::optional<size_t> sizeOrOff(const char *text) {
+  return strcmp(text, "0") ? env::parseSize(text) : std::optional<size_t>(0);
+}
+
 /// The count environment variable `name` sets (`fallback` where it is unset
 /// or empty), which must be `lo`..`hi`.
 symm_status countSetting(const char *name, const char *fallback, unsigned lo,
@@ -138,9 +143,9 @@ symm_status configure(State &s) {
   // 12.9; NCCL 15.1, 14.7, 16.5) and the root's flagged stores matched the
   // low-latency broadcast of 1 MB (9.4 against 9.6 us; on 2 H100s the day
   // before, 10.6-10.8 against 9.6).
+  size_t peers = size_t(std::max(1, symm_world_size() - 1));
   if (const char *llMax = getenv("SYMM_COLLECTIVES_LL_MAX"); llMax && *llMax) {
-    std::optional<size_t> ll =
-        strcmp(llMax, "0") ? env::parseSize(llMax) : std::optional<size_t>(0);
+    std::optional<size_t> ll = sizeOrOff(llMax);
     if (!ll || *ll % kLowLatencyUnit || *ll > kMaxLowLatency)
       return fail(SYMM_ERROR_INVALID_ARGUMENT,
                   "SYMM_COLLECTIVES_LL_MAX='%s' is not 0 or a multiple of 128 "
@@ -148,7 +153,6 @@ symm_status configure(State &s) {
                   llMax);
     s.llMax = *ll;
   } else {
-    size_t peers = size_t(std::max(1, symm_world_size() - 1));
     s.llMax = gpu ? std::min(size_t(512) << 10, (size_t(1) << 20) / peers) /
                         kLowLatencyUnit * kLowLatencyUnit
                   : size_t(16) << 10;
@@ -157,15 +161,13 @@ symm_status configure(State &s) {
   // GPUs, a launch per that many bytes; 32K on CPU ranks, so that the
   // tests' calls cross several launches. 0 turns LL128 off.
   if (const char *max = getenv("SYMM_COLLECTIVES_LL128_MAX"); max && *max) {
-    std::optional<size_t> bytes =
-        strcmp(max, "0") ? env::parseSize(max) : std::optional<size_t>(0);
+    std::optional<size_t> bytes = sizeOrOff(max);
     if (!bytes || *bytes > kMaxLowLatency128)
       return fail(SYMM_ERROR_INVALID_ARGUMENT,
                   "SYMM_COLLECTIVES_LL128_MAX='%s' is not a size up to 16M",
                   max);
     s.ll128Max = *bytes;
   } else {
-    size_t peers = size_t(std::max(1, symm_world_size() - 1));
     s.ll128Max = gpu ? (size_t(4) << 20) / peers : size_t(32) << 10;
   }
   const char *blocks = envOr("SYMM_COLLECTIVES_BLOCKS", gpu ? "128" : "2");
@@ -330,11 +332,10 @@ symm_status channel(State &s, symm_stream *stream, Channel **out) {
   Channel c;
   c.stream = stream;
   void *base = nullptr;
-  if (symm_status st = symm_malloc(
-          2 * kFlagBytes + kEpochBytes + kPairCountBytes + kProgressBytes +
-              kMetaBytes + llBytes(s) + ll128Bytes(s) + 2 * s.scratchBytes +
-              kCeFlagBytes + size_t(s.ceSlots) * s.ceChunk,
-          &base))
+  if (symm_status st = symm_malloc(kHeaderBytes + llBytes(s) + ll128Bytes(s) +
+                                       2 * s.scratchBytes + kCeFlagBytes +
+                                       size_t(s.ceSlots) * s.ceChunk,
+                                   &base))
     return st;
   c.base = static_cast<char *>(base);
   // The copy-engine collectives' second stream and events, before any
@@ -354,10 +355,7 @@ symm_status channel(State &s, symm_stream *stream, Channel **out) {
   // no call's epoch matches a word nobody stored: a tag of 0 would, 6 calls
   // after a first epoch of -6), the LL128 lines to zero (no flag is 0), the
   // rest to zero.
-  std::vector<char> init(2 * kFlagBytes + kEpochBytes + kPairCountBytes +
-                             kProgressBytes + kMetaBytes + llBytes(s) +
-                             ll128Bytes(s),
-                         0);
+  std::vector<char> init(kHeaderBytes + llBytes(s) + ll128Bytes(s), 0);
   std::vector<int32_t> counters(
       (2 * kFlagBytes + kEpochBytes + kPairCountBytes) / sizeof(int32_t),
       s.firstEpoch);
@@ -367,8 +365,7 @@ symm_status channel(State &s, symm_stream *stream, Channel **out) {
   memcpy(init.data(), counters.data(), counters.size() * sizeof(int32_t));
   std::vector<uint64_t> words(llBytes(s) / sizeof(uint64_t),
                               uint64_t(uint32_t(s.firstEpoch)) << 32);
-  memcpy(init.data() + init.size() - ll128Bytes(s) - llBytes(s), words.data(),
-         llBytes(s));
+  memcpy(init.data() + kHeaderBytes, words.data(), llBytes(s));
   if (symm_status st = symm_memcpy(c.base, init.data(), init.size()))
     return st;
   // The copy-engine tokens: no slot has landed, every slot is vacant.

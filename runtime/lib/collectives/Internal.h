@@ -87,6 +87,10 @@ constexpr size_t kPairCountBytes =
 /// workgroup (zero between calls).
 constexpr size_t kProgressBytes =
     size_t(kMaxBlocks) * SYMM_MAX_RANKS * sizeof(int32_t);
+/// A channel's flags and counters, ahead of its low-latency buffers (see
+/// Channel and Call's accessors).
+constexpr size_t kHeaderBytes = 2 * kFlagBytes + kEpochBytes + kPairCountBytes +
+                                kProgressBytes + kMetaBytes;
 /// The copy-engine collectives' slots (SYMM_COLLECTIVES_CE_SLOTS) are at
 /// most this many; each has two tokens, `landed` and `vacant` (see
 /// CopyEngine.cpp).
@@ -204,7 +208,7 @@ struct Call {
   char *pairCounts() const { return epochs() + kEpochBytes; }
   char *progress() const { return pairCounts() + kPairCountBytes; }
   char *meta() const { return progress() + kProgressBytes; }
-  char *ll() const { return meta() + kMetaBytes; }
+  char *ll() const { return c->base + kHeaderBytes; }
   char *ll128() const { return ll() + llBytes(*s); }
   char *scratch() const { return ll128() + ll128Bytes(*s); }
   char *pairScratch() const { return scratch() + s->scratchBytes; }
