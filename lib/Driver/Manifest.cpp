@@ -114,6 +114,8 @@ FailureOr<std::string> ManifestWriter::write(ModuleOp lowered, StringRef target,
     kernel[SYMM_MANIFEST_KERNEL_ARGUMENTS] = std::move(args);
     kernel[SYMM_MANIFEST_KERNEL_CONTEXT_ARGUMENT] = contextArgument;
     kernel[SYMM_MANIFEST_KERNEL_PARAMS] = params;
+    kernel[SYMM_MANIFEST_KERNEL_EARLY_LAUNCH] =
+        func->hasAttr(kEarlyLaunchAttrName);
     kernels.push_back(std::move(kernel));
     return WalkResult::advance();
   });

@@ -25,17 +25,20 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 using namespace mlir;
 
 namespace {
 
 // Every argument kind: heap and plain memrefs of several ranks, scalars; a
 // kernel that reads the context and one that does not; a kernel outlined
-// from a gpu.launch.
+// from a gpu.launch; a kernel that may launch early (which the CPU target
+// does not do).
 constexpr const char *kSource = R"mlir(
 module attributes {gpu.container_module} {
   gpu.module @kernels {
-    gpu.func @idle(%x: f32, %i: index) kernel {
+    gpu.func @idle(%x: f32, %i: index) kernel attributes {symm.early_launch} {
       gpu.return
     }
     gpu.func @identify(%buf: memref<?xi32, #symm.heap>, %tile: memref<4x?xf16>,
@@ -138,7 +141,7 @@ void checkRoundTrip(const std::string &text) {
   EXPECT_EQ(read.kernels.size(), kernels->size());
   for (const llvm::json::Value &k : *kernels) {
     const llvm::json::Object &kernel = object(&k);
-    EXPECT_EQ(kernel.size(), 5u);
+    EXPECT_EQ(kernel.size(), 6u);
     std::string name = str(kernel, SYMM_MANIFEST_KERNEL_NAME);
     ASSERT_TRUE(read.kernels.count(name)) << name;
     const ::symm::KernelInfo &info = read.kernels.at(name);
@@ -146,6 +149,8 @@ void checkRoundTrip(const std::string &text) {
     EXPECT_EQ(int64_t(info.params), num(kernel, SYMM_MANIFEST_KERNEL_PARAMS));
     EXPECT_EQ(info.contextArgument,
               flag(kernel, SYMM_MANIFEST_KERNEL_CONTEXT_ARGUMENT));
+    EXPECT_EQ(info.earlyLaunch,
+              flag(kernel, SYMM_MANIFEST_KERNEL_EARLY_LAUNCH));
     const llvm::json::Array *args =
         kernel.getArray(SYMM_MANIFEST_KERNEL_ARGUMENTS);
     ASSERT_TRUE(args);
@@ -248,6 +253,33 @@ TEST(Manifest, RejectsOtherSchemasAndContexts) {
   expectRejected(text, "\"context_argument\"", "\"context_arg\"",
                  "manifest k.so.json: kernel 'idle' has no "
                  "\"context_argument\"");
+  expectRejected(text, "\"early_launch\": false", "\"early_launch\": 1",
+                 "manifest k.so.json: kernel 'idle': \"early_launch\" must "
+                 "be true or false");
+}
+
+// "early_launch" is optional: a manifest without it (an older writer's)
+// launches every kernel in stream order; the CPU target drops the attribute.
+TEST(Manifest, EarlyLaunchIsOptional) {
+  std::string text = writeManifest("global");
+  ::symm::Manifest m;
+  std::string error;
+  ASSERT_TRUE(::symm::parseManifest(text, "test", m, error)) << error;
+  for (auto &[name, info] : m.kernels)
+    EXPECT_FALSE(info.earlyLaunch) << name;
+  std::string absent;
+  for (size_t at = 0, next; at < text.size(); at = next) {
+    next = text.find("\"early_launch\": false,", at);
+    absent += text.substr(at, next - at);
+    if (next != std::string::npos)
+      next += strlen("\"early_launch\": false,");
+  }
+  ASSERT_EQ(absent.find("early_launch"), std::string::npos);
+  ::symm::Manifest old;
+  ASSERT_TRUE(::symm::parseManifest(absent, "test", old, error)) << error;
+  EXPECT_EQ(old.kernels.size(), m.kernels.size());
+  for (auto &[name, info] : old.kernels)
+    EXPECT_FALSE(info.earlyLaunch) << name;
 }
 
 } // namespace

@@ -37,7 +37,7 @@
 // PTX-OFF-NOT: trap;
 // ISA: s_trap 2
 // ISA-OFF-NOT: s_trap
-// PIPELINE: convert-symm-to-nvvm{check-ranks=true}
+// PIPELINE: convert-symm-to-nvvm{check-ranks=true early-launch=true}
 gpu.module @kernels {
   gpu.func @poke(%buf: memref<4xi32, #symm.heap>, %peer: i32, %other: i32) kernel {
     %c0 = arith.constant 0 : index

@@ -72,6 +72,12 @@ struct SymmTargetInfo {
   std::function<void(OpBuilder &, Location, std::optional<int64_t> ns)>
       emitBackoff;
 
+  /// Emits, first in a kernel marked `symm.early_launch`, the wait for the
+  /// kernel launched before it on its stream and the signal that lets the
+  /// next one launch. Null: the target has no early launch, and the
+  /// attribute is dropped (the kernel's manifest then does not ask for it).
+  std::function<void(OpBuilder &, Location)> emitEarlyLaunchEntry;
+
   /// Reads the device's clock in nanoseconds, as an i64 (trace events).
   std::function<Value(OpBuilder &, Location)> readClock;
 
@@ -88,6 +94,9 @@ struct SymmTargetInfo {
 struct GPUTargetOptions {
   /// Check every peer rank against the world size (report and trap).
   bool checkRanks = false;
+  /// Lower `symm.early_launch` (the chip has programmatic dependent launch:
+  /// sm_90 and newer).
+  bool earlyLaunch = false;
 };
 
 /// The syncscopes of the workgroup, device and system scopes on the CPU target

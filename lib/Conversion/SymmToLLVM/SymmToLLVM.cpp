@@ -612,6 +612,22 @@ void mlir::symm::replaceHeapMemorySpace(Operation *root,
                                         /*replaceTypes=*/true);
 }
 
+/// The entry of every kernel marked `symm.early_launch`, or the attribute
+/// dropped where the target has no early launch.
+static void lowerEarlyLaunch(gpu::GPUModuleOp gpuModule,
+                             const SymmTargetInfo &target) {
+  gpuModule.walk([&](gpu::GPUFuncOp func) {
+    if (!func->hasAttr(kEarlyLaunchAttrName))
+      return;
+    if (!target.emitEarlyLaunchEntry) {
+      func->removeAttr(kEarlyLaunchAttrName);
+      return;
+    }
+    OpBuilder b = OpBuilder::atBlockBegin(&func.getBody().front());
+    target.emitEarlyLaunchEntry(b, func.getLoc());
+  });
+}
+
 LogicalResult mlir::symm::lowerSymmDeviceCode(gpu::GPUModuleOp gpuModule,
                                               const SymmTargetInfo &target) {
   MLIRContext *ctx = gpuModule.getContext();
@@ -636,6 +652,7 @@ LogicalResult mlir::symm::lowerSymmDeviceCode(gpu::GPUModuleOp gpuModule,
         llvm_unreachable("unknown GPU address space");
       });
 
+  lowerEarlyLaunch(gpuModule, target);
   createTraceNames(gpuModule, target);
   RewritePatternSet patterns(ctx);
   populateSymmToLLVMConversionPatterns(converter, patterns, target);

@@ -37,12 +37,18 @@ std::string findCudaToolkit() {
   return "";
 }
 
+/// N of sm_<N> (90 for sm_90a), 0 when there is none.
+unsigned smVersion(StringRef chip) {
+  unsigned sm = 0;
+  if (chip.consume_front("sm_") &&
+      chip.take_while([](char c) { return isdigit(c); }).getAsInteger(10, sm))
+    return 0;
+  return sm;
+}
+
 /// The PTX version each NVIDIA architecture needs at least.
 std::string defaultFeatures(StringRef chip) {
-  unsigned sm = 0;
-  chip.drop_front(3)
-      .take_while([](char c) { return isdigit(c); })
-      .getAsInteger(10, sm);
+  unsigned sm = smVersion(chip);
   if (sm >= 100)
     return "+ptx86";
   if (sm >= 90)
@@ -74,8 +80,8 @@ public:
                           TargetErrorFn emitError) const override {
     if (failed(checkBackendChip("nvptx64-nvidia-cuda", chip, emitError)))
       return failure();
-    unsigned sm = 0;
-    if (!chip.drop_front(3).getAsInteger(10, sm) && sm < 70) {
+    unsigned sm = smVersion(chip);
+    if (sm && sm < 70) {
       emitError("'" + chip +
                 "' has no scoped atomics (.acquire/.release/.sys); Symm "
                 "needs sm_70 or newer");
@@ -113,6 +119,8 @@ public:
                              const SymmPipelineOptions &o) const override {
     ConvertSymmToNVVMOptions nvvm;
     nvvm.checkRanks = o.checkRanks;
+    nvvm.earlyLaunch =
+        smVersion(o.chip.empty() ? getDefaultChip() : StringRef(o.chip)) >= 90;
     pm.addPass(createConvertSymmToNVVM(nvvm));
     // Hopper's TMA, mbarrier and warpgroup-MMA ops, before the memrefs they
     // take are lowered.

@@ -362,6 +362,16 @@ SymmTargetInfo mlir::symm::getNVVMTargetInfo(const GPUTargetOptions &options) {
   target.readClock = [](OpBuilder &b, Location loc) -> Value {
     return NVVM::GlobalTimerOp::create(b, loc, b.getI64Type());
   };
+  if (options.earlyLaunch)
+    target.emitEarlyLaunchEntry = [](OpBuilder &b, Location loc) {
+      // The wait first: nothing of the kernel runs before the previous grid
+      // has ended and its memory is visible. Every workgroup has started by
+      // the time the last one signals, so the next grid's workgroups only
+      // take what room is left.
+      NVVM::GriddepcontrolOp::create(b, loc, NVVM::GridDepActionKind::wait);
+      NVVM::GriddepcontrolOp::create(
+          b, loc, NVVM::GridDepActionKind::launch_dependents);
+    };
   if (options.checkRanks)
     target.reportPeerOutOfRange = [](OpBuilder &b, Location loc, StringRef what,
                                      Value rank, Value peer, Value worldSize) {
@@ -405,8 +415,8 @@ struct ConvertSymmToNVVM
                  ArrayAttr())
           .getResult(0);
     });
-    if (failed(
-            lowerSymmProgram(getOperation(), getNVVMTargetInfo({checkRanks}))))
+    if (failed(lowerSymmProgram(getOperation(),
+                                getNVVMTargetInfo({checkRanks, earlyLaunch}))))
       signalPassFailure();
   }
 };

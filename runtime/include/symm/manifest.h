@@ -12,7 +12,7 @@
 |*                 "size": 520, "max_ranks": 64, "layout": "..."},            *|
 |*     "kernels": [{                                                          *|
 |*       "name": "k", "module": "kernels", "params": 6,                       *|
-|*       "context_argument": false,                                           *|
+|*       "context_argument": false, "early_launch": true,                     *|
 |*       "arguments": [                                                       *|
 |*         {"kind": "memref", "type": "memref<?xf32, #symm.heap>",            *|
 |*          "element": "f32", "rank": 1, "heap": true, "params": 5},          *|
@@ -21,6 +21,9 @@
 |*                                                                            *|
 |* "params" of a kernel is the number of parameters it takes after lowering, *|
 |* the kernel-context parameter included when "context_argument" is true.    *|
+|* "early_launch" (optional, false when absent) says the kernel waits for    *|
+|* the grid before it first thing, so it may be launched as a programmatic   *|
+|* dependent launch (symm.early_launch, lowered for NVIDIA sm_90 and up).    *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
@@ -55,6 +58,7 @@
 #define SYMM_MANIFEST_KERNEL_PARAMS "params"
 #define SYMM_MANIFEST_KERNEL_CONTEXT_ARGUMENT "context_argument"
 #define SYMM_MANIFEST_KERNEL_ARGUMENTS "arguments"
+#define SYMM_MANIFEST_KERNEL_EARLY_LAUNCH "early_launch"
 
 /* Keys of an argument. */
 #define SYMM_MANIFEST_ARG_KIND "kind"

@@ -296,8 +296,8 @@ symm_status module(State &s, symm_dtype dtype, symm_module **out) {
                     "the %s collective kernels were built for %zu-byte "
                     "elements, the runtime expects %zu",
                     m.dtype, m.elementBytes, kDtypeSizes[dtype]);
-      if (symm_status st =
-              symm_module_load_data(m.data, m.size, &s.modules[dtype]))
+      if (symm_status st = loadModuleData(m.data, m.size, m.manifest,
+                                          m.manifestSource, &s.modules[dtype]))
         return st;
       *out = s.modules[dtype];
       return SYMM_SUCCESS;

@@ -69,7 +69,8 @@ foreach(S ${SYMM_COLL_DTYPES})
       list(GET _te 3 _remote)
       set(_blob ${_out}/kernels-${S}.${_target}-${_remote}.${_emit})
     endif()
-    add_custom_command(OUTPUT ${_blob}
+    # symm-compile writes the kernels' manifest beside the module.
+    add_custom_command(OUTPUT ${_blob} ${_blob}.json
       COMMAND symm-compile --target=${_target} --emit=${_emit}
               --remote=${_remote} ${_flags}
               ${_out}/kernels-${S}.mlir -o ${_blob}
@@ -87,7 +88,7 @@ set(_blob_files)
 foreach(b ${_blobs})
   string(REPLACE "|" ";" _parts "${b}")
   list(GET _parts 3 _f)
-  list(APPEND _blob_files ${_f})
+  list(APPEND _blob_files ${_f} ${_f}.json)
 endforeach()
 string(REPLACE ";" "," _blob_arg "${_blobs}")
 add_custom_command(OUTPUT ${_embed_cpp}

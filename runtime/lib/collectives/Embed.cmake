@@ -1,26 +1,39 @@
-# Writes a C++ source that embeds each compiled collectives module with
-# .incbin. BLOBS: comma-separated "backend|dtype|element bytes|path";
-# OUTPUT: the source.
+# Writes a C++ source that embeds each compiled collectives module, and the
+# manifest symm-compile wrote beside it (path.json), with .incbin. BLOBS:
+# comma-separated "backend|dtype|element bytes|path"; OUTPUT: the source.
 string(REPLACE "," ";" BLOBS "${BLOBS}")
 set(decls "")
 set(rows "")
 set(i 0)
+
+# Declares symbols sym and sym_end around the bytes of `path`, named by its
+# hash, so that a compiler cache never serves an object embedding older
+# bytes.
+function(embed sym path)
+  file(SHA256 ${path} hash)
+  string(APPEND decls
+    "// ${path}: sha256 ${hash}\n"
+    "asm(\".section .rodata\\n.balign 16\\n.hidden ${sym}\\n.globl ${sym}\\n"
+    "${sym}:\\n.incbin \\\"${path}\\\"\\n.hidden ${sym}_end\\n.globl ${sym}_end\\n"
+    "${sym}_end:\\n.byte 0\\n.previous\\n\");\n"
+    "extern \"C\" const unsigned char ${sym}[], ${sym}_end[];\n")
+  set(decls "${decls}" PARENT_SCOPE)
+endfunction()
+
 foreach(b ${BLOBS})
   string(REPLACE "|" ";" parts "${b}")
   list(GET parts 0 backend)
   list(GET parts 1 dtype)
   list(GET parts 2 bytes)
   list(GET parts 3 path)
-  file(SHA256 ${path} hash)
   set(sym symm_coll_blob_${i})
-  string(APPEND decls
-    "// ${backend} ${dtype}: sha256 ${hash}\n"
-    "asm(\".section .rodata\\n.balign 16\\n.hidden ${sym}\\n.globl ${sym}\\n"
-    "${sym}:\\n.incbin \\\"${path}\\\"\\n.hidden ${sym}_end\\n.globl ${sym}_end\\n"
-    "${sym}_end:\\n.byte 0\\n.previous\\n\");\n"
-    "extern \"C\" const unsigned char ${sym}[], ${sym}_end[];\n")
+  embed(${sym} ${path})
+  embed(${sym}_manifest ${path}.json)
   string(APPEND rows
-    "      {\"${backend}\", \"${dtype}\", ${bytes}, ${sym}, size_t(${sym}_end - ${sym})},\n")
+    "      {\"${backend}\", \"${dtype}\", ${bytes}, ${sym}, size_t(${sym}_end - ${sym}),\n"
+    "       std::string(reinterpret_cast<const char *>(${sym}_manifest),\n"
+    "                   ${sym}_manifest_end - ${sym}_manifest),\n"
+    "       \"${path}.json\"},\n")
   math(EXPR i "${i} + 1")
 endforeach()
 file(WRITE ${OUTPUT}.tmp

@@ -9,6 +9,7 @@
 #define SYMM_RUNTIME_LIB_COLLECTIVES_EMBEDDED_H
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 namespace symm::collectives {
@@ -19,6 +20,8 @@ struct EmbeddedModule {
   size_t elementBytes; // its size, as the kernels were instantiated for
   const unsigned char *data;
   size_t size;
+  std::string manifest;       // the manifest symm-compile wrote for it
+  const char *manifestSource; // where it was, for errors
 };
 
 /// Every embedded module; empty when the runtime was built without the

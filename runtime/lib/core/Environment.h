@@ -32,6 +32,9 @@ constexpr const char *kCheckRaces = "SYMM_HOST_CHECK_RACES";
 constexpr const char *kRaceMemory = "SYMM_HOST_RACE_MEMORY";
 constexpr const char *kRaceShadow = "SYMM_HOST_RACE_SHADOW";
 constexpr const char *kCheckCollectives = "SYMM_CHECK_COLLECTIVES";
+/// 0: no kernel is a programmatic dependent launch, whatever its manifest
+/// allows (symm.early_launch).
+constexpr const char *kEarlyLaunch = "SYMM_EARLY_LAUNCH";
 /// Traces (runtime/lib/core/Trace.h): the file to write, the events each
 /// subgroup keeps and the subgroups that record.
 constexpr const char *kTrace = "SYMM_TRACE";

@@ -198,6 +198,10 @@ public:
       out = v->number != 0;
     return v;
   }
+  /// An optional key: absent, `out` keeps its value.
+  bool optionalBoolean(const char *key, bool &out) {
+    return !json.get(key) || boolean(key, out);
+  }
   const Json *object(const char *key) {
     return get(key, Json::Object, "an object");
   }
@@ -250,6 +254,8 @@ bool readKernel(const Json &json, const std::string &source, size_t index,
       !k.number(SYMM_MANIFEST_KERNEL_PARAMS, kernel.params) ||
       !k.boolean(SYMM_MANIFEST_KERNEL_CONTEXT_ARGUMENT,
                  kernel.contextArgument) ||
+      !k.optionalBoolean(SYMM_MANIFEST_KERNEL_EARLY_LAUNCH,
+                         kernel.earlyLaunch) ||
       !args)
     return false;
   for (const Json &a : args->array) {

@@ -29,6 +29,9 @@ struct KernelInfo {
   std::string module;
   size_t params = 0;
   bool contextArgument = false;
+  /// It may be a programmatic dependent launch (it waits for the grid
+  /// before it first thing).
+  bool earlyLaunch = false;
   std::vector<std::string> arguments; // MLIR types, for messages
   std::vector<ArgumentInfo> argumentInfo;
 };

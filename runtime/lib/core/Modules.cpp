@@ -67,18 +67,15 @@ symm_status liveModule(symm_module *module, const char *call,
   return SYMM_SUCCESS;
 }
 
-symm_status loadModule(const void *data, size_t size,
-                       const std::string &manifestPath, symm_module **module) {
+/// Loads a module whose manifest `manifest` is (not loaded: none).
+symm_status loadModule(const void *data, size_t size, Manifest manifest,
+                       symm_module **module) {
   if (symm_status st = requireInit())
     return st;
   if (!data || size == 0 || !module)
     return fail(SYMM_ERROR_INVALID_ARGUMENT, "empty module");
   auto record = std::make_unique<ModuleRecord>();
-  if (!manifestPath.empty()) {
-    std::string error;
-    if (!readManifest(manifestPath, record->manifest, error) && !error.empty())
-      return fail(SYMM_ERROR_INVALID_ARGUMENT, "%s", error.c_str());
-  }
+  record->manifest = std::move(manifest);
   Backend &b = *state().backend;
   if (symm_status st = b.loadModule(data, size, &record->handle))
     return st;
@@ -101,8 +98,11 @@ symm_status loadModule(const void *data, size_t size,
 }
 
 /// Checks a launch of `name` against the module's manifest, when it has one.
+/// Checks a launch of `name` with `numParams` parameters against the
+/// module's manifest; `info` is the kernel's entry (null without a manifest).
 symm_status checkManifest(const ModuleRecord &record, const char *name,
-                          size_t numParams) {
+                          size_t numParams, const KernelInfo *&info) {
+  info = nullptr;
   if (!record.manifest.loaded)
     return SYMM_SUCCESS;
   auto it = record.manifest.kernels.find(name);
@@ -123,6 +123,7 @@ symm_status checkManifest(const ModuleRecord &record, const char *name,
                 "of rank r is 3 + 2r parameters), got %zu",
                 name, it->second.params, args.c_str(), numParams);
   }
+  info = &it->second;
   return SYMM_SUCCESS;
 }
 
@@ -152,7 +153,8 @@ symm_status symm::launchKernel(Kernel *kernel, const unsigned grid[3],
                 "symm_launch: null module or name");
   const char *name = kernel->name.c_str();
   ModuleRecord &record = *kernel->module;
-  if (symm_status st = checkManifest(record, name, numParams))
+  const KernelInfo *info;
+  if (symm_status st = checkManifest(record, name, numParams, info))
     return st;
   if (symm_status st = requireLiveStream(stream, "symm_launch"))
     return st;
@@ -191,12 +193,26 @@ symm_status symm::launchKernel(Kernel *kernel, const unsigned grid[3],
         return st;
     function = kernel->function;
   }
+  bool early = info && info->earlyLaunch && state().earlyLaunch;
   if (symm_status st =
           b.launch(function, grid, block, static_cast<unsigned>(sharedBytes),
-                   stream, params, numParams))
+                   stream, params, numParams, early))
     return st;
   noteLaunch(stream, reinterpret_cast<symm_module *>(&record));
   return SYMM_SUCCESS;
+}
+
+symm_status symm::loadModuleData(const void *data, size_t size,
+                                 const std::string &manifest,
+                                 const std::string &source,
+                                 symm_module **module) {
+  if (symm_status st = requireNoCapture("symm_module_load_data"))
+    return st;
+  Manifest parsed;
+  std::string error;
+  if (!parseManifest(manifest, source, parsed, error))
+    return fail(SYMM_ERROR_INVALID_ARGUMENT, "%s", error.c_str());
+  return loadModule(data, size, std::move(parsed), module);
 }
 
 extern "C" {
@@ -206,7 +222,7 @@ symm_status symm_module_load_data(const void *data, size_t size,
   // Loading writes the kernel context with a copy that waits for the device.
   if (symm_status st = requireNoCapture("symm_module_load_data"))
     return st;
-  return loadModule(data, size, "", module);
+  return loadModule(data, size, Manifest(), module);
 }
 
 symm_status symm_module_load_file(const char *path, symm_module **module) {
@@ -217,8 +233,12 @@ symm_status symm_module_load_file(const char *path, symm_module **module) {
     return fail(SYMM_ERROR_INVALID_ARGUMENT, "cannot open module '%s'", path);
   std::string bytes((std::istreambuf_iterator<char>(in)),
                     std::istreambuf_iterator<char>());
-  return loadModule(bytes.data(), bytes.size(), std::string(path) + ".json",
-                    module);
+  Manifest manifest;
+  std::string error;
+  if (!readManifest(std::string(path) + ".json", manifest, error) &&
+      !error.empty())
+    return fail(SYMM_ERROR_INVALID_ARGUMENT, "%s", error.c_str());
+  return loadModule(bytes.data(), bytes.size(), std::move(manifest), module);
 }
 
 symm_status symm_module_unload(symm_module *module) {
@@ -256,7 +276,8 @@ symm_status symm_launch(symm_module *module, const char *kernel,
     return st;
   if (!kernel)
     return fail(SYMM_ERROR_INVALID_ARGUMENT, "symm_launch: null kernel name");
-  if (symm_status st = checkManifest(*record, kernel, numParams))
+  const KernelInfo *info;
+  if (symm_status st = checkManifest(*record, kernel, numParams, info))
     return st;
   // Only kernels the module has get an entry: a caller trying names one
   // after another does not grow the table.

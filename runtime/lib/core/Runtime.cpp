@@ -54,6 +54,19 @@ symm_status envInt(std::initializer_list<const char *> names, int min, int max,
   return SYMM_SUCCESS;
 }
 
+/// Variable `name` as a switch, 0 or 1 (`fallback` when unset); an error
+/// naming it and its value otherwise.
+symm_status envSwitch(const char *name, bool fallback, bool &value) {
+  value = fallback;
+  const char *v = env::get(name);
+  if (!v)
+    return SYMM_SUCCESS;
+  if (strcmp(v, "0") && strcmp(v, "1"))
+    return fail(SYMM_ERROR_INVALID_ARGUMENT, "%s='%s' must be 0 or 1", name, v);
+  value = !strcmp(v, "1");
+  return SYMM_SUCCESS;
+}
+
 const std::initializer_list<const char *> kRankVariables = {
     env::kRank, "OMPI_COMM_WORLD_RANK", "RANK", "PMI_RANK"};
 
@@ -293,13 +306,11 @@ symm_status symm_init(void) {
     s.heapBytes = *bytes;
   }
   s.heapBytes = (s.heapBytes + 4095) & ~size_t(4095);
-  s.checkCollectives = false;
-  if (const char *c = env::get(env::kCheckCollectives)) {
-    if (strcmp(c, "0") && strcmp(c, "1"))
-      return fail(SYMM_ERROR_INVALID_ARGUMENT, "%s='%s' must be 0 or 1",
-                  env::kCheckCollectives, c);
-    s.checkCollectives = !strcmp(c, "1");
-  }
+  if (symm_status st =
+          envSwitch(env::kCheckCollectives, false, s.checkCollectives))
+    return st;
+  if (symm_status st = envSwitch(env::kEarlyLaunch, true, s.earlyLaunch))
+    return st;
   if (symm_status st = checkTraceEnvironment())
     return st;
 

@@ -172,9 +172,13 @@ public:
   /// Whether every rank reads the same clock (ranks of one host reading its
   /// monotonic clock), so that traces need no alignment.
   virtual bool ranksShareClock() const { return false; }
+  /// `early`: the kernel waits for the grid before it first thing (its
+  /// manifest's "early_launch"), so a backend may let it launch before the
+  /// kernel ahead of it on the stream ends.
   virtual symm_status launch(void *function, const unsigned grid[3],
                              const unsigned block[3], unsigned sharedBytes,
-                             void *stream, void **params, size_t numParams) = 0;
+                             void *stream, void **params, size_t numParams,
+                             bool early) = 0;
   virtual symm_status streamCreate(void **stream) = 0;
   virtual symm_status streamDestroy(void *stream) = 0;
   virtual symm_status streamSynchronize(void *stream) = 0;
@@ -290,6 +294,13 @@ symm_status requireLiveStream(symm_stream *stream, const char *call);
 /// done (one hook: the collectives retire the stream's channel, so that a
 /// stream created later at the same address does not find it).
 void setStreamDestroyHook(void (*hook)(symm_stream *stream));
+
+/// symm_module_load_data with the text of the manifest symm-compile wrote for
+/// the module (`source` names it in errors): launches are checked against
+/// it, and launch early where it allows.
+symm_status loadModuleData(const void *data, size_t size,
+                           const std::string &manifest,
+                           const std::string &source, symm_module **module);
 
 /// symm_launch of a Kernel: launches from several host threads may share it.
 symm_status launchKernel(Kernel *kernel, const unsigned grid[3],

@@ -33,6 +33,7 @@ struct State {
   std::vector<Allocation> allocations; // live, sorted by offset
   uint64_t collectiveSeq = 0;
   bool checkCollectives = false; // SYMM_CHECK_COLLECTIVES
+  bool earlyLaunch = true;       // SYMM_EARLY_LAUNCH
 };
 
 /// The runtime's state; never destroyed, since compiled programs use the

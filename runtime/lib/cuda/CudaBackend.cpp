@@ -164,17 +164,30 @@ bool symm::cuda::makeCudaApi(GpuApi &api, std::shared_ptr<Driver> &driver,
   api.memcpyToDevice = [d](void *dst, const void *src, size_t n) {
     return int(d->memcpyHtoD(dptr(dst), src, n));
   };
+  lib.load("cuLaunchKernelEx", d->launchKernelEx);
   api.launch = [d](void *f, const unsigned g[3], const unsigned b[3],
-                   unsigned shared, void *stream, void **params) {
+                   unsigned shared, void *stream, void **params, bool early) {
     // Hopper kernels stage tiles in up to 227 KiB of dynamic shared memory.
     if (shared > kDefaultSharedBytesLimit)
       if (Result r = d->funcSetAttribute(
               static_cast<Function>(f), kFuncAttributeMaxDynamicSharedSizeBytes,
               int(shared)))
         return int(r);
-    return int(d->launchKernel(static_cast<Function>(f), g[0], g[1], g[2], b[0],
-                               b[1], b[2], shared, static_cast<Stream>(stream),
-                               params, nullptr));
+    if (!early || !d->launchKernelEx)
+      return int(d->launchKernel(static_cast<Function>(f), g[0], g[1], g[2],
+                                 b[0], b[1], b[2], shared,
+                                 static_cast<Stream>(stream), params, nullptr));
+    // A programmatic dependent launch: the kernel may start once every
+    // workgroup of the kernel ahead of it has signalled (or ended), and
+    // waits for that kernel's end itself (griddepcontrol.wait).
+    LaunchAttribute attribute{};
+    attribute.id = kLaunchAttributeProgrammaticStreamSerialization;
+    attribute.value.programmaticStreamSerializationAllowed = 1;
+    LaunchConfig config{g[0],       g[1], g[2],   b[0],
+                        b[1],       b[2], shared, static_cast<Stream>(stream),
+                        &attribute, 1};
+    return int(
+        d->launchKernelEx(&config, static_cast<Function>(f), params, nullptr));
   };
   api.streamCreate = [d](void **s) {
     return int(

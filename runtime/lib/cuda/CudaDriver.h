@@ -48,6 +48,30 @@ constexpr int kErrorNotReady = 600;
 /// Without opting in, a kernel may have at most 48 KiB of shared memory.
 constexpr unsigned kDefaultSharedBytesLimit = 48 * 1024;
 
+/// CUlaunchAttribute: an id (CUlaunchAttributeID), padding to 8 bytes, and
+/// a 64-byte union of values; CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_-
+/// SERIALIZATION's value is an int (programmaticStreamSerializationAllowed).
+struct LaunchAttribute {
+  int id;
+  char pad[4];
+  union {
+    char bytes[64];
+    int programmaticStreamSerializationAllowed;
+  } value;
+};
+constexpr int kLaunchAttributeProgrammaticStreamSerialization = 6;
+/// CUlaunchConfig.
+struct LaunchConfig {
+  unsigned gridDimX, gridDimY, gridDimZ;
+  unsigned blockDimX, blockDimY, blockDimZ;
+  unsigned sharedMemBytes;
+  Stream stream;
+  LaunchAttribute *attrs;
+  unsigned numAttrs;
+};
+static_assert(sizeof(LaunchAttribute) == 72 && sizeof(LaunchConfig) == 56,
+              "the layouts of cuda.h's CUlaunchAttribute and CUlaunchConfig");
+
 struct Driver {
   Result (*init)(unsigned flags);
   Result (*deviceGetCount)(int *count);
@@ -74,6 +98,10 @@ struct Driver {
                          unsigned gridZ, unsigned blockX, unsigned blockY,
                          unsigned blockZ, unsigned sharedBytes, Stream stream,
                          void **params, void **extra);
+  /// CUDA 12 and newer; null with older drivers, whose launches are then
+  /// never early.
+  Result (*launchKernelEx)(const LaunchConfig *config, Function function,
+                           void **params, void **extra);
   Result (*streamCreate)(Stream *stream, unsigned flags);
   Result (*streamDestroy)(Stream stream);
   Result (*streamSynchronize)(Stream stream);
@@ -144,6 +172,6 @@ bool makeCudaApi(GpuApi &api, std::shared_ptr<Driver> &driver,
                  const char *backend);
 } // namespace cuda
 
-} // namespace symm::cuda
+} // namespace symm
 
 #endif // SYMM_RUNTIME_LIB_CUDA_CUDADRIVER_H

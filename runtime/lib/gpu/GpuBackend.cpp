@@ -192,10 +192,11 @@ public:
   }
   symm_status launch(void *function, const unsigned grid[3],
                      const unsigned block[3], unsigned shared, void *stream,
-                     void **params, size_t) override {
+                     void **params, size_t, bool early) override {
     api.makeCurrent();
-    return check(api.launch(function, grid, block, shared, stream, params),
-                 "kernel launch");
+    return check(
+        api.launch(function, grid, block, shared, stream, params, early),
+        "kernel launch");
   }
   symm_status streamCreate(void **stream) override {
     api.makeCurrent();
@@ -370,7 +371,10 @@ private:
 } // namespace
 
 bool symm::moduleIsElf(const void *image, size_t bytes) {
-  return bytes >= 4 && memcmp(image, "\x7f" "ELF", 4) == 0;
+  return bytes >= 4 && memcmp(image,
+                              "\x7f"
+                              "ELF",
+                              4) == 0;
 }
 
 bool symm::moduleNeedsLinking(const void *image, size_t bytes) {

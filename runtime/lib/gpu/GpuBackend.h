@@ -68,9 +68,11 @@ struct GpuApi {
   std::function<int(void **ptr, size_t *bytes, void *module, const char *name)>
       moduleGetGlobal;
   std::function<int(void *dst, const void *src, size_t bytes)> memcpyToDevice;
+  /// `early`: a programmatic dependent launch where the API has one (the
+  /// kernel waits for the grid before it first thing).
   std::function<int(void *function, const unsigned grid[3],
                     const unsigned block[3], unsigned shared, void *stream,
-                    void **params)>
+                    void **params, bool early)>
       launch;
   std::function<int(void **)> streamCreate;
   std::function<int(void *)> streamDestroy;

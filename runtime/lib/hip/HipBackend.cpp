@@ -171,7 +171,8 @@ Backend *symm::createHipBackend() {
     return int(h->memcpyHtoD(dptr(dst), const_cast<void *>(src), n));
   };
   api.launch = [h](void *f, const unsigned g[3], const unsigned b[3],
-                   unsigned shared, void *stream, void **params) {
+                   unsigned shared, void *stream, void **params,
+                   bool /*early: HIP has no dependent launch*/) {
     return int(h->moduleLaunchKernel(
         static_cast<hipFunction_t>(f), g[0], g[1], g[2], b[0], b[1], b[2],
         shared, static_cast<hipStream_t>(stream), params, nullptr));

@@ -318,9 +318,10 @@ public:
   // CPU ranks share one host's memory, hence its CLOCK_MONOTONIC.
   bool ranksShareClock() const override { return true; }
 
-  symm_status launch(void *function, const unsigned grid[3],
-                     const unsigned block[3], unsigned sharedBytes,
-                     void *stream, void **params, size_t numParams) override {
+  symm_status
+  launch(void *function, const unsigned grid[3], const unsigned block[3],
+         unsigned sharedBytes, void *stream, void **params, size_t numParams,
+         bool /*early: a rank runs its launches in order*/) override {
     auto *fn = static_cast<HostFunction *>(function);
     if (static_cast<size_t>(fn->paramSizes[0]) != numParams)
       return fail(SYMM_ERROR_INVALID_ARGUMENT,

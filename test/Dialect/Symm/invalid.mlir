@@ -701,3 +701,28 @@ func.func @line_piece_type(%m: memref<?xi64, #symm.heap>, %i: index, %x: vector<
   return
 }
 }
+
+// -----
+
+gpu.module @early_launch_device_function {
+  // expected-error @+1 {{'symm.early_launch' marks a kernel (a gpu.func with 'kernel'), not 'gpu.func'}}
+  gpu.func @helper() attributes {symm.early_launch} {
+    gpu.return
+  }
+}
+
+// -----
+
+// expected-error @+1 {{'symm.early_launch' marks a kernel (a gpu.func with 'kernel'), not 'func.func'}}
+func.func @early_launch_host() attributes {symm.early_launch} {
+  return
+}
+
+// -----
+
+gpu.module @early_launch_value {
+  // expected-error @+1 {{'symm.early_launch' is a unit attribute}}
+  gpu.func @k() kernel attributes {symm.early_launch = 1 : i32} {
+    gpu.return
+  }
+}

@@ -9,10 +9,12 @@
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t.ptx.json
 // MANIFEST:      "kind": "argument",
 // MANIFEST:      "context_argument": false,
+// MANIFEST-NEXT: "early_launch": false,
 // MANIFEST-NEXT: "module": "kernels",
 // MANIFEST-NEXT: "name": "idle",
 // MANIFEST-NEXT: "params": 1
 // MANIFEST:      "context_argument": true,
+// MANIFEST-NEXT: "early_launch": false,
 // MANIFEST-NEXT: "module": "kernels",
 // MANIFEST-NEXT: "name": "identify",
 // MANIFEST-NEXT: "params": 6

@@ -28,6 +28,9 @@ def ConvertSymmToNVVM : Pass<"convert-symm-to-nvvm", "::mlir::ModuleOp"> {
     `gpu.launch_func` operands keep agreeing: kernels take heap memrefs in
     the default memory space and cast them to address space 1 on entry.
     `gpu.subgroup_size`, which `convert-gpu-to-nvvm` does not lower, is 32.
+    A kernel marked `symm.early_launch` begins with `griddepcontrol.wait`
+    and `griddepcontrol.launch_dependents` under `early-launch` (the
+    pipeline sets it for sm_90 and newer); otherwise it loses the attribute.
   }];
   let options = [
     Option<"checkRanks", "check-ranks", "bool", /*default=*/"false",
@@ -35,6 +38,10 @@ def ConvertSymmToNVVM : Pass<"convert-symm-to-nvvm", "::mlir::ModuleOp"> {
            "of range prints the rank, the operation and the peer, then "
            "traps (unchecked, it reads a heap base past the context's and "
            "faults or corrupts memory)">,
+    Option<"earlyLaunch", "early-launch", "bool", /*default=*/"false",
+           "Lower `symm.early_launch` kernels for programmatic dependent "
+           "launch: `griddepcontrol.wait`, then `.launch_dependents`, first "
+           "in the kernel (sm_90 and newer); off, the attribute is dropped">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::LLVM::LLVMDialect",

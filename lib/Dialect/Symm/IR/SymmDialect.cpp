@@ -3,6 +3,7 @@
 #include "symm/Dialect/Symm/IR/SymmDialect.h"
 #include "symm/Dialect/Symm/IR/SymmOps.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/Transforms/InliningUtils.h"
@@ -39,6 +40,22 @@ void SymmDialect::initialize() {
 #include "symm/Dialect/Symm/IR/SymmAttrs.cpp.inc"
       >();
   addInterfaces<SymmInlinerInterface>();
+}
+
+LogicalResult SymmDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attr) {
+  if (attr.getName() != kEarlyLaunchAttrName)
+    return success();
+  if (!isa<UnitAttr>(attr.getValue()))
+    return op->emitError() << "'" << kEarlyLaunchAttrName
+                           << "' is a unit attribute";
+  // A gpu.func kernel, and the function it is lowered to, carry gpu.kernel.
+  if (!op->hasAttr(gpu::GPUDialect::getKernelFuncAttrName()))
+    return op->emitError() << "'" << kEarlyLaunchAttrName
+                           << "' marks a kernel (a gpu.func with 'kernel'), "
+                              "not '"
+                           << op->getName() << "'";
+  return success();
 }
 
 bool mlir::symm::isHeapMemRef(Type type) {

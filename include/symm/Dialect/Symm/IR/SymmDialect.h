@@ -20,6 +20,10 @@
 
 namespace mlir::symm {
 
+/// The unit attribute of a kernel that may launch before the kernel ahead of
+/// it on its stream has ended (see the dialect's description).
+constexpr llvm::StringLiteral kEarlyLaunchAttrName = "symm.early_launch";
+
 /// Whether `type` is a memref in the `#symm.heap` memory space.
 bool isHeapMemRef(Type type);
 

@@ -32,11 +32,21 @@ def Symm_Dialect : Dialect {
     operations. The verifier rejects them in host code, which has no kernel
     context to translate with; host code may use `rank`, `world_size` and
     plain local `load`/`store`, and copies symmetric memory with `gpu.memcpy`.
+
+    A kernel (`gpu.func ... kernel`) may carry the unit attribute
+    `symm.early_launch`: it may then be launched while the kernel before it
+    on its stream still runs, and waits for that kernel to end, and for its
+    memory to be visible, before its first instruction; the next kernel
+    marked so may launch once every workgroup of this one has started. Only
+    the launch overlaps, so the kernel sees what stream order gives. On NVIDIA
+    from sm_90 that is a programmatic dependent launch (`griddepcontrol`);
+    elsewhere the attribute is dropped and the kernel launches as any other.
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect",
                            "::mlir::vector::VectorDialect"];
   let useDefaultAttributePrinterParser = 1;
   let hasConstantMaterializer = 0;
+  let hasOperationAttrVerify = 1;
 }
 
 class Symm_Op<string mnemonic, list<Trait> traits = []>
