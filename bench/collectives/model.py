@@ -37,6 +37,14 @@ LAUNCH_STREAM_US = 3.2
 # From a graph the host's dispatch is gone: the 2-GPU 8 KB low-latency
 # broadcast took 4.1 us from a stream and 2.9 from a graph (1.2 us less).
 LAUNCH_GRAPH_US = 2.0
+# What an early launch (symm.early_launch: a programmatic dependent launch,
+# whose start overlaps the end of the kernel before it) takes off a launch:
+# the median of each size's time without it less with it, every collective
+# 8K-1M on 2 H100s and the all-reduce 8K-4M on 3 and 4 (0.45-0.50 us from a
+# graph, 0.9-1.2 from a stream; bench/results/h100x2-early-launch,
+# h100x3-all-reduce-early-launch-ll128).
+EARLY_GRAPH_US = 0.5
+EARLY_STREAM_US = 1.1
 ALPHA_US = 1.2
 # A dependent step of the flag protocol (stores, a system-scope fence, the
 # flag, the receiver's wait): DESIGN.md has no figure but the hop, so the
@@ -160,19 +168,26 @@ class Rules:
     ll128_2: tuple = (0, 4 * MB)
     # The same on 4 ranks (None: only forced).
     ll128_4: tuple = (64 * KB, 1 * MB)
+    # The same on 3 ranks (None: only forced).
+    ll128_3: tuple = (64 * KB, 1 * MB)
+    # Every kernel launches early (symm.early_launch) unless
+    # SYMM_EARLY_LAUNCH=0.
+    early_launch: bool = True
 
 
 TODAY = Rules()
+# The code before early launches and LL128 on 3 ranks (7a359b7).
+BEFORE_EARLY = replace(TODAY, early_launch=False, ll128_3=None)
 # The code before LL128 (ef6a8b9-6e538b1).
-BEFORE_LL128 = replace(TODAY, ll128_2=None)
+BEFORE_LL128 = replace(BEFORE_EARLY, ll128_2=None)
 # The code of c4ec057: copy-engine slots of 32M, the exchanges' copies
 # only forced.
-CE_32M = replace(TODAY, ce_chunk=32 * MB, ce_exchange_min_2=None,
+CE_32M = replace(BEFORE_EARLY, ce_chunk=32 * MB, ce_exchange_min_2=None,
                  ce_exchange_aside=False, ll_max_2=None, ll128_2=None, ll128_4=None)
 # The code of 8d8e860: the low-latency limit 1M on 2 ranks.
-CE_EXCHANGE = replace(TODAY, ll_max_2=None, ll128_2=None, ll128_4=None)
+CE_EXCHANGE = replace(BEFORE_EARLY, ll_max_2=None, ll128_2=None, ll128_4=None)
 # Slots of 64M, before the exchanges' receives went on the second stream.
-SLOTS_64M = replace(TODAY, ce_exchange_min_2=None, ce_exchange_aside=False,
+SLOTS_64M = replace(BEFORE_EARLY, ce_exchange_min_2=None, ce_exchange_aside=False,
                     ll_max_2=None, ll128_2=None, ll128_4=None)
 # dc683a1 and 2d3735b: a flag is a barrier and the storing thread's release
 # (not a fence in every thread), and the low-latency words fill whole
@@ -456,7 +471,7 @@ RUNS = {
             {}))},
     # 2 H200s: LL128 forced, on workgroups of 512 (the default), 256 and
     # 128 threads, 8K-8M.
-    **{f"h200x2-all-reduce-ll128-threads/settings-2-{name}.csv": (2, TODAY, env)
+    **{f"h200x2-all-reduce-ll128-threads/settings-2-{name}.csv": (2, BEFORE_EARLY, env)
        for name, env in (
            ("ll128", {"SYMM_ALL_REDUCE_ALGO": "ll128"}),
            ("t256", {"SYMM_ALL_REDUCE_ALGO": "ll128",
@@ -465,23 +480,39 @@ RUNS = {
                      "SYMM_COLLECTIVES_THREADS": "128"}))},
     # 2 H200s, LL128 for every all-reduce up to 4M on 2 ranks: the whole
     # sweep, 8K-1G.
-    "h200x2-collectives-vs-nccl-ll128/symm.csv": (2, TODAY, {}),
+    "h200x2-collectives-vs-nccl-ll128/symm.csv": (2, BEFORE_EARLY, {}),
     # 4 H200s, LL128 by size on 4 ranks (64K-1M): the all-reduce 8K-4M.
-    "h200x4-all-reduce-ll128-default/settings-4-default.csv": (4, TODAY, {}),
+    "h200x4-all-reduce-ll128-default/settings-4-default.csv": (4, BEFORE_EARLY, {}),
     # 4 H200s: the all-reduce 8K-4M by size (before LL128 by size on 4
     # ranks) and with LL128 forced: what chose it from 64K to 1M there.
     **{f"h200x4-all-reduce-ll128/settings-4-{name}.csv":
-       (4, replace(TODAY, ll128_4=None), env)
+       (4, replace(BEFORE_EARLY, ll128_4=None), env)
        for name, env in (
            ("default", {}), ("ll128", {"SYMM_ALL_REDUCE_ALGO": "ll128"}))},
     # 2 H200s: the all-reduce 8K-8M with LL128 by size on 2 ranks (above
     # 128K up to 4M), and with LL128, the LL kernel and one-shot forced.
     **{f"h200x2-all-reduce-ll128/settings-2-{name}.csv":
-       (2, replace(TODAY, ll128_2=(128 * KB, 4 * MB), ll128_4=None), env)
+       (2, replace(BEFORE_EARLY, ll128_2=(128 * KB, 4 * MB), ll128_4=None), env)
        for name, env in (
            ("default", {}), ("ll", {"SYMM_ALL_REDUCE_ALGO": "ll"}),
            ("ll128", {"SYMM_ALL_REDUCE_ALGO": "ll128"}),
            ("oneshot", {"SYMM_ALL_REDUCE_ALGO": "one_shot"}))},
+    # 2 H100s: every collective 8K-1M with early launches (the default)
+    # and without.
+    **{f"h100x2-early-launch/settings-2-{name}.csv": (2, TODAY, env)
+       for name, env in (("default", {}),
+                         ("noearly", {"SYMM_EARLY_LAUNCH": "0"}))},
+    # 3 and 4 H100s: the all-reduce 8K-4M with early launches, LL128
+    # forced and early launches off, before LL128 by size on 3 ranks: what
+    # chose it there from 64K to 1M.
+    **{f"h100x3-all-reduce-early-launch-ll128/settings-{n}-{name}.csv":
+       (n, replace(TODAY, ll128_3=None), env)
+       for n in (3, 4)
+       for name, env in (("default", {}),
+                         ("ll128", {"SYMM_ALL_REDUCE_ALGO": "ll128"}),
+                         ("noearly", {"SYMM_EARLY_LAUNCH": "0"}))},
+    # 4 H100s, early launches: the whole sweep, 8K-1G.
+    "h100x4-collectives-vs-nccl-early-launch/symm.csv": (4, replace(TODAY, ll128_3=None), {}),
 }
 # CSVs of the results that are not one code's run: the check skips them.
 NOT_RUNS = {
@@ -501,6 +532,8 @@ ENV_ALGO = {
     "SYMM_ALL_TO_ALL_ALGO": ("all_to_all", {
         "stores": "exchange", "copy_engine": "copy_engine"}),
 }
+# Switches the model reads (Model.__init__).
+ENV_SWITCHES = ("SYMM_EARLY_LAUNCH",)
 ENV_SIZES = ("SYMM_COLLECTIVES_LL_MAX", "SYMM_COLLECTIVES_DIRECT_MIN",
              "SYMM_COLLECTIVES_BLOCKS", "SYMM_COLLECTIVES_CE_CHUNK")
 # What the others change that the model has no term for.
@@ -521,7 +554,8 @@ def unmodelled(env):
     """The settings of `env` the model cannot represent, with why."""
     return ["%s=%s (%s)" % (k, v, NOT_MODELLED.get(k, "not in the model"))
             for k, v in sorted(env.items())
-            if k not in ENV_ALGO and k not in ENV_SIZES]
+            if k not in ENV_ALGO and k not in ENV_SIZES
+            and k not in ENV_SWITCHES]
 
 
 # The forced all-reduce table (graph, 2 GPUs), one column per configuration.
@@ -555,6 +589,8 @@ class Model:
         self.step = STEP_US if step is None else step
         self.o = LAUNCH_GRAPH_US if mode == "graph" else LAUNCH_STREAM_US
         env = env or {}
+        if rules.early_launch and env.get("SYMM_EARLY_LAUNCH", "1") != "0":
+            self.o -= EARLY_GRAPH_US if mode == "graph" else EARLY_STREAM_US
         # The algorithms env forces, by collective (the runtime's names
         # mapped to the model's).
         self.forced = {coll: names[env[var]] for var, (coll, names)
@@ -819,8 +855,8 @@ class Model:
         r, n = self.rules, self.n
         limit = r.one_shot_max_2 if n == 2 else r.one_shot_max
         if n <= 1 or S <= limit:
-            if n == 4 and r.ll128_4 is not None \
-                    and r.ll128_4[0] <= S <= r.ll128_4[1]:
+            ll128 = {3: r.ll128_3, 4: r.ll128_4}.get(n)
+            if ll128 is not None and ll128[0] <= S <= ll128[1]:
                 return "ll128"
             if r.ll_two_shot_by_size and n >= 3:
                 if self.ll_fits(S) and S * (n - 1) <= 256 * KB:

@@ -185,14 +185,18 @@ constexpr size_t kLlRootMax = size_t(64) << 10;
 /// (5.65), 1 MB 7.83 (one-shot 10.95), 4 MB 20.2 (22.1); NCCL 6.4, 7.2,
 /// 8.3, 13.9, 32.3.
 constexpr size_t kLl128AllReduceMax2 = size_t(4) << 20;
-/// On 4 ranks, LL128 from 64 KB up to 1 MB, where it sends 3 copies of the
-/// call in lines against LL's 3 in words or the low-latency two-shot's: on 4
-/// H200s from a graph, 64 KB 5.81 against 6.45 us, 128 KB 6.58 against
-/// 8.79, 256 KB 8.18 against 10.22, 1 MB 16.47 against 17.80 (NCCL 10.7,
-/// 10.9, 11.2, 17.6); at 32 KB 5.53 both, at 2 MB 33.5 against 25.0. Not
-/// measured on 3 ranks or from 5.
-constexpr size_t kLl128AllReduceMin4 = size_t(64) << 10;
-constexpr size_t kLl128AllReduceMax4 = size_t(1) << 20;
+/// On 3 and 4 ranks, LL128 from 64 KB up to 1 MB, where it sends n - 1
+/// copies of the call in lines against LL's in words or the low-latency
+/// two-shot's: on 4 H200s from a graph, 64 KB 5.81 against 6.45 us, 128 KB
+/// 6.58 against 8.79, 256 KB 8.18 against 10.22, 1 MB 16.47 against 17.80
+/// (NCCL 10.7, 10.9, 11.2, 17.6); at 32 KB 5.53 both, at 2 MB 33.5 against
+/// 25.0. On 3 H100s, 64 KB 4.93 against 5.10, 128 KB 5.45 against 5.94,
+/// 256 KB 6.59 against 8.23, 1 MB 12.30 against 15.60 (NCCL 10.4, 10.6,
+/// 11.0, 16.1); 16 KB 4.78 against 4.52, 2 MB level, 4 MB 49.1 against
+/// 34.8 (bench/results/h100x3-all-reduce-early-launch-ll128). Not measured
+/// from 5 ranks.
+constexpr size_t kLl128AllReduceMin34 = size_t(64) << 10;
+constexpr size_t kLl128AllReduceMax34 = size_t(1) << 20;
 /// On 3 and 4 ranks, the largest low-latency chain broadcast; the chain
 /// above. Since a flag costs a barrier and the storing thread's release
 /// (symm.release_barrier), the chain overtook the low-latency chain between
@@ -465,12 +469,13 @@ symm_status allReduce(Call &call, const void *send, void *recv, size_t count,
   // 11.0, 11.2, 14.1); at 1 MB, two launches, it only matched one-shot.
   // On 2 ranks, one-shot above kLlAllReduceMax2.
   bool llFits = call.llFits(count);
-  // On 2 ranks, LL128 up to kLl128AllReduceMax2, on 4 from
-  // kLl128AllReduceMin4 up to kLl128AllReduceMax4, where it can run.
+  // On 2 ranks, LL128 up to kLl128AllReduceMax2, on 3 and 4 from
+  // kLl128AllReduceMin34 up to kLl128AllReduceMax34, where it can run.
   size_t bytes = count * call.esize;
   bool ll128BySize = (call.world == 2 && bytes <= kLl128AllReduceMax2) ||
-                     (call.world == 4 && bytes >= kLl128AllReduceMin4 &&
-                      bytes <= kLl128AllReduceMax4);
+                     ((call.world == 3 || call.world == 4) &&
+                      bytes >= kLl128AllReduceMin34 &&
+                      bytes <= kLl128AllReduceMax34);
   if (bySize && algo == AllReduceAlgo::OneShot && ll128BySize &&
       ll128Runs(call))
     algo = AllReduceAlgo::LowLatency128;
