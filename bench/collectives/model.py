@@ -511,6 +511,13 @@ RUNS = {
        for name, env in (("default", {}),
                          ("ll128", {"SYMM_ALL_REDUCE_ALGO": "ll128"}),
                          ("noearly", {"SYMM_EARLY_LAUNCH": "0"}))},
+    # 4 H100s: the broadcast 1M-1G with 128 (the default), 256 and 512
+    # workgroups, and blocks of 32K.
+    **{f"h100x4-broadcast-workgroups/settings-4-{name}.csv": (4, TODAY, env)
+       for name, env in (("default", {}),
+                         ("b256", {"SYMM_COLLECTIVES_BLOCKS": "256"}),
+                         ("b512", {"SYMM_COLLECTIVES_BLOCKS": "512"}),
+                         ("bb32k", {"SYMM_COLLECTIVES_BLOCK_BYTES": "32K"}))},
     # 4 H100s, early launches: the whole sweep, 8K-1G.
     "h100x4-collectives-vs-nccl-early-launch/symm.csv": (4, replace(TODAY, ll128_3=None), {}),
 }
@@ -772,8 +779,10 @@ class Model:
         of the chunk in k pieces of p bytes, one after another, and the last
         rank gets the last piece n - 2 stages after the second: k + n - 2
         stages of c + p / b (c a piece's wait, fence and flag, b a
-        workgroup's store rate), unless the links, carrying the chunk once,
-        take longer. Fitted to the forced chain on 4 H200s (16 KiB pieces)
+        workgroup's store rate) or, where the links carrying the chunk once
+        take longer, of link(chunk) / k: the fill and the drain cost n - 2
+        stages in every launch either way (on 4 H100s a 1 GB broadcast, four
+        launches of 16 pieces, took 3327 us, 18/16 of the links' 2958). Fitted to the forced chain on 4 H200s (16 KiB pieces)
         from 4 MB to 1 GB. Small calls take fewer us per stage than c (one
         piece, nothing to pipeline): the formula is for large ones.
 
@@ -790,8 +799,10 @@ class Model:
             part = c / self.grid(c)
             p = self.chain_piece(part, n - 2)
             k = math.ceil(part / p)
-            return self.o + max((k + n - 2) * (CHAIN_PIECE_US + p / CHAIN_WG_BYTES_PER_US),
-                                link(c))
+            # Where the links bound a stage, the chunk's k pieces still take
+            # k + n - 2 stages: the chain fills and drains in every launch.
+            return self.o + (k + n - 2) * max(
+                CHAIN_PIECE_US + p / CHAIN_WG_BYTES_PER_US, link(c) / k)
         return chunked(S, SCRATCH, chunk)
 
     def ce_chunk(self, S, stages=1):
