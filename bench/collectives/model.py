@@ -170,6 +170,10 @@ class Rules:
     ll128_4: tuple = (64 * KB, 1 * MB)
     # The same on 3 ranks (None: only forced).
     ll128_3: tuple = (64 * KB, 1 * MB)
+    # The broadcast's LL128 chain by size: (ranks, from, to) bytes (None:
+    # only forced).
+    ll128_chain: tuple = ((2, 512 * KB, 8 * MB), (3, 256 * KB, 16 * MB),
+                          (4, 256 * KB, 4 * MB))
     # Every kernel launches early (symm.early_launch) unless
     # SYMM_EARLY_LAUNCH=0.
     early_launch: bool = True
@@ -177,7 +181,10 @@ class Rules:
 
 TODAY = Rules()
 # The code before early launches and LL128 on 3 ranks (7a359b7).
-BEFORE_EARLY = replace(TODAY, early_launch=False, ll128_3=None)
+BEFORE_EARLY = replace(TODAY, early_launch=False, ll128_3=None,
+                       ll128_chain=None)
+# The code before the broadcast's LL128 chain (486e4f5).
+BEFORE_LL128_CHAIN = replace(TODAY, ll128_chain=None)
 # The code before LL128 (ef6a8b9-6e538b1).
 BEFORE_LL128 = replace(BEFORE_EARLY, ll128_2=None)
 # The code of c4ec057: copy-engine slots of 32M, the exchanges' copies
@@ -499,27 +506,68 @@ RUNS = {
            ("oneshot", {"SYMM_ALL_REDUCE_ALGO": "one_shot"}))},
     # 2 H100s: every collective 8K-1M with early launches (the default)
     # and without.
-    **{f"h100x2-early-launch/settings-2-{name}.csv": (2, TODAY, env)
+    **{f"h100x2-early-launch/settings-2-{name}.csv": (2, BEFORE_LL128_CHAIN, env)
        for name, env in (("default", {}),
                          ("noearly", {"SYMM_EARLY_LAUNCH": "0"}))},
     # 3 and 4 H100s: the all-reduce 8K-4M with early launches, LL128
     # forced and early launches off, before LL128 by size on 3 ranks: what
     # chose it there from 64K to 1M.
     **{f"h100x3-all-reduce-early-launch-ll128/settings-{n}-{name}.csv":
-       (n, replace(TODAY, ll128_3=None), env)
+       (n, replace(BEFORE_LL128_CHAIN, ll128_3=None), env)
        for n in (3, 4)
        for name, env in (("default", {}),
                          ("ll128", {"SYMM_ALL_REDUCE_ALGO": "ll128"}),
                          ("noearly", {"SYMM_EARLY_LAUNCH": "0"}))},
     # 4 H100s: the broadcast 1M-1G with 128 (the default), 256 and 512
     # workgroups, and blocks of 32K.
-    **{f"h100x4-broadcast-workgroups/settings-4-{name}.csv": (4, TODAY, env)
+    **{f"h100x4-broadcast-workgroups/settings-4-{name}.csv": (4, BEFORE_LL128_CHAIN, env)
        for name, env in (("default", {}),
                          ("b256", {"SYMM_COLLECTIVES_BLOCKS": "256"}),
                          ("b512", {"SYMM_COLLECTIVES_BLOCKS": "512"}),
                          ("bb32k", {"SYMM_COLLECTIVES_BLOCK_BYTES": "32K"}))},
+    # 2 and 3 H100s (of 4): the broadcast 256K-64M by the code before the
+    # LL128 chain, and that chain forced (its first kernel: forwarding and
+    # storing each line in one loop, on at most 256 workgroups).
+    **{f"h100x4-broadcast-ll128-chain/settings-{n}-{name}.csv":
+       (n, BEFORE_LL128_CHAIN, env)
+       for n in (2, 3)
+       for name, env in (("default", {}),
+                         ("l128c", {"SYMM_BROADCAST_ALGO": "ll128_chain"}))},
+    # 2, 3 and 4 H100s: the broadcast 256K-64M with the LL128 chain by size
+    # as the code then chose it (from 512K on 2 ranks, 256K on 3 and 4, up
+    # to 8M, 2M and 1M), forced (its kernel forwarding first, on up to 512
+    # workgroups), forced on up to 256, and the chain forced.
+    **{f"h100x4-broadcast-ll128-chain-forward-first/settings-{n}-{name}.csv":
+       (n, replace(TODAY, ll128_chain=((2, 512 * KB, 8 * MB),
+                                       (3, 256 * KB, 2 * MB),
+                                       (4, 256 * KB, 1 * MB))), env)
+       for n in (2, 3, 4)
+       for name, env in (("default", {}),
+                         ("l128c", {"SYMM_BROADCAST_ALGO": "ll128_chain"}),
+                         ("l128c256", {"SYMM_BROADCAST_ALGO": "ll128_chain",
+                                       "SYMM_COLLECTIVES_LL_BLOCKS": "256"}),
+                         ("chain", {"SYMM_BROADCAST_ALGO": "chain"}))},
+    # 2, 3 and 4 H100s: the broadcast 256K-64M with the LL128 chain by size
+    # up to 8M, 16M and 8M on up to 512 workgroups, forced, and the chain
+    # forced.
+    **{f"h100x4-broadcast-ll128-chain-512/settings-{n}-{name}.csv":
+       (n, replace(TODAY, ll128_chain=((2, 512 * KB, 8 * MB),
+                                       (3, 256 * KB, 16 * MB),
+                                       (4, 256 * KB, 8 * MB))), env)
+       for n in (2, 3, 4)
+       for name, env in (("default", {}),
+                         ("l128c", {"SYMM_BROADCAST_ALGO": "ll128_chain"}),
+                         ("chain", {"SYMM_BROADCAST_ALGO": "chain"}))},
+    # 3 and 4 H100s: the broadcast 256K-32M by size (the LL128 chain on up
+    # to 256 workgroups, up to 16M and 4M), and the chain forced.
+    **{f"h100x4-broadcast-ll128-chain-256/settings-{n}-{name}.csv":
+       (n, TODAY, env)
+       for n in (3, 4)
+       for name, env in (("default", {}),
+                         ("chain", {"SYMM_BROADCAST_ALGO": "chain"}))},
     # 4 H100s, early launches: the whole sweep, 8K-1G.
-    "h100x4-collectives-vs-nccl-early-launch/symm.csv": (4, replace(TODAY, ll128_3=None), {}),
+    "h100x4-collectives-vs-nccl-early-launch/symm.csv":
+        (4, replace(BEFORE_LL128_CHAIN, ll128_3=None), {}),
 }
 # CSVs of the results that are not one code's run: the check skips them.
 NOT_RUNS = {
@@ -533,7 +581,8 @@ ENV_ALGO = {
         "ring": "ring", "ll_two_shot": "ll_two_shot", "ll128": "ll128"}),
     "SYMM_BROADCAST_ALGO": ("broadcast", {
         "root": "root", "scatter": "scatter_all_gather", "chain": "chain",
-        "ll_chain": "ll_chain", "copy_engine": "copy_engine"}),
+        "ll_chain": "ll_chain", "copy_engine": "copy_engine",
+        "ll128_chain": "ll128_chain"}),
     "SYMM_ALL_GATHER_ALGO": ("all_gather", {
         "stores": "exchange", "copy_engine": "copy_engine"}),
     "SYMM_ALL_TO_ALL_ALGO": ("all_to_all", {
@@ -752,6 +801,15 @@ class Model:
         return chunked(S, cap, lambda c: self.o + max(1, n - 1) * ALPHA_US
                        + link(2 * c) + hbm(4 * c))
 
+    def bcast_ll128_chain(self, S):
+        """The low-latency chain in LL128 lines: 8/7 of the bytes out of
+        every rank but the last, once, and a line's flight per hop; a launch
+        per n * LL128_MAX / (n - 1) bytes (a rank's whole LL128 buffer)."""
+        n = self.n
+        cap = n * LL128_MAX // max(1, n - 1)
+        return chunked(S, cap, lambda c: self.o + max(1, n - 1) * ALPHA_US
+                       + link(c * 8 / 7) + hbm(c * 8 / 7 * 2 + c))
+
     def bcast_scatter(self, S):
         """The scatter (the root's n - 1 blocks), then the all-gather, both
         exchange_direct (by size the blocks are at least DIRECT_MIN); the
@@ -894,6 +952,9 @@ class Model:
         few = r.ll_chain_max_4 is not None and n <= 4
         if few:
             chain_min = r.ll_chain_max_4
+        for ranks, lo, hi in r.ll128_chain or ():
+            if n == ranks and lo <= S <= hi:
+                return "ll128_chain"
         if r.ce_min_2 is not None and n == 2 and S >= r.ce_min_2:
             return "copy_engine"
         if (r.ll_chain_min and n >= 3 and S <= n * self.ll_max()
@@ -913,7 +974,8 @@ class Model:
                        "ll2_LL512K": "ll_two_shot_512k"},
         "broadcast": {"root": "bcast_root", "scatter_all_gather": "bcast_scatter",
                       "chain": "bcast_chain", "ll_chain": "bcast_ll_chain",
-                      "copy_engine": "bcast_copy_engine"},
+                      "copy_engine": "bcast_copy_engine",
+                      "ll128_chain": "bcast_ll128_chain"},
     }
 
     def predict(self, collective, S, algo=None):

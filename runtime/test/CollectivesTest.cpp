@@ -529,15 +529,16 @@ void testAllToAllv(symm_dtype d, size_t c, Place place, int seed) {
 
 /// Whether back-to-back calls' `algo` names a broadcast's.
 bool isBroadcast(const char *algo) {
-  return algo && (!strcmp(algo, "chain") || !strcmp(algo, "copy_engine"));
+  return algo && (!strcmp(algo, "chain") || !strcmp(algo, "copy_engine") ||
+                  !strcmp(algo, "ll128_chain"));
 }
 
 /// Many calls without waiting, on one stream and alternating two: the flags
 /// of one call must never be taken for another's. The all-reduces cycle
-/// through `algos` (null: by size; "chain" or "copy_engine": a broadcast
-/// with that algorithm from rank k % world instead), so that algorithms
-/// which use the same flags (or the same streams) differently follow one
-/// another.
+/// through `algos` (null: by size; "chain", "copy_engine" or "ll128_chain": a
+/// broadcast with that algorithm from rank k % world instead), so that
+/// algorithms which use the same flags (or the same streams) differently follow
+/// one another.
 void testBackToBack(symm_stream *a, symm_stream *b, size_t count,
                     const std::vector<const char *> &algos) {
   const symm_dtype d = SYMM_INT32;
@@ -627,7 +628,8 @@ void testGraph() {
       {AllGather, 100, nullptr},         {AllGather, 3001, nullptr},
       {AllToAll, 100, nullptr},          {AllToAll, 3001, nullptr},
       {Broadcast, 100, nullptr},         {Broadcast, 3001, nullptr},
-      {Broadcast, 3001, "chain"},        {Broadcast, 3001, "copy_engine"}};
+      {Broadcast, 3001, "chain"},        {Broadcast, 3001, "copy_engine"},
+      {Broadcast, 3001, "ll128_chain"}};
   auto blocks = [](Kind k, bool send) {
     switch (k) {
     case AllReduce:
@@ -959,7 +961,7 @@ void testErrors() {
   forceBroadcast("tree");
   expectError(symm_broadcast(h, h, 4, SYMM_INT8, 0, nullptr), bad,
               "SYMM_BROADCAST_ALGO='tree' is not one of root, scatter, chain, "
-              "ll_chain, copy_engine");
+              "ll_chain, copy_engine, ll128_chain");
   forceBroadcast(nullptr);
   forceAlgorithm("three_shot");
   expectError(symm_all_reduce(h, h, 4, SYMM_FLOAT32, SYMM_SUM, nullptr), bad,
@@ -1238,7 +1240,8 @@ int main(int argc, char **argv) {
     counts.push_back(100003);
   }
   if (large) {
-    // Every all-reduce algorithm at 1.1M elements: LL128 launches of a few
+    // Every all-reduce algorithm (and every broadcast, the LL128 chain
+    // among them) at 1.1M elements: LL128 launches of a few
     // MB each (SYMM_COLLECTIVES_LL128_MAX), where lines whose lanes had
     // branched apart once arrived torn on GPUs (symm.line_store).
     counts = {size_t(1100000)};
@@ -1263,6 +1266,8 @@ int main(int argc, char **argv) {
       testBroadcast(d, count, Place::Heap, false, root, ++seed, "scatter");
       testBroadcast(d, count, Place::Heap, false, (root + 2) % world, ++seed,
                     "copy_engine");
+      testBroadcast(d, count, Place::Heap, false, (root + 3) % world, ++seed,
+                    "ll128_chain");
       testAllToAllv(d, count, Place::Heap, ++seed);
     }
 
@@ -1284,6 +1289,8 @@ int main(int argc, char **argv) {
           testBroadcast(d, count, place, inPlace, world - 1, ++seed);
           testBroadcast(d, count, place, inPlace, world - 1, ++seed, "chain");
           testBroadcast(d, count, place, inPlace, 0, ++seed, "copy_engine");
+          testBroadcast(d, count, place, inPlace, world / 2, ++seed,
+                        "ll128_chain");
           if (!inPlace)
             testAllToAllv(d, count, place, ++seed);
         }
@@ -1306,7 +1313,8 @@ int main(int argc, char **argv) {
         {"ll128"},
         {"ll", "ll128", "ll_two_shot", "ll128", "one_shot"},
         {"chain", "ll", "ring", "one_shot", "ll_two_shot", "two_shot"},
-        {"copy_engine", "ll", "chain", "copy_engine", "one_shot"}})
+        {"copy_engine", "ll", "chain", "copy_engine", "one_shot"},
+        {"ll128_chain", "ll128", "chain", "ll128_chain", "ll"}})
     for (symm_stream *second : {a, b})
       testBackToBack(a, second, 100, cycle);
   CHECK_OK(symm_stream_destroy(b));

@@ -277,6 +277,62 @@ symm_status lowLatencyChain(Call &call, const void *src, void *recv,
       });
 }
 
+/// Elements of one launch of the LL128 chain broadcast: a rank's whole LL128
+/// buffer, world_size slots of lines (only the rank before it in the chain
+/// stores into it).
+size_t ll128ChainCap(const Call &call) {
+  return size_t(call.world) * call.ll128Elems();
+}
+
+/// The LL128 chain broadcast (`broadcast_ll128_chain`): a launch per
+/// ll128ChainCap elements, each waiting for the peers' acknowledgement of
+/// the one before, on a workgroup per SYMM_COLLECTIVES_LL_BLOCK_BYTES like
+/// the LL128 all-reduce, at most kLl128MaxBlocks (all resident). Its time
+/// at 1-4 MB moves between runs: on 4 H100s a 1 MB broadcast took 8.7 us
+/// in two runs and 13.2-13.3 in two others, on 256 workgroups as on 512
+/// (bench/results/h100x4-broadcast-ll128-chain-forward-first, -512, -256);
+/// why is not known.
+symm_status lowLatency128Chain(Call &call, const void *src, void *recv,
+                               size_t count, int root) {
+  unsigned most = std::min(call.s->llBlocks, kLl128MaxBlocks);
+  return launchChunks(
+      call, "broadcast_ll128_chain", count, ll128ChainCap(call),
+      [&](size_t total) {
+        return call.gridOf(total, call.s->llBlockBytes, most);
+      },
+      [&](Params &p, size_t off, size_t total) {
+        size_t at = off * call.esize;
+        p.memref(static_cast<const char *>(src) + at, total);
+        p.memref(static_cast<char *>(recv) + at, total);
+        call.ll128Params(p);
+        p.scalar(total);
+        p.i32(root);
+      });
+}
+
+/// The sizes of broadcast the LL128 chain takes by size, where it can run:
+/// on 2 ranks from 512 KB to 8 MB, on 3 from 256 KB to 16 MB, on 4 from
+/// 256 KB to 4 MB (not from 5: not measured). On 4 H100s from a graph,
+/// against the choice before it (the low-latency chain up to 768 KB, the
+/// chain above): 256 KB 5.79 against 6.55 us, 1 MB 8.74 (13.3 in slower
+/// runs) against 14.04, 2 MB 13.5-15.4 against 20.4, 4 MB 21.1-22.2 against
+/// 29.5, 8 MB 43.3 against 43.3, 16 MB 79.0 against 74.6 (NCCL 7.3, 12.2,
+/// 19.6, 24.9, 36.5, 61.9); on 3, 1 MB 7.7-10.9 against 13.6, 16 MB 70.8
+/// against 76.0, 32 MB 142 against 136; on 2, against the root's stores,
+/// 1 MB 6.2-8.5 against 10.4, 8 MB 29.5 against 34.6, 16 MB 59.0 against
+/// 58.2, and 256 KB 3.8 against 4.3 from a graph but 5.5 against 5.1 from a
+/// stream (bench/results/h100x4-broadcast-ll128-chain*).
+bool ll128ChainWins(const Call &call, size_t bytes) {
+  size_t lo = size_t(256) << 10, hi = 0;
+  if (call.world == 2)
+    lo = size_t(512) << 10, hi = size_t(8) << 20;
+  else if (call.world == 3)
+    hi = size_t(16) << 20;
+  else if (call.world == 4)
+    hi = size_t(4) << 20;
+  return bytes >= lo && bytes <= hi && ll128Runs(call);
+}
+
 /// Whether a broadcast of `bytes` goes by the copy engines when the size
 /// chooses: on 2 GPUs from 32 MB (CPU ranks run it only when forced). On 2
 /// of 4 H200s, against the root's SM stores, from a stream (NCCL in
@@ -368,13 +424,15 @@ symm_status allReduceAlgorithm(size_t bytes, int world, AllReduceAlgo *algo,
 
 /// `root` (the root stores into every rank), `scatter` (a scatter and an
 /// all-gather), `chain` (a pipelined chain), `ll_chain` (the low-latency
-/// chain), `copy_engine` (a chain of copies), or unset: the choice by size
-/// and rank count (see broadcast).
+/// chain), `copy_engine` (a chain of copies), `ll128_chain` (the
+/// low-latency chain in LL128 lines), or unset: the choice by size and rank
+/// count (see broadcast).
 symm_status broadcastAlgorithm(BroadcastAlgo *algo) {
   int forced;
-  if (symm_status st = forcedAlgorithm(
-          "SYMM_BROADCAST_ALGO",
-          {"root", "scatter", "chain", "ll_chain", "copy_engine"}, &forced))
+  if (symm_status st = forcedAlgorithm("SYMM_BROADCAST_ALGO",
+                                       {"root", "scatter", "chain", "ll_chain",
+                                        "copy_engine", "ll128_chain"},
+                                       &forced))
     return st;
   // In the order of the names.
   *algo = forced < 0 ? BroadcastAlgo::BySize : BroadcastAlgo(forced);
@@ -472,10 +530,10 @@ symm_status allReduce(Call &call, const void *send, void *recv, size_t count,
   // On 2 ranks, LL128 up to kLl128AllReduceMax2, on 3 and 4 from
   // kLl128AllReduceMin34 up to kLl128AllReduceMax34, where it can run.
   size_t bytes = count * call.esize;
-  bool ll128BySize = (call.world == 2 && bytes <= kLl128AllReduceMax2) ||
-                     ((call.world == 3 || call.world == 4) &&
-                      bytes >= kLl128AllReduceMin34 &&
-                      bytes <= kLl128AllReduceMax34);
+  bool ll128BySize =
+      (call.world == 2 && bytes <= kLl128AllReduceMax2) ||
+      ((call.world == 3 || call.world == 4) && bytes >= kLl128AllReduceMin34 &&
+       bytes <= kLl128AllReduceMax34);
   if (bySize && algo == AllReduceAlgo::OneShot && ll128BySize &&
       ll128Runs(call))
     algo = AllReduceAlgo::LowLatency128;
@@ -583,6 +641,10 @@ symm_status broadcast(Call &call, const void *send, void *recv, size_t count,
   // (37.6 against 31.3).
   if (algo == BroadcastAlgo::LowLatencyChain && !llChainCap(call))
     algo = BroadcastAlgo::Chain; // forced with low-latency off
+  if (algo == BroadcastAlgo::LowLatency128Chain ||
+      (algo == BroadcastAlgo::BySize && ll128ChainWins(call, bytes)))
+    return ll128Runs(call) ? lowLatency128Chain(call, src, recv, count, root)
+                           : chainBroadcast(call, src, recv, count, root);
   bool llRootStores =
       call.llFits(count) && (call.world < 3 || bytes <= kLlRootMax);
   bool fewRanks = call.world <= 4;

@@ -370,6 +370,7 @@ enum class BroadcastAlgo {
   Chain,
   LowLatencyChain,
   CopyEngine,
+  LowLatency128Chain,
   BySize
 };
 /// SYMM_BROADCAST_ALGO, or BySize where it is unset.
