@@ -565,6 +565,8 @@ RUNS = {
        for n in (3, 4)
        for name, env in (("default", {}),
                          ("chain", {"SYMM_BROADCAST_ALGO": "chain"}))},
+    # 2 H100s, early launches and the LL128 chain: the whole sweep, 8K-1G.
+    "h100x2-collectives-vs-nccl-early-launch/symm.csv": (2, TODAY, {}),
     # 4 H100s, early launches: the whole sweep, 8K-1G.
     "h100x4-collectives-vs-nccl-early-launch/symm.csv":
         (4, replace(BEFORE_LL128_CHAIN, ll128_3=None), {}),
