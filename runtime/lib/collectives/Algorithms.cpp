@@ -145,17 +145,20 @@ bool ll128Runs(const Call &call) {
 /// workgroups took 9.9 us, on 128 9.2, where 512 KB took 5.9 on 256.
 constexpr unsigned kLl128MaxBlocks = 256;
 
+/// An LL128 launch's grid: a workgroup per SYMM_COLLECTIVES_LL_BLOCK_BYTES
+/// like the LL kernels, at most kLl128MaxBlocks.
+unsigned ll128Grid(const Call &call, size_t total) {
+  return call.gridOf(total, call.s->llBlockBytes,
+                     std::min(call.s->llBlocks, kLl128MaxBlocks));
+}
+
 /// The LL128 all-reduce (`all_reduce_ll128`): one-shot in flagged 128-byte
-/// lines, in launches of a slot's worth (Call::ll128Elems) each, on a
-/// workgroup per SYMM_COLLECTIVES_LL_BLOCK_BYTES like the LL kernels.
+/// lines, in launches of a slot's worth (Call::ll128Elems) each.
 symm_status lowLatency128(Call &call, const void *send, void *recv,
                           size_t count, symm_reduce_op op) {
-  unsigned most = std::min(call.s->llBlocks, kLl128MaxBlocks);
   return launchChunks(
       call, "all_reduce_ll128", count, call.ll128Elems(),
-      [&](size_t total) {
-        return call.gridOf(total, call.s->llBlockBytes, most);
-      },
+      [&](size_t total) { return ll128Grid(call, total); },
       [&](Params &p, size_t off, size_t total) {
         p.memref(send, count);
         p.memref(recv, count);
@@ -259,52 +262,37 @@ size_t llChainCap(const Call &call) {
   return call.roundDown(size_t(call.world) * call.s->llMax / call.esize);
 }
 
-/// The low-latency chain broadcast (`broadcast_ll_chain`): a launch per
-/// llChainCap elements, each waiting for the next rank's acknowledgement
-/// of the one before.
-symm_status lowLatencyChain(Call &call, const void *src, void *recv,
-                            size_t count, int root) {
-  return launchChunks(
-      call, "broadcast_ll_chain", count, llChainCap(call),
-      [&](size_t total) { return call.llGrid(total); },
-      [&](Params &p, size_t off, size_t total) {
-        size_t at = off * call.esize;
-        p.memref(static_cast<const char *>(src) + at, total);
-        p.memref(static_cast<char *>(recv) + at, total);
-        call.llParams(p);
-        p.scalar(total);
-        p.i32(root);
-      });
-}
-
 /// Elements of one launch of the LL128 chain broadcast: a rank's whole LL128
-/// buffer, world_size slots of lines (only the rank before it in the chain
-/// stores into it).
+/// buffer, world_size slots of lines.
 size_t ll128ChainCap(const Call &call) {
   return size_t(call.world) * call.ll128Elems();
 }
 
-/// The LL128 chain broadcast (`broadcast_ll128_chain`): a launch per
-/// ll128ChainCap elements, each waiting for the peers' acknowledgement of
-/// the one before, on a workgroup per SYMM_COLLECTIVES_LL_BLOCK_BYTES like
-/// the LL128 all-reduce, at most kLl128MaxBlocks (all resident). Its time
-/// at 1-4 MB moves between runs: on 4 H100s a 1 MB broadcast took 8.7 us
-/// in two runs and 13.2-13.3 in two others, on 256 workgroups as on 512
+/// The low-latency chain broadcasts, in LL128 lines (`lines`:
+/// `broadcast_ll128_chain`) or tagged words (`broadcast_ll_chain`): a launch
+/// per rank's whole buffer of them (only the rank before it in the chain
+/// stores into it), each waiting for the peers' acknowledgement of the one
+/// before. The LL128 chain's time at 1-4 MB moves between runs: on 4 H100s
+/// a 1 MB broadcast took 8.7 us in two runs and 13.2-13.3 in two others,
+/// on 256 workgroups as on 512
 /// (bench/results/h100x4-broadcast-ll128-chain-forward-first, -512, -256);
 /// why is not known.
-symm_status lowLatency128Chain(Call &call, const void *src, void *recv,
-                               size_t count, int root) {
-  unsigned most = std::min(call.s->llBlocks, kLl128MaxBlocks);
+symm_status lowLatencyChain(Call &call, bool lines, const void *src, void *recv,
+                            size_t count, int root) {
   return launchChunks(
-      call, "broadcast_ll128_chain", count, ll128ChainCap(call),
+      call, lines ? "broadcast_ll128_chain" : "broadcast_ll_chain", count,
+      lines ? ll128ChainCap(call) : llChainCap(call),
       [&](size_t total) {
-        return call.gridOf(total, call.s->llBlockBytes, most);
+        return lines ? ll128Grid(call, total) : call.llGrid(total);
       },
       [&](Params &p, size_t off, size_t total) {
         size_t at = off * call.esize;
         p.memref(static_cast<const char *>(src) + at, total);
         p.memref(static_cast<char *>(recv) + at, total);
-        call.ll128Params(p);
+        if (lines)
+          call.ll128Params(p);
+        else
+          call.llParams(p);
         p.scalar(total);
         p.i32(root);
       });
@@ -643,15 +631,16 @@ symm_status broadcast(Call &call, const void *send, void *recv, size_t count,
     algo = BroadcastAlgo::Chain; // forced with low-latency off
   if (algo == BroadcastAlgo::LowLatency128Chain ||
       (algo == BroadcastAlgo::BySize && ll128ChainWins(call, bytes)))
-    return ll128Runs(call) ? lowLatency128Chain(call, src, recv, count, root)
-                           : chainBroadcast(call, src, recv, count, root);
+    return ll128Runs(call)
+               ? lowLatencyChain(call, /*lines=*/true, src, recv, count, root)
+               : chainBroadcast(call, src, recv, count, root);
   bool llRootStores =
       call.llFits(count) && (call.world < 3 || bytes <= kLlRootMax);
   bool fewRanks = call.world <= 4;
   if (algo == BroadcastAlgo::LowLatencyChain ||
       (algo == BroadcastAlgo::BySize && call.world >= 3 && !llRootStores &&
        count <= llChainCap(call) && (!fewRanks || bytes <= kLlChainMax4)))
-    return lowLatencyChain(call, src, recv, count, root);
+    return lowLatencyChain(call, /*lines=*/false, src, recv, count, root);
   if (algo == BroadcastAlgo::CopyEngine ||
       (algo == BroadcastAlgo::BySize && copyEngineWins(call, bytes)))
     return copyEngineBroadcast(call, send, recv, count, root);
