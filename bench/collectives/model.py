@@ -567,6 +567,8 @@ RUNS = {
                          ("chain", {"SYMM_BROADCAST_ALGO": "chain"}))},
     # 2 H100s, early launches and the LL128 chain: the whole sweep, 8K-1G.
     "h100x2-collectives-vs-nccl-early-launch/symm.csv": (2, TODAY, {}),
+    # 4 H100s, the LL128 chain by size: the whole sweep, 8K-1G.
+    "h100x4-collectives-vs-nccl-ll128-chain/symm.csv": (4, TODAY, {}),
     # 4 H100s, early launches: the whole sweep, 8K-1G.
     "h100x4-collectives-vs-nccl-early-launch/symm.csv":
         (4, replace(BEFORE_LL128_CHAIN, ll128_3=None), {}),
