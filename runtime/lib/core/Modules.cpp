@@ -97,7 +97,6 @@ symm_status loadModule(const void *data, size_t size, Manifest manifest,
   return SYMM_SUCCESS;
 }
 
-/// Checks a launch of `name` against the module's manifest, when it has one.
 /// Checks a launch of `name` with `numParams` parameters against the
 /// module's manifest; `info` is the kernel's entry (null without a manifest).
 symm_status checkManifest(const ModuleRecord &record, const char *name,

@@ -371,10 +371,7 @@ private:
 } // namespace
 
 bool symm::moduleIsElf(const void *image, size_t bytes) {
-  return bytes >= 4 && memcmp(image,
-                              "\x7f"
-                              "ELF",
-                              4) == 0;
+  return bytes >= 4 && memcmp(image, "\x7f" "ELF", 4) == 0;
 }
 
 bool symm::moduleNeedsLinking(const void *image, size_t bytes) {
