@@ -300,16 +300,17 @@ symm_status lowLatencyChain(Call &call, bool lines, const void *src, void *recv,
 
 /// The sizes of broadcast the LL128 chain takes by size, where it can run:
 /// on 2 ranks from 512 KB to 8 MB, on 3 from 256 KB to 16 MB, on 4 from
-/// 256 KB to 4 MB (not from 5: not measured). On 4 H100s from a graph,
-/// against the choice before it (the low-latency chain up to 768 KB, the
-/// chain above): 256 KB 5.79 against 6.55 us, 1 MB 8.74 (13.3 in slower
-/// runs) against 14.04, 2 MB 13.5-15.4 against 20.4, 4 MB 21.1-22.2 against
-/// 29.5, 8 MB 43.3 against 43.3, 16 MB 79.0 against 74.6 (NCCL 7.3, 12.2,
-/// 19.6, 24.9, 36.5, 61.9); on 3, 1 MB 7.7-10.9 against 13.6, 16 MB 70.8
-/// against 76.0, 32 MB 142 against 136; on 2, against the root's stores,
-/// 1 MB 6.2-8.5 against 10.4, 8 MB 29.5 against 34.6, 16 MB 59.0 against
-/// 58.2, and 256 KB 3.8 against 4.3 from a graph but 5.5 against 5.1 from a
-/// stream (bench/results/h100x4-broadcast-ll128-chain*).
+/// 256 KB to 4 MB (not from 5: not measured). On 4 H100s from a graph, each
+/// pair from one command: against the chain forced (the choice before from
+/// 768 KB), 1 MB 8.74 against 14.03 us, 2 MB 13.52 against 20.75, 4 MB
+/// 21.06 against 29.20, 8 MB level (NCCL 12.30, 19.68, 24.96); against the
+/// low-latency chain at 256 KB, 5.89 against 6.55 (NCCL 7.32). On 3, 1 MB
+/// 7.66 against 13.63, 16 MB 70.76 against 76.03, 32 MB 140.4 against 136.3.
+/// On 2, against the root's stores, 1 MB 6.26 against 10.38, 8 MB 31.88
+/// against 34.63, 16 MB 59.21 against 58.52, and 256 KB 3.72 against 4.34 from
+/// a graph but 5.65 against 5.16 from a stream. The LL128 chain's times at
+/// 1-4 MB move between runs (see lowLatencyChain;
+/// bench/results/h100x4-broadcast-ll128-chain*).
 bool ll128ChainWins(const Call &call, size_t bytes) {
   size_t lo = size_t(256) << 10, hi = 0;
   if (call.world == 2)
