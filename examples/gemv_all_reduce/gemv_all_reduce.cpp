@@ -4,8 +4,8 @@
 // and x_r (K/W); bf16 in, f32 accumulation, bf16 y on every rank.
 //
 //   --variant=bulk_sync  GEMV kernel, then symm_all_reduce (bf16 sum)
-//   --variant=fused      one persistent kernel: the GEMV with a two-phase
-//                        direct all-reduce in its epilogue
+//   --variant=fused      one persistent kernel: the GEMV with a direct
+//                        all-reduce in low-latency words in its epilogue
 //   --variant=gemv       the GEMV alone (y_r = W_r x_r), for its bandwidth
 //
 // Every rank checks y against a reference computed in double from every
@@ -139,16 +139,17 @@ int main(int argc, char **argv) {
   }
   rms = std::sqrt(rms / double(m));
 
-  // Heap: the partial y_r and y (bulk_sync, gemv), or y, the owners'
-  // scratch and the flags (fused), all allocated on every rank alike.
-  void *yr = nullptr, *y = nullptr, *scratch = nullptr, *flags = nullptr;
+  // Heap: the partial y_r and y (bulk_sync, gemv), and the fused kernel's
+  // low-latency words (W + 1 slots of m: the partials each owner receives,
+  // the sums each rank receives), zero before the first launch, all
+  // allocated on every rank alike.
+  void *yr = nullptr, *y = nullptr, *ll = nullptr;
   WORKLOAD_CHECK(symm_malloc(size_t(m) * 2, &yr));
   WORKLOAD_CHECK(symm_malloc(size_t(m) * 2, &y));
-  size_t flagCount = size_t(tiles) * size_t(world + 1);
-  WORKLOAD_CHECK(symm_malloc(size_t(world) * size_t(m) * 4, &scratch));
-  WORKLOAD_CHECK(symm_malloc(flagCount * 4, &flags));
-  std::vector<int32_t> zeros(flagCount, 0);
-  WORKLOAD_CHECK(symm_memcpy(flags, zeros.data(), flagCount * 4));
+  size_t llCount = size_t(world + 1) * size_t(m);
+  WORKLOAD_CHECK(symm_malloc(llCount * 8, &ll));
+  std::vector<uint64_t> zeros(llCount, 0);
+  WORKLOAD_CHECK(symm_memcpy(ll, zeros.data(), llCount * 8));
 
   symm_stream *stream = nullptr;
   int32_t epoch = 0;
@@ -164,8 +165,7 @@ int main(int argc, char **argv) {
             .memref(dw, wCount)
             .memref(dx, xCount)
             .memref(y, size_t(m))
-            .memref(scratch, size_t(world * m))
-            .memref(flags, flagCount)
+            .memref(ll, llCount)
             .index(uint64_t(m))
             .index(uint64_t(kr))
             .i32(++epoch)
@@ -209,8 +209,7 @@ int main(int argc, char **argv) {
   }
 
   WORKLOAD_CHECK(symm_barrier());
-  WORKLOAD_CHECK(symm_free(flags));
-  WORKLOAD_CHECK(symm_free(scratch));
+  WORKLOAD_CHECK(symm_free(ll));
   WORKLOAD_CHECK(symm_free(y));
   WORKLOAD_CHECK(symm_free(yr));
   WORKLOAD_CHECK(symm_device_free(dx));

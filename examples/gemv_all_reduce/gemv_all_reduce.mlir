@@ -11,9 +11,15 @@
 //   @gemv             y_r = W_r x_r (bf16): the bulk-synchronous variant's
 //                     compute kernel (symm_all_reduce follows) and the GEMV
 //                     alone.
-//   @gemv_all_reduce  the fused variant: the GEMV with a two-phase direct
-//                     all-reduce in its epilogue (see the kernel).
+//   @gemv_all_reduce  the fused variant: the GEMV putting its partials into
+//                     the owners' low-latency words, then a direct
+//                     all-reduce of them (see the kernel).
 gpu.module @gemv_all_reduce {
+  // The device library's low-latency words (docs/Library.md).
+  func.func private @symm_coll_ll_put(memref<?xi64, #symm.heap>, index, vector<4xi32>, i32, i32)
+  func.func private @symm_coll_ll_get(memref<?xi64, #symm.heap>, index, i32) -> vector<4xi32>
+  func.func private @symm_coll_fold_slots_f32(vector<4xf32>, memref<?xi64, #symm.heap>, index, index, i1, i64, i32) -> vector<4xf32>
+
   // The sum of `v` over the 32 lanes of the subgroup, in every lane.
   func.func @subgroup_sum(%v: f32) -> f32 {
     %width = arith.constant 32 : i32
@@ -82,8 +88,11 @@ gpu.module @gemv_all_reduce {
     return %t0, %t1, %t2, %t3 : f32, f32, f32, f32
   }
 
-  // y[0 .. m) = w x, w is m x kr; m a multiple of 32.
-  gpu.func @gemv(%w: memref<?xbf16>, %x: memref<?xbf16>, %y: memref<?xbf16>, %m: index, %kr: index) kernel {
+  // y[0 .. m) = w x, w is m x kr; m a multiple of 32. The attributes tell
+  // the NVIDIA compiler that a workgroup is 256 threads and three share an
+  // SM: with them it schedules the same instructions otherwise, and the GEMV
+  // took 131.5 us against 139.2 on an H200 at M = 65536, K = 4096 (README.md).
+  gpu.func @gemv(%w: memref<?xbf16>, %x: memref<?xbf16>, %y: memref<?xbf16>, %m: index, %kr: index) kernel attributes {nvvm.maxntid = array<i32: 256, 1, 1>, nvvm.minctasm = 3 : i32} {
     %c0 = arith.constant 0 : index
     %c4 = arith.constant 4 : index
     %c32 = arith.constant 32 : index
@@ -109,28 +118,44 @@ gpu.module @gemv_all_reduce {
   }
 
   // y = sum over ranks of w x, on every rank, in one kernel. Tile t belongs
-  // to rank t / ceil(tiles / W) (contiguous ranges). Phase one: a workgroup
-  // that computes a peer's tile stores its f32 partial from registers
-  // straight into the owner's scratch (slot `rank`) and raises
-  // ready[t][rank] there. Phase two: the owner of a tile waits for every
-  // peer's ready flag, adds the partials in rank order (the same bits on
-  // every rank), stores the bf16 result into its y and every peer's y, and
-  // raises done[t] on every peer; finally each rank waits for done of the
-  // peer tiles it computed. Communication-aware order: rank r walks the
-  // tiles from the end of its own range, so peers' tiles come first and
-  // its own (which wait) last; a workgroup waits only after all its pushes,
-  // so the persistent grid cannot deadlock.
+  // to rank t / ceil(tiles / W) (contiguous ranges); subgroup s of a
+  // workgroup handles rows 4s .. 4s+3 of its tiles, in low-latency words of
+  // the device library (symm_coll_ll_put: each 4-byte value travels with
+  // the epoch in one 8-byte store, so no fence, no flag and no workgroup
+  // barrier is on the way):
+  //   1. lane 0 of the subgroup puts its four f32 partials of every tile
+  //      into the owner's slot `rank` of `ll` (its own tiles' into its own
+  //      slot) and goes on to the next tile: the GEMV never waits;
+  //   2. then, lane l taking the workgroup's tiles l, l + 32, ... so that
+  //      their loads are in flight together, the owner folds every rank's
+  //      partials of its own tiles in rank order (symm_coll_fold_slots: the
+  //      same bits on every rank), stores the bf16 rows into its y and puts
+  //      the f32 sums into every peer's sum slot;
+  //   3. and each rank takes the sums of the peer tiles it computed from its
+  //      sum slot and stores them as bf16.
+  // Folding in the tile loop instead, each subgroup waited once per own
+  // tile for the partials' loads behind the GEMV's stream (put there long
+  // before, so out of L2): 148.0 against 136.2 us on 2 H200s at M = 65536
+  // (README.md). Rank r walks the tiles from the end of its own range, so
+  // peers' tiles come first. A workgroup waits only after all its puts, but
+  // for peers' workgroups, so all workgroups must be resident at once (the
+  // driver's default grid is): the attributes keep three workgroups of 256
+  // threads on an SM (at most 80 registers a thread; with 94, two fitted and
+  // the kernel took 1.7 times the GEMV's time).
   //
-  // flags: ready at t * W + p, done at tiles * W + t; scratch: W * m f32.
-  // Flags only grow: launch e passes epoch e (1, 2, ...), and a launch ends
-  // only after every owner has read its scratch, so the next launch may
-  // write it again.
-  gpu.func @gemv_all_reduce(%w: memref<?xbf16>, %x: memref<?xbf16>, %y: memref<?xi16, #symm.heap>, %scratch: memref<?xf32, #symm.heap>, %flags: memref<?xi32, #symm.heap>, %m: index, %kr: index, %epoch: i32)
-      workgroup(%part: memref<32xf32, #gpu.address_space<workgroup>>) kernel {
+  // ll: (W + 1) * m words, zero before the first launch: rank q's partials
+  // at q * m, the owners' sums at W * m. Launch e passes epoch e (1, 2, ...);
+  // a launch ends only after every owner has read the partials this rank put
+  // (the owner's sums come after) and every peer has taken this rank's sums
+  // (its next partials come after its launch), so the next launch may put
+  // into both again.
+  gpu.func @gemv_all_reduce(%w: memref<?xbf16>, %x: memref<?xbf16>, %y: memref<?xbf16>, %ll: memref<?xi64, #symm.heap>, %m: index, %kr: index, %epoch: i32) kernel attributes {nvvm.maxntid = array<i32: 256, 1, 1>, nvvm.minctasm = 3 : i32} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c4 = arith.constant 4 : index
     %c32 = arith.constant 32 : index
+    %sum_op = arith.constant 0 : i32
+    %words = arith.constant false
     %tid = gpu.thread_id x
     %bid = gpu.block_id x
     %grid = gpu.grid_dim x
@@ -139,11 +164,10 @@ gpu.module @gemv_all_reduce {
     %n32 = symm.world_size : i32
     %me = arith.index_cast %me32 : i32 to index
     %n = arith.index_cast %n32 : i32 to index
+    %tag = arith.extui %epoch : i32 to i64
     %sub = arith.divui %tid, %c32 : index
     %sub_row = arith.muli %sub, %c4 : index
     %lane0 = arith.cmpi eq, %lane, %c0 : index
-    %first = arith.cmpi eq, %tid, %c0 : index
-    %row_thread = arith.cmpi ult, %tid, %c32 : index
     %tiles = arith.divui %m, %c32 : index
     %tiles_n = arith.addi %tiles, %n : index
     %tiles_n1 = arith.subi %tiles_n, %c1 : index
@@ -151,8 +175,9 @@ gpu.module @gemv_all_reduce {
     %me1 = arith.addi %me, %c1 : index
     %my_end0 = arith.muli %me1, %per_rank : index
     %my_end = arith.minui %my_end0, %tiles : index
-    %done_base = arith.muli %tiles, %n : index
     %my_slot = arith.muli %me, %m : index
+    %sums = arith.muli %n, %m : index
+    // 1. The GEMV, every partial put where its owner folds it.
     scf.for %v = %bid to %tiles step %grid {
       %vt = arith.addi %v, %my_end : index
       %t = arith.remui %vt, %tiles : index
@@ -162,98 +187,56 @@ gpu.module @gemv_all_reduce {
       %row0 = arith.addi %tile_row, %sub_row : index
       %s0, %s1, %s2, %s3 = func.call @dot4(%w, %x, %row0, %kr) : (memref<?xbf16>, memref<?xbf16>, index, index) -> (f32, f32, f32, f32)
       scf.if %lane0 {
-        %p1 = arith.addi %sub_row, %c1 : index
-        %p2 = arith.addi %p1, %c1 : index
-        %p3 = arith.addi %p2, %c1 : index
-        memref.store %s0, %part[%sub_row] : memref<32xf32, #gpu.address_space<workgroup>>
-        memref.store %s1, %part[%p1] : memref<32xf32, #gpu.address_space<workgroup>>
-        memref.store %s2, %part[%p2] : memref<32xf32, #gpu.address_space<workgroup>>
-        memref.store %s3, %part[%p3] : memref<32xf32, #gpu.address_space<workgroup>>
+        %part = vector.from_elements %s0, %s1, %s2, %s3 : vector<4xf32>
+        %bits = vector.bitcast %part : vector<4xf32> to vector<4xi32>
+        %at = arith.addi %my_slot, %row0 : index
+        func.call @symm_coll_ll_put(%ll, %at, %bits, %owner32, %epoch) : (memref<?xi64, #symm.heap>, index, vector<4xi32>, i32, i32) -> ()
       }
-      gpu.barrier
-      %row = arith.addi %tile_row, %tid : index
-      %ready_base = arith.muli %t, %n : index
+    }
+    // The workgroup's tiles again, lane l taking tiles l, l + 32, ...
+    %c32_grid = arith.muli %grid, %c32 : index
+    %lane_grid = arith.muli %lane, %grid : index
+    %v_lane = arith.addi %bid, %lane_grid : index
+    // 2. This rank's tiles: fold, store, put the sums.
+    scf.for %v = %v_lane to %tiles step %c32_grid {
+      %vt = arith.addi %v, %my_end : index
+      %t = arith.remui %vt, %tiles : index
+      %owner = arith.divui %t, %per_rank : index
       %mine = arith.cmpi eq, %owner, %me : index
       scf.if %mine {
-        // Phase two: this rank owns the tile.
-        scf.if %first {
-          scf.for %p = %c0 to %n step %c1 {
-            %peer = arith.cmpi ne, %p, %me : index
-            scf.if %peer {
-              %f = arith.addi %ready_base, %p : index
-              %seen = symm.wait %flags[%f] ge %epoch scope(system) : memref<?xi32, #symm.heap> -> i32
-            }
+        %tile_row = arith.muli %t, %c32 : index
+        %row0 = arith.addi %tile_row, %sub_row : index
+        %own_at = arith.addi %my_slot, %row0 : index
+        %own_bits = func.call @symm_coll_ll_get(%ll, %own_at, %epoch) : (memref<?xi64, #symm.heap>, index, i32) -> vector<4xi32>
+        %own = vector.bitcast %own_bits : vector<4xi32> to vector<4xf32>
+        %sum = func.call @symm_coll_fold_slots_f32(%own, %ll, %m, %row0, %words, %tag, %sum_op) : (vector<4xf32>, memref<?xi64, #symm.heap>, index, index, i1, i64, i32) -> vector<4xf32>
+        %b = arith.truncf %sum : vector<4xf32> to vector<4xbf16>
+        vector.store %b, %y[%row0] {alignment = 8} : memref<?xbf16>, vector<4xbf16>
+        %bits = vector.bitcast %sum : vector<4xf32> to vector<4xi32>
+        %at = arith.addi %sums, %row0 : index
+        scf.for %p = %c0 to %n step %c1 {
+          %peer = arith.cmpi ne, %p, %me : index
+          scf.if %peer {
+            %p32 = arith.index_cast %p : index to i32
+            func.call @symm_coll_ll_put(%ll, %at, %bits, %p32, %epoch) : (memref<?xi64, #symm.heap>, index, vector<4xi32>, i32, i32) -> ()
           }
-        }
-        gpu.barrier
-        scf.if %row_thread {
-          %own = memref.load %part[%tid] : memref<32xf32, #gpu.address_space<workgroup>>
-          %zero = arith.constant 0.0 : f32
-          %sum = scf.for %p = %c0 to %n step %c1 iter_args(%acc = %zero) -> (f32) {
-            %peer = arith.cmpi ne, %p, %me : index
-            %val = scf.if %peer -> (f32) {
-              %slot = arith.muli %p, %m : index
-              %i = arith.addi %slot, %row : index
-              %theirs = memref.load %scratch[%i] : memref<?xf32, #symm.heap>
-              scf.yield %theirs : f32
-            } else {
-              scf.yield %own : f32
-            }
-            %next = arith.addf %acc, %val : f32
-            scf.yield %next : f32
-          }
-          // y is stored as bf16 bits: x86 would otherwise carry the bf16
-          // value into the peer loop through __truncsfbf2, which libgcc
-          // before GCC 13 lacks, and the CPU target's module fail to load.
-          %bf = arith.truncf %sum : f32 to bf16
-          %b = arith.bitcast %bf : bf16 to i16
-          memref.store %b, %y[%row] : memref<?xi16, #symm.heap>
-          scf.for %p = %c0 to %n step %c1 {
-            %peer = arith.cmpi ne, %p, %me : index
-            scf.if %peer {
-              %p32 = arith.index_cast %p : index to i32
-              symm.store %b, %y[%row] to %p32 : i16 -> memref<?xi16, #symm.heap>
-            }
-          }
-        }
-        symm.release_barrier scope(system)
-        scf.if %first {
-          %f = arith.addi %done_base, %t : index
-          scf.for %p = %c0 to %n step %c1 {
-            %peer = arith.cmpi ne, %p, %me : index
-            scf.if %peer {
-              %p32 = arith.index_cast %p : index to i32
-              symm.store %epoch, %flags[%f] to %p32 ordering(release) scope(system) : i32 -> memref<?xi32, #symm.heap>
-            }
-          }
-        }
-      } else {
-        // Phase one: push the partial tile to its owner.
-        scf.if %row_thread {
-          %val = memref.load %part[%tid] : memref<32xf32, #gpu.address_space<workgroup>>
-          %i = arith.addi %my_slot, %row : index
-          symm.store %val, %scratch[%i] to %owner32 : f32 -> memref<?xf32, #symm.heap>
-        }
-        symm.release_barrier scope(system)
-        scf.if %first {
-          %f = arith.addi %ready_base, %me : index
-          symm.store %epoch, %flags[%f] to %owner32 ordering(release) scope(system) : i32 -> memref<?xi32, #symm.heap>
         }
       }
-      // %part is written again by the next tile.
-      gpu.barrier
     }
-    // The owners' results of the peer tiles this workgroup computed.
-    scf.if %first {
-      scf.for %v = %bid to %tiles step %grid {
-        %vt = arith.addi %v, %my_end : index
-        %t = arith.remui %vt, %tiles : index
-        %owner = arith.divui %t, %per_rank : index
-        %theirs = arith.cmpi ne, %owner, %me : index
-        scf.if %theirs {
-          %f = arith.addi %done_base, %t : index
-          %seen = symm.wait %flags[%f] ge %epoch scope(system) : memref<?xi32, #symm.heap> -> i32
-        }
+    // 3. The peers' tiles: their owners' sums.
+    scf.for %v = %v_lane to %tiles step %c32_grid {
+      %vt = arith.addi %v, %my_end : index
+      %t = arith.remui %vt, %tiles : index
+      %owner = arith.divui %t, %per_rank : index
+      %theirs = arith.cmpi ne, %owner, %me : index
+      scf.if %theirs {
+        %tile_row = arith.muli %t, %c32 : index
+        %row0 = arith.addi %tile_row, %sub_row : index
+        %at = arith.addi %sums, %row0 : index
+        %bits = func.call @symm_coll_ll_get(%ll, %at, %epoch) : (memref<?xi64, #symm.heap>, index, i32) -> vector<4xi32>
+        %sum = vector.bitcast %bits : vector<4xi32> to vector<4xf32>
+        %b = arith.truncf %sum : vector<4xf32> to vector<4xbf16>
+        vector.store %b, %y[%row0] {alignment = 8} : memref<?xbf16>, vector<4xbf16>
       }
     }
     gpu.return
