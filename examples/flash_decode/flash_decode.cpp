@@ -63,7 +63,7 @@ Options parse(int argc, char **argv) {
               "workgroups, at most one per tile (auto: "
               "528 on GPUs, 8 on CPU ranks)");
   args.option("threads", "auto",
-              "threads per workgroup, a multiple of 32 "
+              "threads per workgroup, a multiple of 32 up to 256 "
               "(auto: 256 on GPUs, 32 on CPU ranks)");
   args.option("check-heads", "auto",
               "heads each rank checks (auto: all "
@@ -117,6 +117,10 @@ Options parse(int argc, char **argv) {
     args.fail("--head-dim=" + std::to_string(o.dim) +
               " must be 8, 16, 32, 64, 128 or 256 (D/8 lanes of 16-byte "
               "vectors per row, dividing a 32-lane subgroup)");
+  if (o.threads > 256)
+    args.fail("--threads=" + std::to_string(o.threads) +
+              " exceeds 256: the attend kernel is compiled for workgroups of "
+              "at most 256 threads (nvvm.maxntid)");
   if (o.threads % 32)
     args.fail("--threads=" + std::to_string(o.threads) +
               " is not a multiple of 32");
@@ -182,10 +186,13 @@ public:
     local = heapAlloc<float>(tiles * p);
     ready = heapAlloc<int32_t>(tiles);
     upload(ready, std::vector<int32_t>(tiles, 0));
+    // The low-latency words of fused and fine_grained, one set per parity
+    // of the epoch: a rank puts epoch e + 2's tiles only after every peer's
+    // combine of epoch e (its attend follows its combine of e + 1, which
+    // waited for every peer's tiles of e + 1, put after their combine of e).
     for (int par = 0; par < 2; ++par) {
-      part[par] = heapAlloc<float>(world * tiles * p);
-      flag[par] = heapAlloc<int32_t>(world * tiles);
-      upload(flag[par], std::vector<int32_t>(world * tiles, 0));
+      ll[par] = heapAlloc<uint64_t>(world * tiles * p);
+      upload(ll[par], std::vector<uint64_t>(world * tiles * p, 0));
     }
     gathered = deviceAlloc<float>(world * tiles * p);
 #ifdef FLASH_DECODE_NCCL
@@ -226,17 +233,16 @@ public:
       Params a;
       a.memref(local, tiles * p)
           .memref(ready, tiles)
-          .memref(part[par], world * tiles * p)
-          .memref(flag[par], world * tiles)
+          .memref(ll[par], world * tiles * p)
           .index(tiles)
           .index(p)
           .i32(epoch);
       // Few blocks: they spin on attend's tiles beside it.
       launch("push", std::min<size_t>(tiles, 8), 64, a, side);
-      combine(part[par], 1);
+      combine(gathered, 2);
     } else {
-      attend(1, part[par]);
-      combine(part[par], 1);
+      attend(1, local);
+      combine(gathered, 1);
     }
   }
 
@@ -273,8 +279,8 @@ private:
     a.memref(q, size_t(o.heads) * o.dim)
         .memref(k, len * row)
         .memref(v, len * row)
-        .memref(dst, (mode == 1 ? world : 1) * tiles * p)
-        .memref(flag[par], world * tiles)
+        .memref(dst, tiles * p)
+        .memref(ll[par], world * tiles * p)
         .memref(ready, tiles)
         .index(len)
         .index(o.heads)
@@ -291,7 +297,7 @@ private:
   void combine(float *src, int wait) {
     Params a;
     a.memref(src, world * tiles * p)
-        .memref(flag[epoch & 1], world * tiles)
+        .memref(ll[epoch & 1], world * tiles * p)
         .memref(out, size_t(o.heads) * o.dim)
         .index(o.heads)
         .index(splits)
@@ -329,8 +335,9 @@ private:
   symm_module *module = nullptr;
   symm_stream *stream = nullptr, *side = nullptr;
   Half *q = nullptr, *k = nullptr, *v = nullptr, *out = nullptr;
-  float *local = nullptr, *gathered = nullptr, *part[2] = {};
-  int32_t *ready = nullptr, *flag[2] = {};
+  float *local = nullptr, *gathered = nullptr;
+  int32_t *ready = nullptr;
+  uint64_t *ll[2] = {};
 };
 
 // Every rank checks the heads it is given against an fp64 softmax over the

@@ -3,16 +3,19 @@
 // Layouts: q[heads*D] fp16; this rank's KV shard k, v[len*kv_heads*D] fp16
 // (position-major); a partial tile (head h, split s of this rank's shard) is
 // P = D + 4 fp32 values: the tile's softmax-normalised output (D values),
-// then its log-sum-exp. The gathered partials of every rank are
-// part[((rank*heads + h)*splits + s)*P] and flag[(rank*heads + h)*splits + s].
+// then its log-sum-exp (and three unused). The gathered partials of every
+// rank are at ((rank*heads + h)*splits + s)*P: in fp32 (bulk_sync), or in
+// the device library's low-latency words (fused, fine_grained: one 8-byte
+// word per value, the value with the epoch, so a tile is ready when its
+// words carry the reader's epoch; no flag and no fence).
 // A group of D/8 lanes reads one key or value row as 16-byte vectors of 8
 // fp16, so D/8 must divide 32 and the block size must be a multiple of it.
 module attributes {gpu.container_module} {
   gpu.module @flash {
-    // The device library's signalling blocks (signal.mlir): every rank's flag
-    // set together, and every rank's flags polled together.
-    func.func private @symm_coll_signal_ranks(memref<?xi32, #symm.heap>, index, i32)
-    func.func private @symm_coll_wait_ranks(memref<?xi32, #symm.heap>, index, index, index, i32)
+    // The device library's low-latency words (signal.mlir).
+    func.func private @symm_coll_ll_put(memref<?xi64, #symm.heap>, index, vector<4xi32>, i32, i32)
+    func.func private @symm_coll_ll_put_word(memref<?xi64, #symm.heap>, index, index, i32, i32, i32)
+    func.func private @symm_coll_ll_get(memref<?xi64, #symm.heap>, index, i32) -> vector<4xi32>
     // Fills buf[i] with value(key, first + i), the inputs' generator shared
     // with the host reference: the top 24 bits of a splitmix64 hash, scaled
     // to [-1, 1) (exact in f32), rounded to fp16. n is a multiple of 8.
@@ -71,12 +74,15 @@ module attributes {gpu.container_module} {
     // lanes takes one position at a time (online softmax in fp32 registers:
     // running max, sum and output); the groups are merged in workgroup
     // memory. mode 0: the tile goes to part (this rank's slot 0 layout, for
-    // an all-gather); 1 (fused): the tile is stored from registers into
-    // slot `rank` of every rank's part and flagged there; 2 (fine_grained):
-    // stored locally like 0, then ready[tile] = epoch for the push kernel.
+    // an all-gather); 1 (fused): the tile is put from registers into slot
+    // `rank` of every rank's ll, a word per value; 2 (fine_grained): stored
+    // locally like 0, then ready[tile] = epoch for the push kernel.
+    // The attributes (at most 256 threads, five workgroups an SM) let the
+    // NVIDIA compiler schedule for that: without them (40 registers) the
+    // kernel took 3% longer (2 H200s, README.md).
     gpu.func @attend(%q: memref<?xf16>, %k: memref<?xf16>, %v: memref<?xf16>,
                      %part: memref<?xf32, #symm.heap>,
-                     %flag: memref<?xi32, #symm.heap>,
+                     %ll: memref<?xi64, #symm.heap>,
                      %ready: memref<?xi32, #symm.heap>,
                      %len: index, %heads: index, %group: index,
                      %kv_heads: index, %d: index, %splits: index,
@@ -84,7 +90,7 @@ module attributes {gpu.container_module} {
         workgroup(%wm: memref<64xf32, #gpu.address_space<workgroup>>,
                   %wl: memref<64xf32, #gpu.address_space<workgroup>>,
                   %wacc: memref<8192xf32, #gpu.address_space<workgroup>>)
-        kernel {
+        kernel attributes {nvvm.maxntid = array<i32: 256, 1, 1>, nvvm.minctasm = 5 : i32} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c4 = arith.constant 4 : index
@@ -225,10 +231,12 @@ module attributes {gpu.container_module} {
           %on = arith.mulf %o, %inv : f32
           %oi = arith.addi %base, %j : index
           scf.if %push {
+            %bits = arith.bitcast %on : f32 to i32
+            %jw = arith.remui %j, %c4 : index
             %ni = arith.index_cast %n : i32 to index
             scf.for %r = %c0 to %ni step %c1 {
               %ri = arith.index_cast %r : index to i32
-              symm.store %on, %part[%oi] to %ri : f32 -> memref<?xf32, #symm.heap>
+              func.call @symm_coll_ll_put_word(%ll, %oi, %jw, %bits, %ri, %epoch) : (memref<?xi64, #symm.heap>, index, index, i32, i32, i32) -> ()
             }
           } else {
             memref.store %on, %part[%oi] : memref<?xf32, #symm.heap>
@@ -237,26 +245,29 @@ module attributes {gpu.container_module} {
         scf.if %first {
           %li = arith.addi %base, %d : index
           scf.if %push {
+            // The log-sum-exp's vector (three unused words beside it).
+            %bits = arith.bitcast %lse : f32 to i32
+            %zero4 = arith.constant dense<0> : vector<4xi32>
+            %x = vector.insert %bits, %zero4 [0] : i32 into vector<4xi32>
             %ni = arith.index_cast %n : i32 to index
             scf.for %r = %c0 to %ni step %c1 {
               %ri = arith.index_cast %r : index to i32
-              symm.store %lse, %part[%li] to %ri : f32 -> memref<?xf32, #symm.heap>
+              func.call @symm_coll_ll_put(%ll, %li, %x, %ri, %epoch) : (memref<?xi64, #symm.heap>, index, vector<4xi32>, i32, i32) -> ()
             }
           } else {
             memref.store %lse, %part[%li] : memref<?xf32, #symm.heap>
           }
         }
-        // Every thread's stores are complete before the tile's flags (which
-        // thread r raises on rank r), and every thread is done with the
-        // workgroup memory before the next tile.
-        scf.if %push {
-          func.call @symm_coll_signal_ranks(%flag, %slot, %epoch) : (memref<?xi32, #symm.heap>, index, i32) -> ()
-        }
-        symm.release_barrier scope(system)
+        // Every thread is done with the workgroup memory before the next
+        // tile.
         scf.if %signal_ready {
+          // The tile's stores are complete before its ready flag.
+          symm.release_barrier scope(system)
           scf.if %first {
             symm.store %epoch, %ready[%tile] ordering(release) scope(system) : i32 -> memref<?xi32, #symm.heap>
           }
+        } else {
+          gpu.barrier
         }
       }
       gpu.return
@@ -264,11 +275,10 @@ module attributes {gpu.container_module} {
 
     // fine_grained: runs beside attend (another stream) and forwards each
     // local tile as soon as attend flags it: into slot `rank` of every
-    // rank's part, then that rank's flag.
+    // rank's ll.
     gpu.func @push(%local: memref<?xf32, #symm.heap>,
                    %ready: memref<?xi32, #symm.heap>,
-                   %part: memref<?xf32, #symm.heap>,
-                   %flag: memref<?xi32, #symm.heap>, %tiles: index,
+                   %ll: memref<?xi64, #symm.heap>, %tiles: index,
                    %p: index, %epoch: i32) kernel {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -296,23 +306,30 @@ module attributes {gpu.container_module} {
           %o = arith.muli %i, %c4 : index
           %si = arith.addi %src, %o : index
           %x = vector.load %local[%si] {alignment = 16} : memref<?xf32, #symm.heap>, vector<4xf32>
+          %xi = vector.bitcast %x : vector<4xf32> to vector<4xi32>
+          // The load before the words: combine's acquire after them orders
+          // it before the next attend, which writes local again.
+          symm.fence ordering(release) scope(system)
           %di = arith.addi %dst, %o : index
           scf.for %r = %c0 to %ni step %c1 {
             %ri = arith.index_cast %r : index to i32
-            symm.store %x, %part[%di] to %ri : vector<4xf32> -> memref<?xf32, #symm.heap>
+            func.call @symm_coll_ll_put(%ll, %di, %xi, %ri, %epoch) : (memref<?xi64, #symm.heap>, index, vector<4xi32>, i32, i32) -> ()
           }
         }
-        func.call @symm_coll_signal_ranks(%flag, %slot, %epoch) : (memref<?xi32, #symm.heap>, index, i32) -> ()
+        // Every thread is done with this tile before the next wait.
+        gpu.barrier
       }
       gpu.return
     }
 
     // Combines every rank's tiles of each head: out = sum_i e_i O_i / sum_i
     // e_i with e_i = exp(lse_i - max lse), in fp32, stored as fp16. With
-    // `wait`, the head's flags of every rank are awaited first, all polled
-    // together (symm_coll_wait_ranks: rank r's `splits` flags of head h
-    // start at (r * heads + h) * splits).
-    gpu.func @combine(%part: memref<?xf32>, %flag: memref<?xi32, #symm.heap>,
+    // `wait` 1 or 2, the workgroup first takes the head's tiles of every
+    // rank out of `ll` as their words arrive, all threads at once, into
+    // `part`; with 2 (the push kernel's words) it then acquires what push
+    // released, so that push's loads of attend's local tiles happen before
+    // the next attend.
+    gpu.func @combine(%part: memref<?xf32>, %ll: memref<?xi64, #symm.heap>,
                       %out: memref<?xf16>, %heads: index, %splits: index,
                       %d: index, %wait: i32, %epoch: i32) kernel {
       %c0 = arith.constant 0 : index
@@ -332,10 +349,33 @@ module attributes {gpu.container_module} {
       %waits = arith.cmpi ne, %wait, %c0i : i32
       scf.for %h = %bid to %heads step %gd {
         scf.if %waits {
-          %hs = arith.muli %h, %splits : index
-          %stride = arith.muli %heads, %splits : index
-          func.call @symm_coll_wait_ranks(%flag, %hs, %splits, %stride, %epoch) : (memref<?xi32, #symm.heap>, index, index, index, i32) -> ()
+          // Vector i of the head's tiles: tile i / (P/4) of them (rank r,
+          // split s), its vector i mod (P/4).
+          %pv = arith.divui %p, %c4 : index
+          %vecs = arith.muli %count, %pv : index
+          scf.for %i = %tid to %vecs step %bd {
+            %ti = arith.divui %i, %pv : index
+            %vi = arith.remui %i, %pv : index
+            %r = arith.divui %ti, %splits : index
+            %s = arith.remui %ti, %splits : index
+            %t0 = arith.muli %r, %heads : index
+            %t1 = arith.addi %t0, %h : index
+            %t2 = arith.muli %t1, %splits : index
+            %t = arith.addi %t2, %s : index
+            %b = arith.muli %t, %p : index
+            %o4 = arith.muli %vi, %c4 : index
+            %at = arith.addi %b, %o4 : index
+            %xi = func.call @symm_coll_ll_get(%ll, %at, %epoch) : (memref<?xi64, #symm.heap>, index, i32) -> vector<4xi32>
+            %x = vector.bitcast %xi : vector<4xi32> to vector<4xf32>
+            vector.store %x, %part[%at] {alignment = 16} : memref<?xf32>, vector<4xf32>
+          }
+          %c2i = arith.constant 2 : i32
+          %acquire = arith.cmpi eq, %wait, %c2i : i32
+          scf.if %acquire {
+            symm.fence ordering(acquire) scope(system)
+          }
         }
+        // The head's tiles in part are visible to the whole workgroup.
         gpu.barrier
         %mx = scf.for %i = %c0 to %count step %c1 iter_args(%a = %lowest) -> (f32) {
           %r = arith.divui %i, %splits : index
