@@ -572,6 +572,8 @@ RUNS = {
     # 4 H100s, early launches: the whole sweep, 8K-1G.
     "h100x4-collectives-vs-nccl-early-launch/symm.csv":
         (4, replace(BEFORE_LL128_CHAIN, ll128_3=None), {}),
+    # 2 H100s, the low-latency words' single-word put: the whole sweep.
+    "h100x2-collectives-vs-nccl-ll-words/symm.csv": (2, TODAY, {}),
 }
 # CSVs of the results that are not one code's run: the check skips them.
 NOT_RUNS = {
