@@ -16,6 +16,16 @@ module attributes {gpu.container_module} {
     func.func private @symm_coll_ll_put(memref<?xi64, #symm.heap>, index, vector<4xi32>, i32, i32)
     func.func private @symm_coll_ll_put_word(memref<?xi64, #symm.heap>, index, index, i32, i32, i32)
     func.func private @symm_coll_ll_get(memref<?xi64, #symm.heap>, index, i32) -> vector<4xi32>
+    // The first value of rank r's tile of head h, split s, in the gathered
+    // layout: ((r * heads + h) * splits + s) * P.
+    func.func private @tile_base(%r: index, %h: index, %s: index, %heads: index, %splits: index, %p: index) -> index {
+      %t0 = arith.muli %r, %heads : index
+      %t1 = arith.addi %t0, %h : index
+      %t2 = arith.muli %t1, %splits : index
+      %t = arith.addi %t2, %s : index
+      %b = arith.muli %t, %p : index
+      return %b : index
+    }
     // Fills buf[i] with value(key, first + i), the inputs' generator shared
     // with the host reference: the top 24 bits of a splitmix64 hash, scaled
     // to [-1, 1) (exact in f32), rounded to fp16. n is a multiple of 8.
@@ -212,11 +222,7 @@ module attributes {gpu.container_module} {
         %logsum = math.log %sum1 : f32
         %lse0 = arith.addf %mx, %logsum : f32
         %lse = arith.select %empty, %lowest, %lse0 : f32
-        %slot0 = arith.muli %slot_rank, %heads : index
-        %slot1 = arith.addi %slot0, %h : index
-        %slot2 = arith.muli %slot1, %splits : index
-        %slot = arith.addi %slot2, %sp : index
-        %base = arith.muli %slot, %p : index
+        %base = func.call @tile_base(%slot_rank, %h, %sp, %heads, %splits, %p) : (index, index, index, index, index, index) -> index
         scf.for %j = %tid to %d step %bd {
           %o = scf.for %i = %c0 to %groups step %c1 iter_args(%a = %fzero) -> (f32) {
             %x = memref.load %wm[%i] : memref<64xf32, #gpu.address_space<workgroup>>
@@ -358,11 +364,7 @@ module attributes {gpu.container_module} {
             %vi = arith.remui %i, %pv : index
             %r = arith.divui %ti, %splits : index
             %s = arith.remui %ti, %splits : index
-            %t0 = arith.muli %r, %heads : index
-            %t1 = arith.addi %t0, %h : index
-            %t2 = arith.muli %t1, %splits : index
-            %t = arith.addi %t2, %s : index
-            %b = arith.muli %t, %p : index
+            %b = func.call @tile_base(%r, %h, %s, %heads, %splits, %p) : (index, index, index, index, index, index) -> index
             %o4 = arith.muli %vi, %c4 : index
             %at = arith.addi %b, %o4 : index
             %xi = func.call @symm_coll_ll_get(%ll, %at, %epoch) : (memref<?xi64, #symm.heap>, index, i32) -> vector<4xi32>
@@ -380,11 +382,7 @@ module attributes {gpu.container_module} {
         %mx = scf.for %i = %c0 to %count step %c1 iter_args(%a = %lowest) -> (f32) {
           %r = arith.divui %i, %splits : index
           %s = arith.remui %i, %splits : index
-          %t0 = arith.muli %r, %heads : index
-          %t1 = arith.addi %t0, %h : index
-          %t2 = arith.muli %t1, %splits : index
-          %t = arith.addi %t2, %s : index
-          %b = arith.muli %t, %p : index
+          %b = func.call @tile_base(%r, %h, %s, %heads, %splits, %p) : (index, index, index, index, index, index) -> index
           %li = arith.addi %b, %d : index
           %x = memref.load %part[%li] : memref<?xf32>
           %a1 = arith.maximumf %a, %x : f32
@@ -394,11 +392,7 @@ module attributes {gpu.container_module} {
           %r2:2 = scf.for %i = %c0 to %count step %c1 iter_args(%num = %fzero, %den = %fzero) -> (f32, f32) {
             %r = arith.divui %i, %splits : index
             %s = arith.remui %i, %splits : index
-            %t0 = arith.muli %r, %heads : index
-            %t1 = arith.addi %t0, %h : index
-            %t2 = arith.muli %t1, %splits : index
-            %t = arith.addi %t2, %s : index
-            %b = arith.muli %t, %p : index
+            %b = func.call @tile_base(%r, %h, %s, %heads, %splits, %p) : (index, index, index, index, index, index) -> index
             %li = arith.addi %b, %d : index
             %x = memref.load %part[%li] : memref<?xf32>
             %dx = arith.subf %x, %mx : f32

@@ -117,6 +117,19 @@ gpu.module @gemv_all_reduce {
     gpu.return
   }
 
+  // The tile of the fused kernel's step v (rank r walks the tiles from the
+  // end of its own range, my_end): its owner and the first of the subgroup's
+  // rows in it.
+  func.func private @tile_of(%v: index, %my_end: index, %tiles: index, %per_rank: index, %sub_row: index) -> (index, index) {
+    %c32 = arith.constant 32 : index
+    %vt = arith.addi %v, %my_end : index
+    %t = arith.remui %vt, %tiles : index
+    %owner = arith.divui %t, %per_rank : index
+    %tile_row = arith.muli %t, %c32 : index
+    %row0 = arith.addi %tile_row, %sub_row : index
+    return %owner, %row0 : index, index
+  }
+
   // y = sum over ranks of w x, on every rank, in one kernel. Tile t belongs
   // to rank t / ceil(tiles / W) (contiguous ranges); subgroup s of a
   // workgroup handles rows 4s .. 4s+3 of its tiles, in low-latency words of
@@ -179,12 +192,8 @@ gpu.module @gemv_all_reduce {
     %sums = arith.muli %n, %m : index
     // 1. The GEMV, every partial put where its owner folds it.
     scf.for %v = %bid to %tiles step %grid {
-      %vt = arith.addi %v, %my_end : index
-      %t = arith.remui %vt, %tiles : index
-      %owner = arith.divui %t, %per_rank : index
+      %owner, %row0 = func.call @tile_of(%v, %my_end, %tiles, %per_rank, %sub_row) : (index, index, index, index, index) -> (index, index)
       %owner32 = arith.index_cast %owner : index to i32
-      %tile_row = arith.muli %t, %c32 : index
-      %row0 = arith.addi %tile_row, %sub_row : index
       %s0, %s1, %s2, %s3 = func.call @dot4(%w, %x, %row0, %kr) : (memref<?xbf16>, memref<?xbf16>, index, index) -> (f32, f32, f32, f32)
       scf.if %lane0 {
         %part = vector.from_elements %s0, %s1, %s2, %s3 : vector<4xf32>
@@ -199,13 +208,9 @@ gpu.module @gemv_all_reduce {
     %v_lane = arith.addi %bid, %lane_grid : index
     // 2. This rank's tiles: fold, store, put the sums.
     scf.for %v = %v_lane to %tiles step %c32_grid {
-      %vt = arith.addi %v, %my_end : index
-      %t = arith.remui %vt, %tiles : index
-      %owner = arith.divui %t, %per_rank : index
+      %owner, %row0 = func.call @tile_of(%v, %my_end, %tiles, %per_rank, %sub_row) : (index, index, index, index, index) -> (index, index)
       %mine = arith.cmpi eq, %owner, %me : index
       scf.if %mine {
-        %tile_row = arith.muli %t, %c32 : index
-        %row0 = arith.addi %tile_row, %sub_row : index
         %own_at = arith.addi %my_slot, %row0 : index
         %own_bits = func.call @symm_coll_ll_get(%ll, %own_at, %epoch) : (memref<?xi64, #symm.heap>, index, i32) -> vector<4xi32>
         %own = vector.bitcast %own_bits : vector<4xi32> to vector<4xf32>
@@ -225,13 +230,9 @@ gpu.module @gemv_all_reduce {
     }
     // 3. The peers' tiles: their owners' sums.
     scf.for %v = %v_lane to %tiles step %c32_grid {
-      %vt = arith.addi %v, %my_end : index
-      %t = arith.remui %vt, %tiles : index
-      %owner = arith.divui %t, %per_rank : index
+      %owner, %row0 = func.call @tile_of(%v, %my_end, %tiles, %per_rank, %sub_row) : (index, index, index, index, index) -> (index, index)
       %theirs = arith.cmpi ne, %owner, %me : index
       scf.if %theirs {
-        %tile_row = arith.muli %t, %c32 : index
-        %row0 = arith.addi %tile_row, %sub_row : index
         %at = arith.addi %sums, %row0 : index
         %bits = func.call @symm_coll_ll_get(%ll, %at, %epoch) : (memref<?xi64, #symm.heap>, index, i32) -> vector<4xi32>
         %sum = vector.bitcast %bits : vector<4xi32> to vector<4xf32>
