@@ -190,9 +190,13 @@ public:
     // of the epoch: a rank puts epoch e + 2's tiles only after every peer's
     // combine of epoch e (its attend follows its combine of e + 1, which
     // waited for every peer's tiles of e + 1, put after their combine of e).
+    // Whole lines of 16 words: a vector's words lie in the line of its
+    // index / 4 (symm_coll_ll_word), so the last vectors may reach past
+    // world * tiles * P words into the line they start.
+    llWords = (world * tiles * p + 15) / 16 * 16;
     for (int par = 0; par < 2; ++par) {
-      ll[par] = heapAlloc<uint64_t>(world * tiles * p);
-      upload(ll[par], std::vector<uint64_t>(world * tiles * p, 0));
+      ll[par] = heapAlloc<uint64_t>(llWords);
+      upload(ll[par], std::vector<uint64_t>(llWords, 0));
     }
     gathered = deviceAlloc<float>(world * tiles * p);
 #ifdef FLASH_DECODE_NCCL
@@ -233,7 +237,7 @@ public:
       Params a;
       a.memref(local, tiles * p)
           .memref(ready, tiles)
-          .memref(ll[par], world * tiles * p)
+          .memref(ll[par], llWords)
           .index(tiles)
           .index(p)
           .i32(epoch);
@@ -280,7 +284,7 @@ private:
         .memref(k, len * row)
         .memref(v, len * row)
         .memref(dst, tiles * p)
-        .memref(ll[par], world * tiles * p)
+        .memref(ll[par], llWords)
         .memref(ready, tiles)
         .index(len)
         .index(o.heads)
@@ -297,7 +301,7 @@ private:
   void combine(float *src, int wait) {
     Params a;
     a.memref(src, world * tiles * p)
-        .memref(ll[epoch & 1], world * tiles * p)
+        .memref(ll[epoch & 1], llWords)
         .memref(out, size_t(o.heads) * o.dim)
         .index(o.heads)
         .index(splits)
@@ -329,7 +333,7 @@ private:
 
   const Options &o;
   int rank = 0, world = 1, splits = 1, blocks = 1, threads = 32;
-  size_t tiles = 1, start = 0, len = 0, p = 0;
+  size_t tiles = 1, start = 0, len = 0, p = 0, llWords = 0;
   uint64_t keyK = 0, keyV = 0, keyQ = 0;
   int32_t epoch = 0;
   symm_module *module = nullptr;
@@ -428,7 +432,7 @@ int main(int argc, char **argv) {
     fd.drain();
     status = fd.verify();
     // Then iterations back to back (both parities of the gathered partials,
-    // flags of later epochs, no synchronisation between them), checked at
+    // words of later epochs, no synchronisation between them), checked at
     // the end; with --bench, the timed ones.
     if (o.bench)
       fd.benchmark();
