@@ -186,6 +186,8 @@ public:
     local = heapAlloc<float>(tiles * p);
     ready = heapAlloc<int32_t>(tiles);
     upload(ready, std::vector<int32_t>(tiles, 0));
+    pushed = heapAlloc<int32_t>(kPushers);
+    upload(pushed, std::vector<int32_t>(kPushers, 0));
     // The low-latency words of fused and fine_grained, one set per parity
     // of the epoch: a rank puts epoch e + 2's tiles only after every peer's
     // combine of epoch e (its attend follows its combine of e + 1, which
@@ -238,12 +240,14 @@ public:
       a.memref(local, tiles * p)
           .memref(ready, tiles)
           .memref(ll[par], llWords)
+          .memref(pushed, kPushers)
           .index(tiles)
           .index(p)
           .i32(epoch);
       // Few blocks: they spin on attend's tiles beside it.
-      launch("push", std::min<size_t>(tiles, 8), 64, a, side);
-      combine(gathered, 2);
+      size_t pushers = std::min<size_t>(tiles, kPushers);
+      launch("push", pushers, 64, a, side);
+      combine(gathered, 1, pushers);
     } else {
       attend(1, local);
       combine(gathered, 1);
@@ -298,14 +302,18 @@ private:
     launch("attend", std::min<size_t>(tiles, blocks), threads, a, stream);
   }
 
-  void combine(float *src, int wait) {
+  // wait: take the tiles out of the words; pushers: acquire that many push
+  // workgroups' pushed flags first (fine_grained).
+  void combine(float *src, int wait, size_t pushers = 0) {
     Params a;
     a.memref(src, world * tiles * p)
         .memref(ll[epoch & 1], llWords)
+        .memref(pushed, kPushers)
         .memref(out, size_t(o.heads) * o.dim)
         .index(o.heads)
         .index(splits)
         .index(o.dim)
+        .index(pushers)
         .i32(wait)
         .i32(epoch);
     launch("combine", std::min<size_t>(o.heads, blocks), 128, a, stream);
@@ -340,7 +348,9 @@ private:
   symm_stream *stream = nullptr, *side = nullptr;
   Half *q = nullptr, *k = nullptr, *v = nullptr, *out = nullptr;
   float *local = nullptr, *gathered = nullptr;
-  int32_t *ready = nullptr;
+  // fine_grained's push workgroups, each with its flag in pushed.
+  static constexpr size_t kPushers = 8;
+  int32_t *ready = nullptr, *pushed = nullptr;
   uint64_t *ll[2] = {};
 };
 

@@ -281,10 +281,13 @@ module attributes {gpu.container_module} {
 
     // fine_grained: runs beside attend (another stream) and forwards each
     // local tile as soon as attend flags it: into slot `rank` of every
-    // rank's ll.
+    // rank's ll. At the end each workgroup raises pushed[block] (this rank's):
+    // combine acquires it, so that push's loads of the local tiles happen
+    // before the next attend writes them again.
     gpu.func @push(%local: memref<?xf32, #symm.heap>,
                    %ready: memref<?xi32, #symm.heap>,
-                   %ll: memref<?xi64, #symm.heap>, %tiles: index,
+                   %ll: memref<?xi64, #symm.heap>,
+                   %pushed: memref<?xi32, #symm.heap>, %tiles: index,
                    %p: index, %epoch: i32) kernel {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -313,9 +316,6 @@ module attributes {gpu.container_module} {
           %si = arith.addi %src, %o : index
           %x = vector.load %local[%si] {alignment = 16} : memref<?xf32, #symm.heap>, vector<4xf32>
           %xi = vector.bitcast %x : vector<4xf32> to vector<4xi32>
-          // The load before the words: combine's acquire after them orders
-          // it before the next attend, which writes local again.
-          symm.fence ordering(release) scope(system)
           %di = arith.addi %dst, %o : index
           scf.for %r = %c0 to %ni step %c1 {
             %ri = arith.index_cast %r : index to i32
@@ -325,19 +325,24 @@ module attributes {gpu.container_module} {
         // Every thread is done with this tile before the next wait.
         gpu.barrier
       }
+      symm.release_barrier scope(system)
+      scf.if %first {
+        symm.store %epoch, %pushed[%bid] ordering(release) scope(system) : i32 -> memref<?xi32, #symm.heap>
+      }
       gpu.return
     }
 
     // Combines every rank's tiles of each head: out = sum_i e_i O_i / sum_i
     // e_i with e_i = exp(lse_i - max lse), in fp32, stored as fp16. With
-    // `wait` 1 or 2, the workgroup first takes the head's tiles of every
-    // rank out of `ll` as their words arrive, all threads at once, into
-    // `part`; with 2 (the push kernel's words) it then acquires what push
-    // released, so that push's loads of attend's local tiles happen before
-    // the next attend.
+    // `wait`, the workgroup first takes the head's tiles of every rank out of
+    // `ll` as their words arrive, all threads at once, into `part`. With
+    // `pushers` (fine_grained), it first acquires the push kernel's
+    // pushed[0 .. pushers) of this epoch, so that push's loads of attend's
+    // local tiles happen before the next attend.
     gpu.func @combine(%part: memref<?xf32>, %ll: memref<?xi64, #symm.heap>,
+                      %pushed: memref<?xi32, #symm.heap>,
                       %out: memref<?xf16>, %heads: index, %splits: index,
-                      %d: index, %wait: i32, %epoch: i32) kernel {
+                      %d: index, %pushers: index, %wait: i32, %epoch: i32) kernel {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c4 = arith.constant 4 : index
@@ -353,6 +358,12 @@ module attributes {gpu.container_module} {
       %p = arith.addi %d, %c4 : index
       %count = arith.muli %ni, %splits : index
       %waits = arith.cmpi ne, %wait, %c0i : i32
+      %first = arith.cmpi eq, %tid, %c0 : index
+      scf.if %first {
+        scf.for %b = %c0 to %pushers step %c1 {
+          %seen = symm.wait %pushed[%b] ge %epoch scope(system) : memref<?xi32, #symm.heap> -> i32
+        }
+      }
       scf.for %h = %bid to %heads step %gd {
         scf.if %waits {
           // Vector i of the head's tiles: tile i / (P/4) of them (rank r,
@@ -370,11 +381,6 @@ module attributes {gpu.container_module} {
             %xi = func.call @symm_coll_ll_get(%ll, %at, %epoch) : (memref<?xi64, #symm.heap>, index, i32) -> vector<4xi32>
             %x = vector.bitcast %xi : vector<4xi32> to vector<4xf32>
             vector.store %x, %part[%at] {alignment = 16} : memref<?xf32>, vector<4xf32>
-          }
-          %c2i = arith.constant 2 : i32
-          %acquire = arith.cmpi eq, %wait, %c2i : i32
-          scf.if %acquire {
-            symm.fence ordering(acquire) scope(system)
           }
         }
         // The head's tiles in part are visible to the whole workgroup.
