@@ -7,7 +7,8 @@
 // rank are at ((rank*heads + h)*splits + s)*P: in fp32 (bulk_sync), or in
 // the device library's low-latency words (fused, fine_grained: one 8-byte
 // word per value, the value with the epoch, so a tile is ready when its
-// words carry the reader's epoch; no flag, and in fused no fence).
+// words carry the reader's epoch: no flag per tile across ranks, and in
+// fused no fence).
 // A group of D/8 lanes reads one key or value row as 16-byte vectors of 8
 // fp16, so D/8 must divide 32 and the block size must be a multiple of it.
 module attributes {gpu.container_module} {
