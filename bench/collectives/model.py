@@ -755,6 +755,17 @@ class Model:
         return chunked(S, n * (ll_max // 2), lambda c: self.o + 2 * ALPHA_US
                        + link(4 * (n - 1) * c / n) + hbm(4 * (n - 1) * c / n + 4 * c / n))
 
+    def ll128_two_shot(self, S):
+        """SYMM_ALL_REDUCE_ALGO=ll128_two_shot: the two phases of ll_two_shot
+        in flagged 128-byte lines (7 of 8 bytes data); a launch per chunk of
+        n segments of half a rank's LL128 slot (LL128_MAX / (n - 1) / 2)."""
+        n = self.n
+        if n < 2:
+            return self.two_shot(S)
+        out = 2 * (n - 1) / n * 8 / 7
+        return chunked(S, n * (LL128_MAX // (n - 1) // 2), lambda c: self.o
+                       + 2 * ALPHA_US + link(out * c) + hbm(out * c + 4 * c / n))
+
     def ll_two_shot_512k(self, S):
         """ll_two_shot with SYMM_COLLECTIVES_LL_MAX=512K: segments of 256K."""
         return self.ll_two_shot(S, 512 * KB)
@@ -976,7 +987,7 @@ class Model:
     ALGOS = {
         "all_reduce": {"ll": "ll", "one_shot": "one_shot", "two_shot": "two_shot",
                        "ring": "ring", "ll_two_shot": "ll_two_shot",
-                       "ll128": "ll128",
+                       "ll128": "ll128", "ll128_two_shot": "ll128_two_shot",
                        "ll2_LL512K": "ll_two_shot_512k"},
         "broadcast": {"root": "bcast_root", "scatter_all_gather": "bcast_scatter",
                       "chain": "bcast_chain", "ll_chain": "bcast_ll_chain",

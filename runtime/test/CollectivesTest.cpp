@@ -9,8 +9,8 @@
 // for integers; for floating point one-shot and two-shot fold in rank order
 // in f32 (f64 for f64) like the reference and round once (and so do the
 // low-latency all-reduce, "ll", at counts of whole vectors, and the
-// low-latency two-shot, "ll_two_shot", and the LL128 one-shot, "ll128", at
-// any count), so the results
+// low-latency two-shot, "ll_two_shot", the LL128 one-shot, "ll128", and
+// the LL128 two-shot, "ll128_two_shot", at any count), so the results
 // must match within one unit in the last place of the element type (the
 // tolerance below), and in practice do bit for bit. The ring folds each
 // segment in ring order from the segment's rank and rounds to the element
@@ -624,6 +624,7 @@ void testGraph() {
       {AllReduce, 100, nullptr},         {AllReduce, 1001, nullptr},
       {AllReduce, 20000, "two_shot"},    {AllReduce, 20000, "ring"},
       {AllReduce, 20001, "ll_two_shot"}, {AllReduce, 3001, "ll128"},
+      {AllReduce, 20001, "ll128_two_shot"},
       {ReduceScatter, 100, nullptr},     {ReduceScatter, 20001, nullptr},
       {AllGather, 100, nullptr},         {AllGather, 3001, nullptr},
       {AllToAll, 100, nullptr},          {AllToAll, 3001, nullptr},
@@ -966,7 +967,7 @@ void testErrors() {
   forceAlgorithm("three_shot");
   expectError(symm_all_reduce(h, h, 4, SYMM_FLOAT32, SYMM_SUM, nullptr), bad,
               "SYMM_ALL_REDUCE_ALGO='three_shot' is not one of ll, one_shot, "
-              "two_shot, ring, ll_two_shot, ll128");
+              "two_shot, ring, ll_two_shot, ll128, ll128_two_shot");
   forceAlgorithm(nullptr);
   // The exchanges' settings, each restored to the environment's after.
   for (const char *var : {"SYMM_ALL_GATHER_ALGO", "SYMM_ALL_TO_ALL_ALGO"}) {
@@ -1166,6 +1167,10 @@ int main(int argc, char **argv) {
                          size_t(10000), size_t(100000)})
       testAllReduce(SYMM_INT32, SYMM_SUM, count, Place::Heap, false, nullptr,
                     ++seed);
+    // Forced: the LL128 two-shot, in launches of world_size segments of half
+    // a rank's LL128 slot (the low-latency two-shot where LL128 is off).
+    testAllReduce(SYMM_INT32, SYMM_SUM, 30001, Place::Heap, false,
+                  "ll128_two_shot", ++seed);
     for (size_t count : {size_t(1000), size_t(1001), size_t(5000)}) {
       testReduceScatter(SYMM_INT32, SYMM_SUM, count, Place::Heap, false,
                         ++seed);
@@ -1230,8 +1235,8 @@ int main(int argc, char **argv) {
   // 16-byte vector width, and (unless quick) large enough for two-shot and
   // for several chunks of a 64K scratch (collectives-chunked) with each
   // all-reduce algorithm.
-  const char *const algos[] = {"ll",   "one_shot",    "two_shot",
-                               "ring", "ll_two_shot", "ll128"};
+  const char *const algos[] = {"ll",          "one_shot", "two_shot",      "ring",
+                               "ll_two_shot", "ll128",    "ll128_two_shot"};
   // 1024: whole vectors of every type, which the low-latency all-reduce
   // takes (it runs others one-shot).
   std::vector<size_t> counts = {0, 1, 7, 33, 1024};
@@ -1281,7 +1286,7 @@ int main(int argc, char **argv) {
            {size_t(5), size_t(1024), size_t(quick ? 100 : 20000)})
         for (symm_dtype d : {SYMM_INT32, SYMM_BFLOAT16}) {
           for (const char *algo : {static_cast<const char *>(nullptr), "ring",
-                                   "ll_two_shot", "ll128"})
+                                   "ll_two_shot", "ll128", "ll128_two_shot"})
             testAllReduce(d, SYMM_SUM, count, place, inPlace, algo, ++seed);
           testReduceScatter(d, SYMM_MAX, count, place, inPlace, ++seed);
           testAllGather(d, count, place, inPlace, ++seed);
@@ -1312,6 +1317,7 @@ int main(int argc, char **argv) {
         {"ll_two_shot"},
         {"ll128"},
         {"ll", "ll128", "ll_two_shot", "ll128", "one_shot"},
+        {"ll128_two_shot", "ll128", "ll128_two_shot", "ll_two_shot", "ll"},
         {"chain", "ll", "ring", "one_shot", "ll_two_shot", "two_shot"},
         {"copy_engine", "ll", "chain", "copy_engine", "one_shot"},
         {"ll128_chain", "ll128", "chain", "ll128_chain", "ll"}})

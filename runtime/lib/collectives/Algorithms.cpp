@@ -170,6 +170,40 @@ symm_status lowLatency128(Call &call, const void *send, void *recv,
       });
 }
 
+/// Elements of a rank's segment in one launch of the LL128 two-shot
+/// all-reduce: the lines of half a rank's slot of the LL128 buffer.
+size_t ll128SegmentCap(const Call &call) {
+  return ll128SlotLines(*call.s) / 2 * kLineData / call.esize;
+}
+
+/// The LL128 two-shot all-reduce (`all_reduce_ll128_two_shot`, see
+/// symm_tile_ll_two_shot): the low-latency two-shot's reduce-scatter and
+/// all-gather in flagged lines, 2 (n - 1) / n of the buffer out of each
+/// rank in lines of 7/8 data where the words carry 1/2. Its segments are
+/// whole lines; larger calls go in chunks of world_size segments.
+symm_status lowLatency128TwoShot(Call &call, const void *send, void *recv,
+                                 size_t count, symm_reduce_op op) {
+  size_t line = kLineData / call.esize;
+  auto segment = [&](size_t total) {
+    size_t per = (total + call.world - 1) / call.world;
+    return (per + line - 1) / line * line;
+  };
+  return launchChunks(
+      call, "all_reduce_ll128_two_shot", count,
+      ll128SegmentCap(call) * call.world,
+      [&](size_t total) { return ll128Grid(call, segment(total)); },
+      [&](Params &p, size_t off, size_t total) {
+        p.memref(send, count);
+        p.memref(recv, count);
+        call.ll128Params(p);
+        p.scalar(off);
+        p.scalar(total);
+        p.scalar(segment(total));
+        p.scalar(call.ll128Cap());
+        p.i32(op);
+      });
+}
+
 /// From 3 ranks, the most bytes a low-latency all-reduce sends out of each
 /// rank to all peers before the low-latency two-shot takes over (see
 /// allReduce), and the largest low-latency broadcast the root stores into
@@ -367,7 +401,8 @@ symm_status allReduceAlgorithm(size_t bytes, int world, AllReduceAlgo *algo,
   int forced;
   if (symm_status st = forcedAlgorithm(
           "SYMM_ALL_REDUCE_ALGO",
-          {"ll", "one_shot", "two_shot", "ring", "ll_two_shot", "ll128"},
+          {"ll", "one_shot", "two_shot", "ring", "ll_two_shot", "ll128",
+           "ll128_two_shot"},
           &forced))
     return st;
   *bySize = forced < 0;
@@ -534,6 +569,13 @@ symm_status allReduce(Call &call, const void *send, void *recv, size_t count,
       algo = AllReduceAlgo::LowLatencyTwoShot;
   } else if (algo == AllReduceAlgo::LowLatency && !llFits) {
     algo = AllReduceAlgo::OneShot; // a forced `ll` that the call does not fit
+  }
+  // The LL128 two-shot where a segment holds a line; else the low-latency
+  // two-shot.
+  if (algo == AllReduceAlgo::LowLatency128TwoShot) {
+    if (ll128Runs(call) && ll128SegmentCap(call))
+      return lowLatency128TwoShot(call, send, recv, count, op);
+    algo = AllReduceAlgo::LowLatencyTwoShot;
   }
   // The low-latency two-shot where the low-latency buffer has room for it;
   // else two-shot.

@@ -358,7 +358,8 @@ enum class AllReduceAlgo {
   TwoShot,
   Ring,
   LowLatencyTwoShot,
-  LowLatency128
+  LowLatency128,
+  LowLatency128TwoShot
 };
 /// SYMM_ALL_REDUCE_ALGO, or the choice by size and rank count (`bySize`
 /// says whether it may still turn low-latency once the call is prepared).
