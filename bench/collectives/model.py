@@ -177,14 +177,19 @@ class Rules:
     # Every kernel launches early (symm.early_launch) unless
     # SYMM_EARLY_LAUNCH=0.
     early_launch: bool = True
+    # From 3 ranks the LL128 two-shot where a flagged all-reduce (one-shot,
+    # two-shot, ring) would run and one launch holds the call.
+    ll128_two_shot: bool = True
 
 
 TODAY = Rules()
+# The code before the LL128 two-shot by size (89f850b: forced only).
+BEFORE_LL128_TWO_SHOT = replace(TODAY, ll128_two_shot=False)
 # The code before early launches and LL128 on 3 ranks (7a359b7).
-BEFORE_EARLY = replace(TODAY, early_launch=False, ll128_3=None,
+BEFORE_EARLY = replace(BEFORE_LL128_TWO_SHOT, early_launch=False, ll128_3=None,
                        ll128_chain=None)
 # The code before the broadcast's LL128 chain (486e4f5).
-BEFORE_LL128_CHAIN = replace(TODAY, ll128_chain=None)
+BEFORE_LL128_CHAIN = replace(BEFORE_LL128_TWO_SHOT, ll128_chain=None)
 # The code before LL128 (ef6a8b9-6e538b1).
 BEFORE_LL128 = replace(BEFORE_EARLY, ll128_2=None)
 # The code of c4ec057: copy-engine slots of 32M, the exchanges' copies
@@ -538,7 +543,7 @@ RUNS = {
     # to 8M, 2M and 1M), forced (its kernel forwarding first, on up to 512
     # workgroups), forced on up to 256, and the chain forced.
     **{f"h100x4-broadcast-ll128-chain-forward-first/settings-{n}-{name}.csv":
-       (n, replace(TODAY, ll128_chain=((2, 512 * KB, 8 * MB),
+       (n, replace(BEFORE_LL128_TWO_SHOT, ll128_chain=((2, 512 * KB, 8 * MB),
                                        (3, 256 * KB, 2 * MB),
                                        (4, 256 * KB, 1 * MB))), env)
        for n in (2, 3, 4)
@@ -551,7 +556,7 @@ RUNS = {
     # up to 8M, 16M and 8M on up to 512 workgroups, forced, and the chain
     # forced.
     **{f"h100x4-broadcast-ll128-chain-512/settings-{n}-{name}.csv":
-       (n, replace(TODAY, ll128_chain=((2, 512 * KB, 8 * MB),
+       (n, replace(BEFORE_LL128_TWO_SHOT, ll128_chain=((2, 512 * KB, 8 * MB),
                                        (3, 256 * KB, 16 * MB),
                                        (4, 256 * KB, 8 * MB))), env)
        for n in (2, 3, 4)
@@ -561,19 +566,43 @@ RUNS = {
     # 3 and 4 H100s: the broadcast 256K-32M by size (the LL128 chain on up
     # to 256 workgroups, up to 16M and 4M), and the chain forced.
     **{f"h100x4-broadcast-ll128-chain-256/settings-{n}-{name}.csv":
-       (n, TODAY, env)
+       (n, BEFORE_LL128_TWO_SHOT, env)
        for n in (3, 4)
        for name, env in (("default", {}),
                          ("chain", {"SYMM_BROADCAST_ALGO": "chain"}))},
     # 2 H100s, early launches and the LL128 chain: the whole sweep, 8K-1G.
-    "h100x2-collectives-vs-nccl-early-launch/symm.csv": (2, TODAY, {}),
+    "h100x2-collectives-vs-nccl-early-launch/symm.csv": (2, BEFORE_LL128_TWO_SHOT, {}),
     # 4 H100s, the LL128 chain by size: the whole sweep, 8K-1G.
-    "h100x4-collectives-vs-nccl-ll128-chain/symm.csv": (4, TODAY, {}),
+    "h100x4-collectives-vs-nccl-ll128-chain/symm.csv": (4, BEFORE_LL128_TWO_SHOT, {}),
     # 4 H100s, early launches: the whole sweep, 8K-1G.
     "h100x4-collectives-vs-nccl-early-launch/symm.csv":
         (4, replace(BEFORE_LL128_CHAIN, ll128_3=None), {}),
     # 2 H100s, the low-latency words' single-word put: the whole sweep.
-    "h100x2-collectives-vs-nccl-ll-words/symm.csv": (2, TODAY, {}),
+    "h100x2-collectives-vs-nccl-ll-words/symm.csv": (2, BEFORE_LL128_TWO_SHOT, {}),
+    # 3 H100s: the LL128 two-shot as first written (forced only), its
+    # lanes apart before each store; the code's choice and the low-latency
+    # two-shot beside it.
+    **{f"h100x4-all-reduce-ll128-two-shot-first/settings-3-{name}.csv":
+       (3, BEFORE_LL128_TWO_SHOT, env)
+       for name, env in (("default", {}),
+                         ("l128ts", {"SYMM_ALL_REDUCE_ALGO": "ll128_two_shot"}),
+                         ("llts", {"SYMM_ALL_REDUCE_ALGO": "ll_two_shot"}))},
+    # 4 H100s: the LL128 two-shot with its lanes apart (a) and together (b),
+    # and the low-latency two-shot, forced.
+    **{f"h100x4-all-reduce-ll128-two-shot-lanes/settings-4-{name}-{v}.csv":
+       (4, BEFORE_LL128_TWO_SHOT, env)
+       for v in ("a", "b")
+       for name, env in (("l128ts", {"SYMM_ALL_REDUCE_ALGO": "ll128_two_shot"}),
+                         ("llts", {"SYMM_ALL_REDUCE_ALGO": "ll_two_shot"}))},
+    # 3 H200s: the LL128 two-shot forced, the code's choice before it, and
+    # the LL128 one-shot forced (4M slots: left out).
+    **{f"h200x4-all-reduce-ll128-two-shot/settings-3-{name}.csv":
+       (3, BEFORE_LL128_TWO_SHOT, env)
+       for name, env in (("default", {}),
+                         ("l128ts", {"SYMM_ALL_REDUCE_ALGO": "ll128_two_shot"}),
+                         ("l128ts4m", {"SYMM_ALL_REDUCE_ALGO": "ll128_two_shot",
+                                       "SYMM_COLLECTIVES_LL128_MAX": "4194304"}),
+                         ("ll128", {"SYMM_ALL_REDUCE_ALGO": "ll128"}))},
 }
 # CSVs of the results that are not one code's run: the check skips them.
 NOT_RUNS = {
@@ -584,7 +613,8 @@ NOT_RUNS = {
 ENV_ALGO = {
     "SYMM_ALL_REDUCE_ALGO": ("all_reduce", {
         "ll": "ll", "one_shot": "one_shot", "two_shot": "two_shot",
-        "ring": "ring", "ll_two_shot": "ll_two_shot", "ll128": "ll128"}),
+        "ring": "ring", "ll_two_shot": "ll_two_shot", "ll128": "ll128",
+        "ll128_two_shot": "ll128_two_shot"}),
     "SYMM_BROADCAST_ALGO": ("broadcast", {
         "root": "root", "scatter": "scatter_all_gather", "chain": "chain",
         "ll_chain": "ll_chain", "copy_engine": "copy_engine",
@@ -949,7 +979,7 @@ class Model:
                     return "ll"
                 if S <= n * (self.ll_max() // 2 // VECTOR * VECTOR):
                     return "ll_two_shot"
-                return "one_shot"
+                return "ll128_two_shot" if self.ll128_two_shot_holds(S) else "one_shot"
             if n == 2 and r.ll128_2 is not None \
                     and r.ll128_2[0] < S <= r.ll128_2[1]:
                 return "ll128"
@@ -957,11 +987,20 @@ class Model:
                     and S > r.ll_all_reduce_max_2:
                 return "one_shot"
             return "ll" if self.ll_fits(S) else "one_shot"
+        if self.ll128_two_shot_holds(S):
+            return "ll128_two_shot"
         if r.ring_min_ranks and n >= r.ring_min_ranks:
             return "ring"
         if n == 4 and r.ring_min_bytes_4 is not None and S > r.ring_min_bytes_4:
             return "ring"
         return "two_shot"
+
+    def ll128_two_shot_holds(self, S):
+        """Whether the LL128 two-shot takes a call that a flagged kernel
+        would run: from 3 ranks while one launch holds it."""
+        n = self.n
+        return (self.rules.ll128_two_shot and n >= 3
+                and S <= n * (LL128_MAX // (n - 1) // 2))
 
     def broadcast_choice(self, S):
         r, n = self.rules, self.n

@@ -1164,7 +1164,7 @@ int main(int argc, char **argv) {
   // test/Collectives/algorithm-choice.test checks it).
   if (argc > 1 && !strcmp(argv[1], "choice")) {
     for (size_t count : {size_t(1000), size_t(1001), size_t(5000),
-                         size_t(10000), size_t(100000)})
+                         size_t(10000), size_t(15000), size_t(100000)})
       testAllReduce(SYMM_INT32, SYMM_SUM, count, Place::Heap, false, nullptr,
                     ++seed);
     // Forced: the LL128 two-shot, in launches of world_size segments of half

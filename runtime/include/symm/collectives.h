@@ -49,9 +49,10 @@ SYMM_EXPORT symm_status symm_all_gather(const void *send, void *recv,
                                         size_t send_count, symm_dtype dtype,
                                         symm_stream *stream);
 /* recv[i] = op over every rank of send[i]; the same bits on every rank. The
-   algorithm (ll, one_shot, two_shot, ring) is chosen by size and rank count
-   or forced with SYMM_ALL_REDUCE_ALGO, which also takes ll_two_shot; the ring folds in ring order and rounds
-   f16/bf16 at each hop (docs/Collectives.md). */
+   algorithm (ll, ll128, one_shot, two_shot, ring, ll_two_shot,
+   ll128_two_shot) is chosen by size and rank count or forced with
+   SYMM_ALL_REDUCE_ALGO; the ring folds in ring order and rounds f16/bf16 at
+   each hop (docs/Collectives.md). */
 SYMM_EXPORT symm_status symm_all_reduce(const void *send, void *recv,
                                         size_t count, symm_dtype dtype,
                                         symm_reduce_op op, symm_stream *stream);

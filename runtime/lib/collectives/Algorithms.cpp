@@ -570,6 +570,21 @@ symm_status allReduce(Call &call, const void *send, void *recv, size_t count,
   } else if (algo == AllReduceAlgo::LowLatency && !llFits) {
     algo = AllReduceAlgo::OneShot; // a forced `ll` that the call does not fit
   }
+  // From 3 ranks, where a flagged kernel would run (one-shot, two-shot, the
+  // ring) and one launch of the LL128 two-shot holds the call (n segments
+  // of half a rank's LL128 slot: 3 MB on 3 GPUs, 2.67 MB on 4, 2.29 MB on
+  // 8), the LL128 two-shot: on 4 H200s from a graph 2 MB took 22.5 us
+  // against two-shot's 24.7 (NCCL 26.5), on 3 18.4 against 21.8 (25.5); at
+  // 1 MB the LL128 one-shot still led (16.2 against 17.2 on 4), and at 4 MB,
+  // two launches, two-shot (34.1 against 45.5)
+  // (bench/results/h200x4-all-reduce-ll128-two-shot). On 8 ranks it takes
+  // one-shot's 7 copies and the ring's 14 steps from 585 KB to 2.29 MB,
+  // where it moves 2 (n - 1) / n of the call in lines: not measured there.
+  bool flagged = algo == AllReduceAlgo::OneShot ||
+                 algo == AllReduceAlgo::TwoShot || algo == AllReduceAlgo::Ring;
+  if (bySize && flagged && call.world >= 3 && ll128Runs(call) &&
+      count <= call.world * ll128SegmentCap(call))
+    algo = AllReduceAlgo::LowLatency128TwoShot;
   // The LL128 two-shot where a segment holds a line; else the low-latency
   // two-shot.
   if (algo == AllReduceAlgo::LowLatency128TwoShot) {
