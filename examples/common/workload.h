@@ -457,6 +457,26 @@ template <typename T> std::vector<T> download(const T *src, size_t n) {
 
 inline bool onGpu() { return std::strcmp(symm_backend_name(), "host") != 0; }
 
+/// The default grid of a persistent kernel whose workgroups wait on each
+/// other (symm.co_resident): `perMultiprocessor` workgroups on each of the
+/// device's multiprocessors on GPUs, `onCpu` on CPU ranks, and never more
+/// than the device holds of `kernel` at once with `threads` threads and
+/// `sharedBytes` of dynamic shared memory per workgroup (its registers
+/// count on GPUs), so that the launch is not refused.
+inline int64_t residentGrid(symm_module *module, const char *kernel,
+                            unsigned threads, size_t sharedBytes,
+                            int64_t perMultiprocessor, int64_t onCpu) {
+  int multiprocessors = 0;
+  int64_t resident = 0;
+  check(symm_device_multiprocessors(&multiprocessors),
+        "symm_device_multiprocessors");
+  check(symm_kernel_max_resident(module, kernel, threads, sharedBytes,
+                                 &resident),
+        kernel);
+  int64_t wanted = onGpu() ? perMultiprocessor * multiprocessors : onCpu;
+  return std::max<int64_t>(1, std::min(wanted, resident));
+}
+
 /// Where a workload's compiled kernels are by default: `<name>.so` (host),
 /// `.ptx` (cuda) or `.hsaco` (hip) next to the executable, where CMake and
 /// the GPU bundles put them; on CPU ranks that check races

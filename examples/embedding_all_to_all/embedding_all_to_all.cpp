@@ -58,8 +58,8 @@ int main(int argc, char **argv) {
   // resident at once. At 60 registers per thread four fit on an H100/H200
   // SM; three leave room.
   args.option("grid", "auto",
-              "workgroups, all co-resident (auto: 3 per SM of 132 on GPUs, "
-              "4 on CPU ranks)");
+              "workgroups, all co-resident (auto: 3 per SM on GPUs, 4 on "
+              "CPU ranks, at most what the device holds at once)");
   args.option("kernels", "auto",
               "compiled kernels (auto: embedding_all_to_all.so/.ptx beside "
               "the program)");
@@ -87,13 +87,15 @@ int main(int argc, char **argv) {
   if (rows > INT32_MAX)
     args.fail("--rows=" + std::to_string(rows) + " does not fit 32-bit ids");
   int64_t bq = batch / world, gtl = world * tl;
-  int64_t grid = args.str("grid") == "auto" ? (onGpu() ? 3 * 132 : 4)
-                                            : args.integer("grid");
   std::string path = args.str("kernels") == "auto"
                          ? kernelsPath("embedding_all_to_all")
                          : args.str("kernels");
   symm_module *module = nullptr;
   WORKLOAD_CHECK(symm_module_load_file(path.c_str(), &module));
+  int64_t grid =
+      args.str("grid") == "auto"
+          ? residentGrid(module, "embedding_all_to_all", kBlock, 0, 3, 4)
+          : args.integer("grid");
 
   // This rank's tables and ids, side by side as the kernels index them.
   std::vector<float> tables(size_t(tl * rows * dim));

@@ -175,8 +175,10 @@ gpu.module @embedding_all_to_all {
   //
   // counters at q * T + t and flags at W * T + p * T + t, zero before the
   // first launch; launch e passes epoch e (1, 2, ...): a slice's counter
-  // reaches e * chunks in launch e, and flags only grow.
-  gpu.func @embedding_all_to_all(%tables: memref<?xf32>, %ids: memref<?xi32>, %out: memref<?xf32, #symm.heap>, %sync: memref<?xi32, #symm.heap>, %tl: index, %batch: index, %bag: index, %rows: index, %dim: index, %epoch: i32) kernel {
+  // reaches e * chunks in launch e, and flags only grow. symm.co_resident:
+  // a slice's flag is raised by the last of its workgroups, which a waiting
+  // workgroup keeps from starting unless all are resident.
+  gpu.func @embedding_all_to_all(%tables: memref<?xf32>, %ids: memref<?xi32>, %out: memref<?xf32, #symm.heap>, %sync: memref<?xi32, #symm.heap>, %tl: index, %batch: index, %bag: index, %rows: index, %dim: index, %epoch: i32) kernel attributes {symm.co_resident} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c4 = arith.constant 4 : index

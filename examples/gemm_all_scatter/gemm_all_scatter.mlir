@@ -61,12 +61,15 @@ gpu.module @gemm_all_scatter {
   //                         others push like @push; ends like 2.
   // Blocks below %compute_grid take tiles bid, bid + compute_grid, ...; the
   // compute blocks never wait, so the pushers always make progress.
+  // symm.co_resident: in fused_sequential every workgroup ends waiting for
+  // the tiles the peers' workgroups push, so all must be resident at once
+  // (the other variants' grids are held to the same bound).
   gpu.func @gemm(%a: memref<?xbf16>, %b: memref<?xbf16>, %c: memref<?xi16, #symm.heap>,
                  %flags: memref<?xi32, #symm.heap>, %arrivals: memref<?xi32, #symm.heap>,
                  %m: index, %nb: index, %k: index, %ldc: index, %coloff: index,
                  %epoch: i32, %lanes: index, %variant: i32, %compute_grid: index)
       workgroup(%sa: !sa {llvm.align = 32 : i64}, %sb: !sb {llvm.align = 32 : i64},
-                %sc: !sc {llvm.align = 32 : i64}) kernel attributes {rocdl.flat_work_group_size = "1,512"} {
+                %sc: !sc {llvm.align = 32 : i64}) kernel attributes {rocdl.flat_work_group_size = "1,512", symm.co_resident} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c8 = arith.constant 8 : index

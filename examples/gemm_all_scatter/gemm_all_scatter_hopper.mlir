@@ -77,11 +77,14 @@ gpu.module @gemm_all_scatter_hopper {
   // fused_sequential (tiles into C and every peer's C, announced; the launch
   // ends when the peers' tiles have landed), 3 wg_specialized (blocks below
   // %compute_grid compute like 1, the others push; ends like 2).
+  // symm.co_resident: in fused_sequential every workgroup ends waiting for
+  // the tiles the peers' workgroups push, so all must be resident at once
+  // (the other variants' grids are held to the same bound).
   gpu.func @gemm(%a: memref<?xbf16>, %b: memref<?xbf16>, %c: memref<?xi16, #symm.heap>,
                  %flags: memref<?xi32, #symm.heap>, %arrivals: memref<?xi32, #symm.heap>,
                  %m: index, %n: index, %k: index, %ldc: index, %coloff: index,
                  %epoch: i32, %variant: i32, %compute_grid: index, %tmaA: !tmA, %tmaB: !tmB)
-      kernel attributes {known_block_size = array<i32: 384, 1, 1>} {
+      kernel attributes {known_block_size = array<i32: 384, 1, 1>, symm.co_resident} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index

@@ -148,12 +148,15 @@ gpu.module @gemm_reduce_scatter {
   // %lanes threads; in the fused variant all blocks co-resident.
   //===--------------------------------------------------------------------===//
 
+  // symm.co_resident: in the fused variants an owner waits for peers'
+  // partials that other workgroups push, so every workgroup must be
+  // resident (bulk_sync's grids are held to the same bound).
   gpu.func @gemm(%a: memref<?xbf16>, %b: memref<?xbf16>, %c: memref<?xi16, #symm.heap>,
                  %out: memref<?xi16, #symm.heap>, %staging: memref<?xf32, #symm.heap>,
                  %sums: memref<?xf32, #symm.heap>, %flags: memref<?xi32, #symm.heap>, %m: index, %n: index, %kr: index,
                  %epoch: i32, %lanes: index, %variant: i32)
       workgroup(%sa: !sa {llvm.align = 32 : i64}, %sb: !sb {llvm.align = 32 : i64},
-                %sc: !sc {llvm.align = 32 : i64}) kernel attributes {rocdl.flat_work_group_size = "1,512"} {
+                %sc: !sc {llvm.align = 32 : i64}) kernel attributes {rocdl.flat_work_group_size = "1,512", symm.co_resident} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c8 = arith.constant 8 : index

@@ -80,11 +80,14 @@ gpu.module @gemm_reduce_scatter_hopper {
   // m/W x n), 2 fused_atomic (a peer's tile added with f32 atomics into its
   // owner's %sums, m/W x n; an own tile summed with it, which it clears).
   // In the fused variants all blocks must be co-resident.
+  // symm.co_resident: in the fused variants an owner waits for peers'
+  // partials that other workgroups push, so every workgroup must be
+  // resident (bulk_sync's grids are held to the same bound).
   gpu.func @gemm(%a: memref<?xbf16>, %b: memref<?xbf16>, %c: memref<?xi16, #symm.heap>,
                  %out: memref<?xi16, #symm.heap>, %sums: memref<?xf32, #symm.heap>,
                  %flags: memref<?xi32, #symm.heap>, %m: index, %n: index, %k: index,
                  %epoch: i32, %variant: i32, %tmaA: !tmA, %tmaB: !tmB)
-      kernel attributes {known_block_size = array<i32: 384, 1, 1>} {
+      kernel attributes {known_block_size = array<i32: 384, 1, 1>, symm.co_resident} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c8 = arith.constant 8 : index

@@ -54,8 +54,9 @@ int main(int argc, char **argv) {
   // workgroups took 68 us (GEMV) and 87 us (fused) against 74 and 100 with
   // 264 (docs/Workloads.md).
   args.option("grid", "auto",
-              "workgroups, all co-resident (auto: 3 per SM of 132 on GPUs, "
-              "4 on CPU ranks; at most one per 32-row tile)");
+              "workgroups, all co-resident (auto: 3 per SM on GPUs, 4 on "
+              "CPU ranks, at most what the device holds at once; at most "
+              "one per 32-row tile)");
   args.option("kernels", "auto",
               "compiled kernels (auto: "
               "gemv_all_reduce.so/.ptx beside the program)");
@@ -81,9 +82,6 @@ int main(int argc, char **argv) {
     args.fail("--k=" + std::to_string(k) + " is not a multiple of 8 x " +
               std::to_string(world) + " ranks");
   int64_t kr = k / world, tiles = m / kTileRows;
-  int64_t grid = args.str("grid") == "auto" ? (onGpu() ? 3 * 132 : 4)
-                                            : args.integer("grid");
-  grid = std::min(grid, tiles);
   std::string path = args.str("kernels") == "auto"
                          ? kernelsPath("gemv_all_reduce")
                          : args.str("kernels");
@@ -99,6 +97,10 @@ int main(int argc, char **argv) {
 
   symm_module *module = nullptr;
   WORKLOAD_CHECK(symm_module_load_file(path.c_str(), &module));
+  int64_t grid = args.str("grid") == "auto"
+                     ? residentGrid(module, "gemv_all_reduce", kBlock, 0, 3, 4)
+                     : args.integer("grid");
+  grid = std::min(grid, tiles);
 
   std::vector<uint16_t> w, x;
   makeInputs(seed, rank, m, kr, w, x);

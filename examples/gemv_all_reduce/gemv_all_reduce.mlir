@@ -161,8 +161,9 @@ gpu.module @gemv_all_reduce {
   // a launch ends only after every owner has read the partials this rank put
   // (the owner's sums come after) and every peer has taken this rank's sums
   // (its next partials come after its launch), so the next launch may put
-  // into both again.
-  gpu.func @gemv_all_reduce(%w: memref<?xbf16>, %x: memref<?xbf16>, %y: memref<?xbf16>, %ll: memref<?xi64, #symm.heap>, %m: index, %kr: index, %epoch: i32) kernel attributes {nvvm.maxntid = array<i32: 256, 1, 1>, nvvm.minctasm = 3 : i32} {
+  // into both again. symm.co_resident: a workgroup waits for peers'
+  // workgroups, so the runtime refuses a grid the GPU cannot hold at once.
+  gpu.func @gemv_all_reduce(%w: memref<?xbf16>, %x: memref<?xbf16>, %y: memref<?xbf16>, %ll: memref<?xi64, #symm.heap>, %m: index, %kr: index, %epoch: i32) kernel attributes {nvvm.maxntid = array<i32: 256, 1, 1>, nvvm.minctasm = 3 : i32, symm.co_resident} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c4 = arith.constant 4 : index

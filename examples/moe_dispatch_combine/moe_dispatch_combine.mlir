@@ -180,6 +180,7 @@ module attributes {gpu.container_module} {
     // registers back into its source's (token, choice) slot, flagged. Then
     // this rank's tokens: wait for their k returned rows and sum them,
     // weighted, in fp32.
+    // symm.co_resident: the runtime refuses a grid the device cannot hold.
     gpu.func @combine(%recv_x: memref<?xf16, #symm.heap>,
                       %recv_meta: memref<?xi32, #symm.heap>,
                       %recv_flag: memref<?xi32, #symm.heap>,
@@ -188,7 +189,7 @@ module attributes {gpu.container_module} {
                       %back_flag: memref<?xi32, #symm.heap>,
                       %weights: memref<?xf32>, %out: memref<?xf16>,
                       %tokens: index, %k: index, %h: index, %el: index,
-                      %epoch: i32) kernel {
+                      %epoch: i32) kernel attributes {symm.co_resident} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c2 = arith.constant 2 : index

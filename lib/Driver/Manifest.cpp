@@ -116,6 +116,8 @@ FailureOr<std::string> ManifestWriter::write(ModuleOp lowered, StringRef target,
     kernel[SYMM_MANIFEST_KERNEL_PARAMS] = params;
     kernel[SYMM_MANIFEST_KERNEL_EARLY_LAUNCH] =
         func->hasAttr(kEarlyLaunchAttrName);
+    kernel[SYMM_MANIFEST_KERNEL_CO_RESIDENT] =
+        func->hasAttr(kCoResidentAttrName);
     kernels.push_back(std::move(kernel));
     return WalkResult::advance();
   });

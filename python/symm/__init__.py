@@ -37,8 +37,8 @@ from ._collectives import (all_gather, all_reduce, all_to_all, broadcast,
                            reduce_scatter)
 from ._compiler import compile, default_target
 from ._core import (Graph, Stream, backend, barrier, empty, finalize, free,
-                    heap_free, init, is_initialized, peer, rank, synchronize,
-                    world_size, zeros)
+                    heap_free, init, is_initialized, multiprocessors, peer,
+                    rank, synchronize, world_size, zeros)
 from ._dtypes import DTYPES
 from ._module import Kernel, Module, load
 from ._runtime import SymmError
@@ -50,6 +50,7 @@ dtypes = tuple(DTYPES)
 
 __all__ = [
     "init", "finalize", "is_initialized", "rank", "world_size", "backend",
+    "multiprocessors",
     "empty", "zeros", "free", "peer", "barrier", "synchronize", "heap_free",
     "Stream", "Graph", "compile", "default_target", "load", "Module",
     "Kernel", "tensor_map", "TensorMap",

@@ -93,6 +93,15 @@ def backend() -> str:
     return state.backend
 
 
+def multiprocessors() -> int:
+    """The multiprocessors (SMs, CUs) of this rank's device, which persistent
+    grids are sized by; on CPU ranks SYMM_HOST_RESIDENT_BLOCKS."""
+    require_init("multiprocessors")
+    count = ctypes.c_int()
+    check(lib.symm_device_multiprocessors(ctypes.byref(count)))
+    return count.value
+
+
 def barrier() -> None:
     """Collective: completes this rank's outstanding device work, then waits
     for every rank."""

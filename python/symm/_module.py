@@ -30,6 +30,7 @@ MANIFEST_KEYS = {
     "SYMM_MANIFEST_KERNEL_PARAMS": "params",
     "SYMM_MANIFEST_KERNEL_CONTEXT_ARGUMENT": "context_argument",
     "SYMM_MANIFEST_KERNEL_ARGUMENTS": "arguments",
+    "SYMM_MANIFEST_KERNEL_CO_RESIDENT": "co_resident",
     "SYMM_MANIFEST_ARG_KIND": "kind",
     "SYMM_MANIFEST_ARG_TYPE": "type",
     "SYMM_MANIFEST_ARG_ELEMENT": "element",
@@ -111,6 +112,10 @@ class Kernel:
         self.context_argument: bool = bool(
             entry.get(_K["kernel_context_argument"], False))
         self.arguments: List[Dict[str, Any]] = entry[_K["kernel_arguments"]]
+        #: Its workgroups wait on each other (``symm.co_resident``): a launch
+        #: with more than :meth:`max_resident` workgroups raises SymmError.
+        self.co_resident: bool = bool(
+            entry.get(_K["kernel_co_resident"], False))
         # Parsed once: a launch checks every argument against its type.
         self._types: List[Any] = [
             _Layout(a[_K["arg_type"]], a[_K["arg_rank"]])
@@ -241,6 +246,29 @@ class Kernel:
             raise ValueError(f"{where}: expected a tensor map of "
                              f"{_map_text(*expected)}, got {_map_text(*got)}")
         return ctypes.c_void_p(value.ptr)
+
+    def max_resident(self, block: Dim3 = 1, shared: int = 0) -> int:
+        """How many workgroups of ``block`` threads with ``shared`` bytes of
+        dynamic workgroup memory each this rank's device holds at once (on
+        GPUs the occupancy calculator's count, which counts the kernel's
+        registers; on CPU ranks SYMM_HOST_RESIDENT_BLOCKS); 0 when not one
+        fits. The largest grid a co-resident kernel can be launched with."""
+        require_init(f"kernel '{self.name}'")
+        if self.module.handle is None:
+            raise SymmError(f"kernel '{self.name}': its module was closed")
+        dims = self._dim3(block, "block")
+        if not isinstance(shared, int) or shared < 0:
+            raise ValueError(f"kernel '{self.name}': shared {shared!r} must "
+                             "be a non-negative number of bytes")
+        threads = dims[0] * dims[1] * dims[2]
+        if threads >= 2**32:
+            raise ValueError(f"kernel '{self.name}': block {block!r} has "
+                             f"{threads} threads, past any device's")
+        count = ctypes.c_int64()
+        check(lib.symm_kernel_max_resident(self.module.handle,
+                                           self.name.encode(), threads,
+                                           shared, ctypes.byref(count)))
+        return count.value
 
     def __call__(self, grid: Dim3 = 1, block: Dim3 = 1,
                  args: Sequence[Any] = (), shared: int = 0,

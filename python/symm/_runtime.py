@@ -101,6 +101,10 @@ def _load() -> ctypes.CDLL:
     _declare(lib, "symm_module_unload", status, vp)
     _declare(lib, "symm_launch", status, vp, ctypes.c_char_p, _c_uint3,
              _c_uint3, sz, vp, _c_void_pp, sz)
+    _declare(lib, "symm_kernel_max_resident", status, vp, ctypes.c_char_p,
+             ctypes.c_uint, sz, ctypes.POINTER(ctypes.c_int64))
+    _declare(lib, "symm_device_multiprocessors", status,
+             ctypes.POINTER(ctypes.c_int))
     _declare(lib, "symm_stream_create", status, _c_void_pp)
     _declare(lib, "symm_stream_destroy", status, vp)
     _declare(lib, "symm_stream_synchronize", status, vp)

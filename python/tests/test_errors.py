@@ -166,6 +166,27 @@ def test_shared_memory_beyond_a_launch(kernels, sym):
         kernels["scale"](args=[sym, 64, 1.0], shared=1 << 20)
 
 
+def test_co_resident_grid_beyond_the_device(kernels):
+    # It would hang on a GPU; CPU ranks would report it after
+    # SYMM_HOST_DEADLOCK_SECONDS. It is refused before it runs.
+    flag = symm.zeros(1, dtype="int32")
+    with pytest.raises(symm.SymmError, match=r"rank \d+: kernel "
+                       "'wait_for_last' needs all its workgroups resident at "
+                       "once \\(symm.co_resident\\), but its grid of 133 "
+                       "workgroups of 32 threads with 0 bytes of dynamic "
+                       "shared memory exceeds the 132 this rank's device "
+                       "holds at once; launch at most 132 workgroups") as e:
+        kernels["wait_for_last"](grid=133, block=32, args=[flag])
+    assert e.value.status == "invalid argument"
+    symm.synchronize()
+    assert flag[0] == 0
+    with pytest.raises(ValueError, match="kernel 'wait_for_last': block 0 "
+                       "must be one to three positive integers"):
+        kernels["wait_for_last"].max_resident(block=0)
+    symm.barrier()
+    symm.free(flag)
+
+
 def test_bad_stream(kernels, sym):
     with pytest.raises(TypeError, match="kernel 'scale': stream must be None "
                        "or a symm.Stream, got int"):

@@ -8,7 +8,7 @@ import symm
 def test_module_lists_its_kernels(kernels):
     assert set(kernels.kernels) == {"scale", "ring", "scalars", "add_one",
                                     "copy2d", "iota", "scale_all_reduce",
-                                    "negate16"}
+                                    "negate16", "wait_for_last"}
     assert "scale" in kernels
     assert repr(kernels["scale"]) == \
         "<symm.Kernel scale(memref<?xf32, #symm.heap>, index, f32)>"
@@ -33,6 +33,23 @@ def test_ring_writes_into_the_next_rank(kernels):
     np.testing.assert_array_equal(buf, np.full(16, (me - 1) % n))
     symm.barrier()
     symm.free(buf)
+
+
+def test_co_resident_kernels_launch_what_fits(kernels):
+    wait = kernels["wait_for_last"]
+    assert wait.co_resident and not kernels["scale"].co_resident
+    # CPU ranks hold SYMM_HOST_RESIDENT_BLOCKS (132) blocks of any shape, as
+    # that many multiprocessors of one block each.
+    assert symm.multiprocessors() == 132
+    assert wait.max_resident(block=32) == 132
+    assert wait.max_resident(block=(8, 4), shared=1024) == 132
+    assert wait.max_resident(block=2048) == 0
+    flag = symm.zeros(1, dtype="int32")
+    wait(grid=132, block=32, args=[flag])
+    symm.synchronize()
+    assert flag[0] == 1
+    symm.barrier()
+    symm.free(flag)
 
 
 def test_int16_arrays(kernels):

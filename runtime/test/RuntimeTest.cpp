@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -690,6 +691,119 @@ TEST(Runtime, KernelHandlesAreOwnedByTheModule) {
     RANK_EXPECT(after < before + 256 * 1024);
     return 0;
   });
+  EXPECT_TRUE(exitedWith(results[0], 0));
+}
+
+// A kernel whose workgroups wait on each other (symm.co_resident) is
+// launched with at most what symm_kernel_max_resident says; a larger grid is
+// refused at once, also into a capture, where the unmarked kernel runs into
+// the CPU target's deadlock report.
+TEST(Runtime, CoResidentGridsBeyondTheDeviceAreRefused) {
+  if (testKernels().empty())
+    GTEST_SKIP() << "no compiled test kernels";
+  auto results = runRanks(
+      1,
+      [](int) {
+        RANK_EXPECT(symm_init() == SYMM_SUCCESS);
+        symm_module *module;
+        RANK_EXPECT(symm_module_load_file(SYMM_TEST_KERNELS, &module) ==
+                    SYMM_SUCCESS);
+        int multiprocessors = 0;
+        RANK_EXPECT(symm_device_multiprocessors(&multiprocessors) ==
+                        SYMM_SUCCESS &&
+                    multiprocessors == 4);
+        int64_t resident = -1;
+        RANK_EXPECT(symm_kernel_max_resident(module, "wait_for_last", 32, 0,
+                                             &resident) == SYMM_SUCCESS &&
+                    resident == 4);
+        // Past the CPU target's threads or shared memory, not one fits.
+        RANK_EXPECT(symm_kernel_max_resident(module, "wait_for_last", 2048, 0,
+                                             &resident) == SYMM_SUCCESS &&
+                    resident == 0);
+        RANK_EXPECT(symm_kernel_max_resident(module, "wait_for_last", 32,
+                                             1 << 30, &resident) ==
+                        SYMM_SUCCESS &&
+                    resident == 0);
+        auto failsWith = [](symm_status status, const char *message) {
+          return status == SYMM_ERROR_INVALID_ARGUMENT &&
+                 std::string(symm_last_error()).find(message) !=
+                     std::string::npos;
+        };
+        RANK_EXPECT(failsWith(
+            symm_kernel_max_resident(module, "wait_for_last", 0, 0, &resident),
+            "rank 0: kernel 'wait_for_last': workgroups of 0 threads"));
+        RANK_EXPECT(failsWith(
+            symm_kernel_max_resident(module, "wait_for_lst", 32, 0, &resident),
+            "rank 0: no kernel 'wait_for_lst' in the module; it has: "));
+        RANK_EXPECT(failsWith(
+            symm_kernel_max_resident(module, "wait_for_last", 32, 0, nullptr),
+            "null kernel name or result"));
+
+        int32_t *flag;
+        RANK_EXPECT(symm_malloc(sizeof(int32_t),
+                                reinterpret_cast<void **>(&flag)) ==
+                    SYMM_SUCCESS);
+        uint64_t fields[5] = {reinterpret_cast<uint64_t>(flag),
+                              reinterpret_cast<uint64_t>(flag), 0, 1, 1};
+        void *params[5] = {&fields[0], &fields[1], &fields[2], &fields[3],
+                           &fields[4]};
+        unsigned block[3] = {32, 1, 1};
+        auto launch = [&](const char *kernel, std::array<unsigned, 3> grid,
+                          symm_stream *stream = nullptr) {
+          *flag = 0;
+          return symm_launch(module, kernel, grid.data(), block, 0, stream,
+                             params, 5);
+        };
+        RANK_EXPECT(launch("wait_for_last", {4, 1, 1}) == SYMM_SUCCESS);
+        RANK_EXPECT(symm_synchronize() == SYMM_SUCCESS && *flag == 1);
+        auto start = std::chrono::steady_clock::now();
+        RANK_EXPECT(failsWith(
+            launch("wait_for_last", {5, 1, 1}),
+            "rank 0: kernel 'wait_for_last' needs all its workgroups "
+            "resident at once (symm.co_resident), but its grid of 5 "
+            "workgroups of 32 threads with 0 bytes of dynamic shared memory "
+            "exceeds the 4 this rank's device holds at once; launch at most "
+            "4 workgroups (symm_kernel_max_resident), or fewer threads, "
+            "registers or shared memory per workgroup"));
+        RANK_EXPECT(failsWith(launch("wait_for_last", {2, 2, 2}),
+                              "its grid of 8 workgroups"));
+        block[0] = 2048;
+        RANK_EXPECT(failsWith(launch("wait_for_last", {1, 1, 1}),
+                              "this rank's device holds not one of its 1 "
+                              "workgroups of 2048 threads"));
+        block[0] = 32;
+        RANK_EXPECT(std::chrono::steady_clock::now() - start <
+                    std::chrono::seconds(1));
+        RANK_EXPECT(symm_synchronize() == SYMM_SUCCESS && *flag == 0);
+
+        // Refused while recording, so the graph never holds it.
+        symm_stream *stream;
+        symm_graph *graph;
+        RANK_EXPECT(symm_stream_create(&stream) == SYMM_SUCCESS);
+        RANK_EXPECT(symm_stream_begin_capture(stream) == SYMM_SUCCESS);
+        RANK_EXPECT(failsWith(launch("wait_for_last", {5, 1, 1}, stream),
+                              "its grid of 5 workgroups"));
+        RANK_EXPECT(launch("wait_for_last", {3, 1, 1}, stream) ==
+                    SYMM_SUCCESS);
+        RANK_EXPECT(symm_stream_end_capture(stream, &graph) == SYMM_SUCCESS);
+        RANK_EXPECT(symm_graph_launch(graph, stream) == SYMM_SUCCESS);
+        RANK_EXPECT(symm_stream_synchronize(stream) == SYMM_SUCCESS &&
+                    *flag == 1);
+        RANK_EXPECT(symm_graph_destroy(graph) == SYMM_SUCCESS);
+        RANK_EXPECT(symm_stream_destroy(stream) == SYMM_SUCCESS);
+
+        // Unmarked, the same launch starts and is reported as deadlocked.
+        RANK_EXPECT(launch("wait_for_last_unmarked", {5, 1, 1}) ==
+                    SYMM_SUCCESS);
+        RANK_EXPECT(symm_synchronize() != SYMM_SUCCESS);
+        RANK_EXPECT(std::string(symm_last_error())
+                        .find("kernel 'wait_for_last_unmarked' needs more "
+                              "than 4 co-resident blocks") !=
+                    std::string::npos);
+        return 0;
+      },
+      {{"SYMM_HOST_RESIDENT_BLOCKS", "4"},
+       {"SYMM_HOST_DEADLOCK_SECONDS", "0.5"}});
   EXPECT_TRUE(exitedWith(results[0], 0));
 }
 

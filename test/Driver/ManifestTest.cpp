@@ -34,11 +34,11 @@ namespace {
 // Every argument kind: heap and plain memrefs of several ranks, scalars; a
 // kernel that reads the context and one that does not; a kernel outlined
 // from a gpu.launch; a kernel that may launch early (which the CPU target
-// does not do).
+// does not do) and whose workgroups wait on each other.
 constexpr const char *kSource = R"mlir(
 module attributes {gpu.container_module} {
   gpu.module @kernels {
-    gpu.func @idle(%x: f32, %i: index) kernel attributes {symm.early_launch} {
+    gpu.func @idle(%x: f32, %i: index) kernel attributes {symm.early_launch, symm.co_resident} {
       gpu.return
     }
     gpu.func @identify(%buf: memref<?xi32, #symm.heap>, %tile: memref<4x?xf16>,
@@ -141,7 +141,7 @@ void checkRoundTrip(const std::string &text) {
   EXPECT_EQ(read.kernels.size(), kernels->size());
   for (const llvm::json::Value &k : *kernels) {
     const llvm::json::Object &kernel = object(&k);
-    EXPECT_EQ(kernel.size(), 6u);
+    EXPECT_EQ(kernel.size(), 7u);
     std::string name = str(kernel, SYMM_MANIFEST_KERNEL_NAME);
     ASSERT_TRUE(read.kernels.count(name)) << name;
     const ::symm::KernelInfo &info = read.kernels.at(name);
@@ -151,6 +151,7 @@ void checkRoundTrip(const std::string &text) {
               flag(kernel, SYMM_MANIFEST_KERNEL_CONTEXT_ARGUMENT));
     EXPECT_EQ(info.earlyLaunch,
               flag(kernel, SYMM_MANIFEST_KERNEL_EARLY_LAUNCH));
+    EXPECT_EQ(info.coResident, flag(kernel, SYMM_MANIFEST_KERNEL_CO_RESIDENT));
     const llvm::json::Array *args =
         kernel.getArray(SYMM_MANIFEST_KERNEL_ARGUMENTS);
     ASSERT_TRUE(args);
@@ -280,6 +281,33 @@ TEST(Manifest, EarlyLaunchIsOptional) {
   EXPECT_EQ(old.kernels.size(), m.kernels.size());
   for (auto &[name, info] : old.kernels)
     EXPECT_FALSE(info.earlyLaunch) << name;
+}
+
+// "co_resident" is kept on every target and optional: without it (an older
+// writer's manifest) no launch is refused for its grid.
+TEST(Manifest, CoResidentIsKeptAndOptional) {
+  std::string text = writeManifest("global");
+  ::symm::Manifest m;
+  std::string error;
+  ASSERT_TRUE(::symm::parseManifest(text, "test", m, error)) << error;
+  for (auto &[name, info] : m.kernels)
+    EXPECT_EQ(info.coResident, name == "idle") << name;
+  expectRejected(text, "\"co_resident\": true", "\"co_resident\": \"yes\"",
+                 "manifest k.so.json: kernel 'idle': \"co_resident\" must "
+                 "be true or false");
+  std::string absent;
+  for (size_t at = 0, next; at < text.size(); at = next) {
+    next = text.find("\"co_resident\": ", at);
+    absent += text.substr(at, next - at);
+    if (next != std::string::npos)
+      next = text.find('\n', next) + 1;
+  }
+  ASSERT_EQ(absent.find("co_resident"), std::string::npos);
+  ::symm::Manifest old;
+  ASSERT_TRUE(::symm::parseManifest(absent, "test", old, error)) << error;
+  EXPECT_EQ(old.kernels.size(), m.kernels.size());
+  for (auto &[name, info] : old.kernels)
+    EXPECT_FALSE(info.coResident) << name;
 }
 
 } // namespace

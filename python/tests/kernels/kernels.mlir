@@ -146,4 +146,23 @@ gpu.module @kernels {
     memref.store %sum, %out[%i] : memref<?xf32>
     gpu.return
   }
+
+  // Every workgroup but the last waits for the last to raise flag[0]: the
+  // workgroups wait on each other, so all must be resident at once.
+  gpu.func @wait_for_last(%flag: memref<1xi32, #symm.heap>) kernel
+      attributes {symm.co_resident} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %one = arith.constant 1 : i32
+    %b = gpu.block_id x
+    %g = gpu.grid_dim x
+    %lastIndex = arith.subi %g, %c1 : index
+    %last = arith.cmpi eq, %b, %lastIndex : index
+    scf.if %last {
+      symm.signal set %one, %flag[%c0] scope(device) : i32 -> memref<1xi32, #symm.heap>
+    } else {
+      %seen = symm.wait %flag[%c0] ge %one scope(device) : memref<1xi32, #symm.heap> -> i32
+    }
+    gpu.return
+  }
 }

@@ -13,6 +13,7 @@
 |*     "kernels": [{                                                          *|
 |*       "name": "k", "module": "kernels", "params": 6,                       *|
 |*       "context_argument": false, "early_launch": true,                     *|
+|*       "co_resident": false,                                                *|
 |*       "arguments": [                                                       *|
 |*         {"kind": "memref", "type": "memref<?xf32, #symm.heap>",            *|
 |*          "element": "f32", "rank": 1, "heap": true, "params": 5},          *|
@@ -24,6 +25,9 @@
 |* "early_launch" (optional, false when absent) says the kernel waits for    *|
 |* the grid before it first thing, so it may be launched as a programmatic   *|
 |* dependent launch (symm.early_launch, lowered for NVIDIA sm_90 and up).    *|
+|* "co_resident" (optional, false when absent) says the kernel's workgroups  *|
+|* wait on each other (symm.co_resident): the runtime refuses a launch whose *|
+|* grid exceeds the workgroups the device can hold at once.                  *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
@@ -59,6 +63,7 @@
 #define SYMM_MANIFEST_KERNEL_CONTEXT_ARGUMENT "context_argument"
 #define SYMM_MANIFEST_KERNEL_ARGUMENTS "arguments"
 #define SYMM_MANIFEST_KERNEL_EARLY_LAUNCH "early_launch"
+#define SYMM_MANIFEST_KERNEL_CO_RESIDENT "co_resident"
 
 /* Keys of an argument. */
 #define SYMM_MANIFEST_ARG_KIND "kind"

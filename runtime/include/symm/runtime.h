@@ -106,12 +106,32 @@ SYMM_EXPORT symm_status symm_module_unload(symm_module *module);
    null stream is the default stream. Several host threads may launch from
    one module at once. A null params array (with parameters), a null entry
    in it, more dynamic shared memory than the backend gives a block, an
-   unloaded module or a destroyed stream is SYMM_ERROR_INVALID_ARGUMENT. */
+   unloaded module or a destroyed stream is SYMM_ERROR_INVALID_ARGUMENT. So
+   is a grid larger than symm_kernel_max_resident allows for a kernel whose
+   manifest says "co_resident" (symm.co_resident: its workgroups wait on each
+   other, so such a launch would never end); it is refused before anything
+   runs, also while the stream is captured. */
 SYMM_EXPORT symm_status symm_launch(symm_module *module, const char *kernel,
                                     const unsigned grid[3],
                                     const unsigned block[3],
                                     size_t shared_bytes, symm_stream *stream,
                                     void **params, size_t num_params);
+/* How many workgroups of `kernel` with `threads` threads and `shared_bytes`
+   of dynamic shared memory each this rank's device holds at once: on cuda
+   and hip the occupancy calculator's workgroups per multiprocessor times the
+   multiprocessors (which counts the kernel's registers), on CPU ranks
+   SYMM_HOST_RESIDENT_BLOCKS; 0 when not one fits. The largest grid a kernel
+   whose workgroups wait on each other can be launched with. An unknown
+   kernel or 0 threads is SYMM_ERROR_INVALID_ARGUMENT. */
+SYMM_EXPORT symm_status symm_kernel_max_resident(symm_module *module,
+                                                 const char *kernel,
+                                                 unsigned threads,
+                                                 size_t shared_bytes,
+                                                 int64_t *workgroups);
+/* The multiprocessors (SMs, CUs) of this rank's device, which persistent
+   grids are sized by; on CPU ranks SYMM_HOST_RESIDENT_BLOCKS, each holding
+   one workgroup. */
+SYMM_EXPORT symm_status symm_device_multiprocessors(int *count);
 SYMM_EXPORT symm_status symm_stream_create(symm_stream **stream);
 /* Destroys a stream from symm_stream_create, once its work is done; the
    null stream, or a stream destroyed already, is an error. */

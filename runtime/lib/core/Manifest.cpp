@@ -256,6 +256,8 @@ bool readKernel(const Json &json, const std::string &source, size_t index,
                  kernel.contextArgument) ||
       !k.optionalBoolean(SYMM_MANIFEST_KERNEL_EARLY_LAUNCH,
                          kernel.earlyLaunch) ||
+      !k.optionalBoolean(SYMM_MANIFEST_KERNEL_CO_RESIDENT,
+                         kernel.coResident) ||
       !args)
     return false;
   for (const Json &a : args->array) {

@@ -32,6 +32,9 @@ struct KernelInfo {
   /// It may be a programmatic dependent launch (it waits for the grid
   /// before it first thing).
   bool earlyLaunch = false;
+  /// Its workgroups wait on each other: a launch must fit on the device at
+  /// once (symm.co_resident).
+  bool coResident = false;
   std::vector<std::string> arguments; // MLIR types, for messages
   std::vector<ArgumentInfo> argumentInfo;
 };

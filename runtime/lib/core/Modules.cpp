@@ -25,6 +25,10 @@ struct symm::Kernel {
   ModuleRecord *module;
   std::string name;
   void *function = nullptr;
+  /// The backend's maxResident by (threads, dynamic shared bytes), asked
+  /// once per shape: a co-resident kernel's launches check their grid
+  /// against it.
+  std::map<std::pair<unsigned, unsigned>, int64_t> resident = {};
 };
 
 namespace {
@@ -97,6 +101,32 @@ symm_status loadModule(const void *data, size_t size, Manifest manifest,
   return SYMM_SUCCESS;
 }
 
+/// The error for a kernel the module's manifest does not list.
+symm_status unknownKernel(const ModuleRecord &record, const char *name) {
+  std::string known;
+  for (auto &k : record.manifest.kernels)
+    known += (known.empty() ? "" : ", ") + k.first;
+  return fail(SYMM_ERROR_INVALID_ARGUMENT,
+              "no kernel '%s' in the module; it has: %s", name, known.c_str());
+}
+
+/// `name`'s Kernel in `record`. Only kernels the module has get an entry: a
+/// caller trying names one after another does not grow the table.
+symm_status findKernel(ModuleRecord &record, const char *name,
+                       Kernel *&entry) {
+  std::lock_guard<std::mutex> lock(record.mutex);
+  auto it = record.kernels.find(name);
+  if (it == record.kernels.end()) {
+    void *function = nullptr;
+    if (symm_status st =
+            state().backend->getFunction(record.handle, name, &function))
+      return st;
+    it = record.kernels.emplace(name, Kernel{&record, name, function}).first;
+  }
+  entry = &it->second;
+  return SYMM_SUCCESS;
+}
+
 /// Checks a launch of `name` with `numParams` parameters against the
 /// module's manifest; `info` is the kernel's entry (null without a manifest).
 symm_status checkManifest(const ModuleRecord &record, const char *name,
@@ -105,14 +135,8 @@ symm_status checkManifest(const ModuleRecord &record, const char *name,
   if (!record.manifest.loaded)
     return SYMM_SUCCESS;
   auto it = record.manifest.kernels.find(name);
-  if (it == record.manifest.kernels.end()) {
-    std::string known;
-    for (auto &k : record.manifest.kernels)
-      known += (known.empty() ? "" : ", ") + k.first;
-    return fail(SYMM_ERROR_INVALID_ARGUMENT,
-                "no kernel '%s' in the module; it has: %s", name,
-                known.c_str());
-  }
+  if (it == record.manifest.kernels.end())
+    return unknownKernel(record, name);
   if (it->second.params != numParams) {
     std::string args;
     for (auto &a : it->second.arguments)
@@ -124,6 +148,62 @@ symm_status checkManifest(const ModuleRecord &record, const char *name,
   }
   info = &it->second;
   return SYMM_SUCCESS;
+}
+
+/// Resolves `kernel` on the backend and, for workgroups of `threads`
+/// threads and `sharedBytes` of dynamic shared memory, how many the device
+/// holds at once (`resident`, asked once per shape; null: not asked).
+/// Callers have checked `threads` is positive.
+symm_status resolveKernel(Kernel &kernel, unsigned threads,
+                          unsigned sharedBytes, void *&function,
+                          int64_t *resident) {
+  ModuleRecord &record = *kernel.module;
+  Backend &b = *state().backend;
+  std::lock_guard<std::mutex> lock(record.mutex);
+  if (!kernel.function)
+    if (symm_status st =
+            b.getFunction(record.handle, kernel.name.c_str(), &kernel.function))
+      return st;
+  function = kernel.function;
+  if (!resident)
+    return SYMM_SUCCESS;
+  auto [it, added] =
+      kernel.resident.try_emplace(std::make_pair(threads, sharedBytes), 0);
+  if (added)
+    if (symm_status st = b.maxResident(function, kernel.name.c_str(), threads,
+                                       sharedBytes, &it->second)) {
+      kernel.resident.erase(it);
+      return st;
+    }
+  *resident = it->second;
+  return SYMM_SUCCESS;
+}
+
+/// The refusal of a launch of a co-resident kernel whose grid the device
+/// cannot hold at once: on a GPU it would hang, on CPU ranks end in the
+/// deadlock report.
+symm_status refuseGrid(const char *name, uint64_t workgroups, uint64_t threads,
+                       unsigned sharedBytes, int64_t resident) {
+  if (resident == 0)
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "kernel '%s' needs all its workgroups resident at once "
+                "(symm.co_resident), but this rank's device holds not one "
+                "of its %llu workgroups of %llu threads with %u bytes of "
+                "dynamic shared memory; use fewer threads, registers or "
+                "shared memory per workgroup",
+                name, static_cast<unsigned long long>(workgroups),
+                static_cast<unsigned long long>(threads), sharedBytes);
+  return fail(SYMM_ERROR_INVALID_ARGUMENT,
+              "kernel '%s' needs all its workgroups resident at once "
+              "(symm.co_resident), but its grid of %llu workgroups of %llu "
+              "threads with %u bytes of dynamic shared memory exceeds the "
+              "%lld this rank's device holds at once; launch at most %lld "
+              "workgroups (symm_kernel_max_resident), or fewer threads, "
+              "registers or shared memory per workgroup",
+              name, static_cast<unsigned long long>(workgroups),
+              static_cast<unsigned long long>(threads), sharedBytes,
+              static_cast<long long>(resident),
+              static_cast<long long>(resident));
 }
 
 } // namespace
@@ -182,20 +262,25 @@ symm_status symm::launchKernel(Kernel *kernel, const unsigned grid[3],
                 "kernel '%s': %zu bytes of dynamic shared memory; a launch "
                 "takes at most 4294967295 (and a device far fewer)",
                 name, sharedBytes);
-  Backend &b = *state().backend;
+  unsigned shared = static_cast<unsigned>(sharedBytes);
+  uint64_t workgroups = uint64_t(grid[0]) * grid[1] * grid[2];
+  uint64_t threads = uint64_t(block[0]) * block[1] * block[2];
+  bool coResident = info && info->coResident;
+  // Blocks of 2^32 threads or more fit nowhere; the backend's launch says so.
+  coResident &= threads <= UINT32_MAX;
   void *function;
-  {
-    std::lock_guard<std::mutex> lock(record.mutex);
-    if (!kernel->function)
-      if (symm_status st =
-              b.getFunction(record.handle, name, &kernel->function))
-        return st;
-    function = kernel->function;
-  }
-  bool early = info && info->earlyLaunch && state().earlyLaunch;
+  int64_t resident = 0;
   if (symm_status st =
-          b.launch(function, grid, block, static_cast<unsigned>(sharedBytes),
-                   stream, params, numParams, early))
+          resolveKernel(*kernel, static_cast<unsigned>(threads), shared,
+                        function, coResident ? &resident : nullptr))
+    return st;
+  // Checked here, so that a launch recorded into a graph is refused too.
+  if (coResident && workgroups > uint64_t(resident))
+    return refuseGrid(name, workgroups, threads, shared, resident);
+  Backend &b = *state().backend;
+  bool early = info && info->earlyLaunch && state().earlyLaunch;
+  if (symm_status st = b.launch(function, grid, block, shared, stream, params,
+                                numParams, early))
     return st;
   noteLaunch(stream, reinterpret_cast<symm_module *>(&record));
   return SYMM_SUCCESS;
@@ -264,6 +349,50 @@ symm_status symm_module_unload(symm_module *module) {
   return st;
 }
 
+symm_status symm_kernel_max_resident(symm_module *module, const char *kernel,
+                                     unsigned threads, size_t sharedBytes,
+                                     int64_t *workgroups) {
+  if (symm_status st = requireInit())
+    return st;
+  ModuleRecord *record;
+  if (symm_status st =
+          liveModule(module, "symm_kernel_max_resident", record))
+    return st;
+  if (!kernel || !workgroups)
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "symm_kernel_max_resident: null kernel name or result");
+  if (threads == 0)
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "kernel '%s': workgroups of 0 threads; a workgroup has at "
+                "least one",
+                kernel);
+  if (sharedBytes > UINT32_MAX)
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "kernel '%s': %zu bytes of dynamic shared memory; a launch "
+                "takes at most 4294967295 (and a device far fewer)",
+                kernel, sharedBytes);
+  if (record->manifest.loaded && !record->manifest.kernels.count(kernel))
+    return unknownKernel(*record, kernel);
+  Kernel *entry;
+  if (symm_status st = findKernel(*record, kernel, entry))
+    return st;
+  void *function;
+  if (symm_status st = resolveKernel(*entry, threads,
+                                     static_cast<unsigned>(sharedBytes),
+                                     function, workgroups))
+    return st;
+  return SYMM_SUCCESS;
+}
+
+symm_status symm_device_multiprocessors(int *count) {
+  if (symm_status st = requireInit())
+    return st;
+  if (!count)
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "symm_device_multiprocessors: null result");
+  return state().backend->multiprocessors(count);
+}
+
 symm_status symm_launch(symm_module *module, const char *kernel,
                         const unsigned grid[3], const unsigned block[3],
                         size_t sharedBytes, symm_stream *stream, void **params,
@@ -278,22 +407,9 @@ symm_status symm_launch(symm_module *module, const char *kernel,
   const KernelInfo *info;
   if (symm_status st = checkManifest(*record, kernel, numParams, info))
     return st;
-  // Only kernels the module has get an entry: a caller trying names one
-  // after another does not grow the table.
   Kernel *entry;
-  {
-    std::lock_guard<std::mutex> lock(record->mutex);
-    auto it = record->kernels.find(kernel);
-    if (it == record->kernels.end()) {
-      void *function = nullptr;
-      if (symm_status st =
-              state().backend->getFunction(record->handle, kernel, &function))
-        return st;
-      it = record->kernels.emplace(kernel, Kernel{record, kernel, function})
-               .first;
-    }
-    entry = &it->second;
-  }
+  if (symm_status st = findKernel(*record, kernel, entry))
+    return st;
   return launchKernel(entry, grid, block, sharedBytes, stream, params,
                       numParams);
 }

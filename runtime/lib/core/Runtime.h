@@ -179,6 +179,17 @@ public:
                              const unsigned block[3], unsigned sharedBytes,
                              void *stream, void **params, size_t numParams,
                              bool early) = 0;
+  /// How many workgroups of `function` (the kernel `name`, for errors) with
+  /// `threads` threads and `sharedBytes` of dynamic shared memory each the
+  /// device holds at once: workgroups per multiprocessor times
+  /// multiprocessors; 0 when not one fits. The runtime has checked that
+  /// `threads` is positive.
+  virtual symm_status maxResident(void *function, const char *name,
+                                  unsigned threads, unsigned sharedBytes,
+                                  int64_t *workgroups) = 0;
+  /// The device's multiprocessors (SMs, CUs): what a persistent grid is
+  /// sized by.
+  virtual symm_status multiprocessors(int *count) = 0;
   virtual symm_status streamCreate(void **stream) = 0;
   virtual symm_status streamDestroy(void *stream) = 0;
   virtual symm_status streamSynchronize(void *stream) = 0;

@@ -24,6 +24,7 @@ bool open(DriverLibrary &lib, Driver &d) {
   return lib.open({"libcuda.so.1"}) && load("cuInit", d.init) &&
          load("cuDeviceGetCount", d.deviceGetCount) &&
          load("cuDeviceGet", d.deviceGet) &&
+         load("cuDeviceGetAttribute", d.deviceGetAttribute) &&
          load("cuDevicePrimaryCtxRetain", d.primaryCtxRetain) &&
          load("cuCtxSetCurrent", d.ctxSetCurrent) &&
          load("cuCtxSynchronize", d.ctxSynchronize) &&
@@ -62,6 +63,8 @@ bool open(DriverLibrary &lib, Driver &d) {
          load("cuMemsetD16Async", d.memsetD16Async) &&
          load("cuMemHostRegister_v2", d.memHostRegister) &&
          load("cuFuncSetAttribute", d.funcSetAttribute) &&
+         load("cuOccupancyMaxActiveBlocksPerMultiprocessor",
+              d.occupancyMaxActiveBlocksPerMultiprocessor) &&
          load("cuLinkCreate_v2", d.linkCreate) &&
          load("cuLinkAddData_v2", d.linkAddData) &&
          load("cuLinkAddFile_v2", d.linkAddFile) &&
@@ -82,6 +85,16 @@ Result encodeTensorMap(const Driver &d, void *map, const TensorMapRequest &r) {
 }
 
 DevicePtr dptr(const void *p) { return reinterpret_cast<DevicePtr>(p); }
+
+/// Lets `function` have `shared` bytes of dynamic shared memory: Hopper
+/// kernels stage tiles in up to 227 KiB, past the 48 KiB a kernel has
+/// without opting in (which the occupancy calculator also counts).
+Result allowShared(const Driver &d, Function function, unsigned shared) {
+  if (shared <= kDefaultSharedBytesLimit)
+    return 0;
+  return d.funcSetAttribute(function, kFuncAttributeMaxDynamicSharedSizeBytes,
+                            int(shared));
+}
 
 } // namespace
 
@@ -114,10 +127,9 @@ bool symm::cuda::makeCudaApi(GpuApi &api, std::shared_ptr<Driver> &driver,
       return int(r);
     if (*count == 0)
       return 0;
-    Device device;
-    if (Result r = d->deviceGet(&device, localRank % *count))
+    if (Result r = d->deviceGet(&d->device, localRank % *count))
       return int(r);
-    if (Result r = d->primaryCtxRetain(&d->context, device))
+    if (Result r = d->primaryCtxRetain(&d->context, d->device))
       return int(r);
     return int(d->ctxSetCurrent(d->context));
   };
@@ -167,12 +179,8 @@ bool symm::cuda::makeCudaApi(GpuApi &api, std::shared_ptr<Driver> &driver,
   lib.load("cuLaunchKernelEx", d->launchKernelEx);
   api.launch = [d](void *f, const unsigned g[3], const unsigned b[3],
                    unsigned shared, void *stream, void **params, bool early) {
-    // Hopper kernels stage tiles in up to 227 KiB of dynamic shared memory.
-    if (shared > kDefaultSharedBytesLimit)
-      if (Result r = d->funcSetAttribute(
-              static_cast<Function>(f), kFuncAttributeMaxDynamicSharedSizeBytes,
-              int(shared)))
-        return int(r);
+    if (Result r = allowShared(*d, static_cast<Function>(f), shared))
+      return int(r);
     if (!early || !d->launchKernelEx)
       return int(d->launchKernel(static_cast<Function>(f), g[0], g[1], g[2],
                                  b[0], b[1], b[2], shared,
@@ -188,6 +196,16 @@ bool symm::cuda::makeCudaApi(GpuApi &api, std::shared_ptr<Driver> &driver,
                         &attribute, 1};
     return int(
         d->launchKernelEx(&config, static_cast<Function>(f), params, nullptr));
+  };
+  api.occupancy = [d](void *f, int threads, size_t shared, int *blocks) {
+    if (Result r = allowShared(*d, static_cast<Function>(f), unsigned(shared)))
+      return int(r);
+    return int(d->occupancyMaxActiveBlocksPerMultiprocessor(
+        blocks, static_cast<Function>(f), threads, shared));
+  };
+  api.multiprocessors = [d](int *count) {
+    return int(d->deviceGetAttribute(
+        count, kDeviceAttributeMultiprocessorCount, d->device));
   };
   api.streamCreate = [d](void **s) {
     return int(

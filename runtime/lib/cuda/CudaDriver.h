@@ -40,6 +40,8 @@ constexpr unsigned kMemAttachGlobal = 0x1;
 constexpr int kStreamCaptureModeThreadLocal = 1;
 constexpr int kStreamCaptureStatusNone = 0;
 constexpr int kFuncAttributeMaxDynamicSharedSizeBytes = 8;
+/// CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT.
+constexpr int kDeviceAttributeMultiprocessorCount = 16;
 /// CU_STREAM_WAIT_VALUE_GEQ (a cyclic greater-or-equal) and
 /// CU_STREAM_WRITE_VALUE_DEFAULT (a memory fence before the write).
 constexpr unsigned kStreamWaitValueGeq = 0, kStreamWriteValueDefault = 0;
@@ -76,6 +78,7 @@ struct Driver {
   Result (*init)(unsigned flags);
   Result (*deviceGetCount)(int *count);
   Result (*deviceGet)(Device *device, int ordinal);
+  Result (*deviceGetAttribute)(int *value, int attribute, Device device);
   Result (*primaryCtxRetain)(Context *context, Device device);
   Result (*ctxSetCurrent)(Context context);
   Result (*ctxSynchronize)();
@@ -128,6 +131,10 @@ struct Driver {
                            Stream stream);
   Result (*memHostRegister)(void *ptr, size_t bytes, unsigned flags);
   Result (*funcSetAttribute)(Function function, int attribute, int value);
+  Result (*occupancyMaxActiveBlocksPerMultiprocessor)(int *blocks,
+                                                      Function function,
+                                                      int blockSize,
+                                                      size_t dynamicSharedBytes);
   /// CUDA 12 and newer; null with older drivers. The enums are ints.
   Result (*tensorMapEncodeTiled)(void *map, int dataType, uint32_t rank,
                                  void *globalAddress, const uint64_t *globalDim,
@@ -153,6 +160,7 @@ struct Driver {
   Result (*linkComplete)(LinkState state, void **cubin, size_t *bytes);
   Result (*linkDestroy)(LinkState state);
   Context context = nullptr;
+  Device device = 0;
 };
 
 /// CUjitInputType and the CUjit_option values the linker is given.

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <climits>
 #include <cstring>
 #include <ctime>
 #include <mutex>
@@ -197,6 +198,27 @@ public:
     return check(
         api.launch(function, grid, block, shared, stream, params, early),
         "kernel launch");
+  }
+  symm_status maxResident(void *function, const char *, unsigned threads,
+                          unsigned shared, int64_t *workgroups) override {
+    api.makeCurrent();
+    *workgroups = 0;
+    // No device takes blocks of 2^31 threads; the calculator takes an int.
+    if (threads > INT_MAX)
+      return SYMM_SUCCESS;
+    int perMultiprocessor = 0, count = 0;
+    if (symm_status s = check(api.occupancy(function, int(threads), shared,
+                                            &perMultiprocessor),
+                              "occupancy query"))
+      return s;
+    if (symm_status s = multiprocessors(&count))
+      return s;
+    *workgroups = int64_t(perMultiprocessor) * count;
+    return SYMM_SUCCESS;
+  }
+  symm_status multiprocessors(int *count) override {
+    api.makeCurrent();
+    return check(api.multiprocessors(count), "multiprocessor count query");
   }
   symm_status streamCreate(void **stream) override {
     api.makeCurrent();

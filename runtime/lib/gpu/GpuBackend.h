@@ -74,6 +74,13 @@ struct GpuApi {
                     const unsigned block[3], unsigned shared, void *stream,
                     void **params, bool early)>
       launch;
+  /// Workgroups of `function` with `threads` threads and `shared` bytes of
+  /// dynamic shared memory that one multiprocessor holds at once (the
+  /// driver's occupancy calculator), and the device's multiprocessors.
+  std::function<int(void *function, int threads, size_t shared,
+                    int *perMultiprocessor)>
+      occupancy;
+  std::function<int(int *count)> multiprocessors;
   std::function<int(void **)> streamCreate;
   std::function<int(void *)> streamDestroy;
   std::function<int(void *)> streamSynchronize;

@@ -37,6 +37,8 @@ struct Hip {
   decltype(&hipModuleGetGlobal) moduleGetGlobal;
   decltype(&hipMemcpyHtoD) memcpyHtoD;
   decltype(&hipModuleLaunchKernel) moduleLaunchKernel;
+  decltype(&hipModuleOccupancyMaxActiveBlocksPerMultiprocessor) occupancy;
+  decltype(&hipDeviceGetAttribute) deviceGetAttribute;
   decltype(&hipStreamCreateWithFlags) streamCreateWithFlags;
   decltype(&hipStreamDestroy) streamDestroy;
   decltype(&hipStreamSynchronize) streamSynchronize;
@@ -84,6 +86,9 @@ bool open(DriverLibrary &lib, Hip &h) {
          load("hipModuleGetGlobal", h.moduleGetGlobal) &&
          load("hipMemcpyHtoD", h.memcpyHtoD) &&
          load("hipModuleLaunchKernel", h.moduleLaunchKernel) &&
+         load("hipModuleOccupancyMaxActiveBlocksPerMultiprocessor",
+              h.occupancy) &&
+         load("hipDeviceGetAttribute", h.deviceGetAttribute) &&
          load("hipStreamCreateWithFlags", h.streamCreateWithFlags) &&
          load("hipStreamDestroy", h.streamDestroy) &&
          load("hipStreamSynchronize", h.streamSynchronize) &&
@@ -176,6 +181,14 @@ Backend *symm::createHipBackend() {
     return int(h->moduleLaunchKernel(
         static_cast<hipFunction_t>(f), g[0], g[1], g[2], b[0], b[1], b[2],
         shared, static_cast<hipStream_t>(stream), params, nullptr));
+  };
+  api.occupancy = [h](void *f, int threads, size_t shared, int *blocks) {
+    return int(h->occupancy(blocks, static_cast<hipFunction_t>(f), threads,
+                            shared));
+  };
+  api.multiprocessors = [h](int *count) {
+    return int(h->deviceGetAttribute(
+        count, hipDeviceAttributeMultiprocessorCount, h->device));
   };
   api.streamCreate = [h](void **s) {
     return int(h->streamCreateWithFlags(reinterpret_cast<hipStream_t *>(s),

@@ -378,6 +378,21 @@ public:
     return SYMM_SUCCESS;
   }
 
+  /// The CPU target holds SYMM_HOST_RESIDENT_BLOCKS blocks of a launch at
+  /// once, whatever their shape, as that many multiprocessors of one block
+  /// each; none of a shape it cannot launch.
+  symm_status maxResident(void *, const char *, unsigned threads,
+                          unsigned sharedBytes, int64_t *workgroups) override {
+    bool fits = threads <= config.maxBlockThreads &&
+                sharedBytes <= config.maxDynamicShared;
+    *workgroups = fits ? config.residentBlocks : 0;
+    return SYMM_SUCCESS;
+  }
+  symm_status multiprocessors(int *count) override {
+    *count = static_cast<int>(config.residentBlocks);
+    return SYMM_SUCCESS;
+  }
+
   symm_status streamCreate(void **stream) override {
     auto *s = new HostStream;
     std::lock_guard<std::mutex> lock(mutex);

@@ -1,5 +1,6 @@
 // Empty kernels k0 ... k255, compiled for the host target at build time,
-// that the runtime tests load and launch, and one that computes.
+// that the runtime tests load and launch, one that computes, and two whose
+// workgroups wait for the last one (one marked symm.co_resident).
 gpu.module @kernels {
   // buf[t] = buf[t] * a + b for each thread t: launches in another order,
   // or with other parameters, give another result.
@@ -9,6 +10,39 @@ gpu.module @kernels {
     %m = arith.muli %v, %a : i32
     %r = arith.addi %m, %b : i32
     memref.store %r, %buf[%t] : memref<?xi32>
+    gpu.return
+  }
+  // Every workgroup but the last waits for the last to raise flag[0].
+  gpu.func @wait_for_last(%flag: memref<1xi32, #symm.heap>) kernel
+      attributes {symm.co_resident} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %one = arith.constant 1 : i32
+    %b = gpu.block_id x
+    %g = gpu.grid_dim x
+    %lastIndex = arith.subi %g, %c1 : index
+    %last = arith.cmpi eq, %b, %lastIndex : index
+    scf.if %last {
+      symm.signal set %one, %flag[%c0] scope(device) : i32 -> memref<1xi32, #symm.heap>
+    } else {
+      %seen = symm.wait %flag[%c0] ge %one scope(device) : memref<1xi32, #symm.heap> -> i32
+    }
+    gpu.return
+  }
+  // The same kernel, unmarked: the runtime launches any grid.
+  gpu.func @wait_for_last_unmarked(%flag: memref<1xi32, #symm.heap>) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %one = arith.constant 1 : i32
+    %b = gpu.block_id x
+    %g = gpu.grid_dim x
+    %lastIndex = arith.subi %g, %c1 : index
+    %last = arith.cmpi eq, %b, %lastIndex : index
+    scf.if %last {
+      symm.signal set %one, %flag[%c0] scope(device) : i32 -> memref<1xi32, #symm.heap>
+    } else {
+      %seen = symm.wait %flag[%c0] ge %one scope(device) : memref<1xi32, #symm.heap> -> i32
+    }
     gpu.return
   }
   gpu.func @k0() kernel {

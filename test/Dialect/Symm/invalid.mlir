@@ -726,3 +726,28 @@ gpu.module @early_launch_value {
     gpu.return
   }
 }
+
+// -----
+
+gpu.module @co_resident_device_function {
+  // expected-error @+1 {{'symm.co_resident' marks a kernel (a gpu.func with 'kernel'), not 'gpu.func'}}
+  gpu.func @helper() attributes {symm.co_resident} {
+    gpu.return
+  }
+}
+
+// -----
+
+// expected-error @+1 {{'symm.co_resident' marks a kernel (a gpu.func with 'kernel'), not 'func.func'}}
+func.func @co_resident_host() attributes {symm.co_resident} {
+  return
+}
+
+// -----
+
+gpu.module @co_resident_value {
+  // expected-error @+1 {{'symm.co_resident' is a unit attribute}}
+  gpu.func @k() kernel attributes {symm.co_resident = true} {
+    gpu.return
+  }
+}

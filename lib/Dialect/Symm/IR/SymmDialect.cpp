@@ -44,14 +44,15 @@ void SymmDialect::initialize() {
 
 LogicalResult SymmDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
-  if (attr.getName() != kEarlyLaunchAttrName)
+  // Both kernel attributes are units on kernels.
+  StringAttr name = attr.getName();
+  if (name != kEarlyLaunchAttrName && name != kCoResidentAttrName)
     return success();
   if (!isa<UnitAttr>(attr.getValue()))
-    return op->emitError() << "'" << kEarlyLaunchAttrName
-                           << "' is a unit attribute";
+    return op->emitError() << "'" << name.getValue() << "' is a unit attribute";
   // A gpu.func kernel, and the function it is lowered to, carry gpu.kernel.
   if (!op->hasAttr(gpu::GPUDialect::getKernelFuncAttrName()))
-    return op->emitError() << "'" << kEarlyLaunchAttrName
+    return op->emitError() << "'" << name.getValue()
                            << "' marks a kernel (a gpu.func with 'kernel'), "
                               "not '"
                            << op->getName() << "'";

@@ -23,6 +23,9 @@ namespace mlir::symm {
 /// The unit attribute of a kernel that may launch before the kernel ahead of
 /// it on its stream has ended (see the dialect's description).
 constexpr llvm::StringLiteral kEarlyLaunchAttrName = "symm.early_launch";
+/// The unit attribute of a kernel whose workgroups wait on each other, so
+/// that the runtime refuses a launch with more than can be resident at once.
+constexpr llvm::StringLiteral kCoResidentAttrName = "symm.co_resident";
 
 /// Whether `type` is a memref in the `#symm.heap` memory space.
 bool isHeapMemRef(Type type);

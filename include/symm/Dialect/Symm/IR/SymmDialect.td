@@ -41,6 +41,13 @@ def Symm_Dialect : Dialect {
     the launch overlaps, so the kernel sees what stream order gives. On NVIDIA
     from sm_90 that is a programmatic dependent launch (`griddepcontrol`);
     elsewhere the attribute is dropped and the kernel launches as any other.
+
+    A kernel may also carry the unit attribute `symm.co_resident`: its
+    workgroups wait on each other (a persistent kernel whose workgroups
+    exchange flags), so every workgroup of a launch must be resident at once.
+    The runtime then refuses a launch whose grid exceeds what the device can
+    hold of that kernel (`symm_kernel_max_resident`) instead of letting it
+    hang.
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect",
                            "::mlir::vector::VectorDialect"];
