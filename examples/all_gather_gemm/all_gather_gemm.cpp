@@ -86,8 +86,8 @@ int main(int argc, char **argv) {
               "columns of A, rows of B (a multiple of 32 for "
               "--kernel=portable, of 8 for hopper)");
   args.option("grid", "auto",
-              "GEMM workgroups, persistent (auto: 132 on GPUs, the SM count "
-              "of an H100/H200; 4 on CPU ranks; at most one per tile)");
+              "GEMM workgroups, persistent (auto: one per SM on GPUs, 132 "
+              "on an H100/H200; 4 on CPU ranks; at most one per tile)");
   args.option("push-grid", "auto",
               "workgroups that copy A in push and fused (auto: 16 on GPUs, 2 "
               "on CPU ranks; at most one per row block and peer)");
@@ -271,7 +271,7 @@ int main(int argc, char **argv) {
       bool isHopper = kernel == "hopper";
       int64_t tileN = isHopper ? kHopperTileN : int64_t(kTile);
       int64_t tiles = rowBlocks * ((n + tileN - 1) / tileN);
-      int64_t grid = args.str("grid") == "auto" ? (onGpu() ? 132 : 4)
+      int64_t grid = args.str("grid") == "auto" ? deviceGrid(1, 4)
                                                 : args.integer("grid");
       grid = std::min(grid, tiles);
       // C and the gathered A start as NaNs: a tile no kernel wrote, or one

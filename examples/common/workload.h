@@ -457,6 +457,18 @@ template <typename T> std::vector<T> download(const T *src, size_t n) {
 
 inline bool onGpu() { return std::strcmp(symm_backend_name(), "host") != 0; }
 
+/// A persistent kernel's default grid: `perMultiprocessor` workgroups on
+/// each of the device's multiprocessors on GPUs (symm_device_multiprocessors:
+/// 132 on an H100 or H200), `onCpu` on CPU ranks. After symm_init.
+inline int64_t deviceGrid(int64_t perMultiprocessor, int64_t onCpu) {
+  if (!onGpu())
+    return onCpu;
+  int multiprocessors = 0;
+  check(symm_device_multiprocessors(&multiprocessors),
+        "symm_device_multiprocessors");
+  return std::max<int64_t>(1, perMultiprocessor * multiprocessors);
+}
+
 /// The default grid of a persistent kernel whose workgroups wait on each
 /// other (symm.co_resident): `perMultiprocessor` workgroups on each of the
 /// device's multiprocessors on GPUs, `onCpu` on CPU ranks, and never more
@@ -466,15 +478,12 @@ inline bool onGpu() { return std::strcmp(symm_backend_name(), "host") != 0; }
 inline int64_t residentGrid(symm_module *module, const char *kernel,
                             unsigned threads, size_t sharedBytes,
                             int64_t perMultiprocessor, int64_t onCpu) {
-  int multiprocessors = 0;
   int64_t resident = 0;
-  check(symm_device_multiprocessors(&multiprocessors),
-        "symm_device_multiprocessors");
   check(symm_kernel_max_resident(module, kernel, threads, sharedBytes,
                                  &resident),
         kernel);
-  int64_t wanted = onGpu() ? perMultiprocessor * multiprocessors : onCpu;
-  return std::max<int64_t>(1, std::min(wanted, resident));
+  return std::max<int64_t>(
+      1, std::min(deviceGrid(perMultiprocessor, onCpu), resident));
 }
 
 /// Where a workload's compiled kernels are by default: `<name>.so` (host),

@@ -86,8 +86,8 @@ int main(int argc, char **argv) {
               "smallest such multiple of at least 256)");
   args.option("k", "128", "columns of A, rows of B (a multiple of 32)");
   args.option("grid", "auto",
-              "GEMM workgroups, persistent over the tiles (auto: 132 on "
-              "GPUs, one per SM of an H200; 4 on CPU ranks)");
+              "GEMM workgroups, persistent over the tiles (auto: one per "
+              "SM on GPUs, 132 on an H100/H200; 4 on CPU ranks)");
   args.option("push-grid", "auto",
               "workgroups pushing tiles: producer_consumer's push kernel, "
               "and those of wg_specialized's --grid (auto: 16 on GPUs, 2 on "
@@ -150,7 +150,7 @@ int main(int argc, char **argv) {
               " (built from examples/gemm_all_scatter/"
               "gemm_all_scatter_hopper.mlir)");
   int64_t grid =
-      args.str("grid") == "auto" ? (onGpu() ? 132 : 4) : args.integer("grid");
+      args.str("grid") == "auto" ? deviceGrid(1, 4) : args.integer("grid");
   int64_t pushGrid = args.str("push-grid") == "auto"
                          ? (onGpu() ? 16 : 2)
                          : args.integer("push-grid");

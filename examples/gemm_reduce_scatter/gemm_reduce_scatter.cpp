@@ -70,7 +70,7 @@ int main(int argc, char **argv) {
               "smallest such multiple of at least 256)");
   args.option("grid", "auto",
               "workgroups, persistent and (fused) all co-resident (auto: "
-              "132 on GPUs, one per SM of an H200; 4 on CPU ranks)");
+              "one per SM on GPUs, 132 on an H100/H200; 4 on CPU ranks)");
   args.option("check", "auto",
               "rows of this rank's C checked against the reference (auto: "
               "all when M/W N K <= 2^31, else enough rows for about 2^31 "
@@ -132,7 +132,7 @@ int main(int argc, char **argv) {
   int64_t kr = k / world;
   int64_t tiles = (mp / kTile) * (n / kTile);
   int64_t grid =
-      args.str("grid") == "auto" ? (onGpu() ? 132 : 4) : args.integer("grid");
+      args.str("grid") == "auto" ? deviceGrid(1, 4) : args.integer("grid");
   grid = std::min(grid, hopper ? (mp / kTile) * (n / kHopperTileN) : tiles);
   int64_t checkRows = myRows;
   if (args.str("check") != "auto")
