@@ -579,6 +579,12 @@ RUNS = {
         (4, replace(BEFORE_LL128_CHAIN, ll128_3=None), {}),
     # 2 H100s, the low-latency words' single-word put: the whole sweep.
     "h100x2-collectives-vs-nccl-ll-words/symm.csv": (2, BEFORE_LL128_TWO_SHOT, {}),
+    # 2 H200s, the LL128 two-shot by size (from 3 ranks; not on 2) and the
+    # co-resident kernels: the whole sweep, 8K-1G.
+    "h200x2-collectives-vs-nccl-night/symm.csv": (2, TODAY, {}),
+    # 4 and 3 H200s: the all-reduce by size with the LL128 two-shot, 8K-256M.
+    **{f"h200x4-all-reduce-ll128-two-shot-default/settings-{n}-default.csv":
+       (n, TODAY, {}) for n in (3, 4)},
     # 3 H100s: the LL128 two-shot as first written (forced only), its
     # lanes apart before each store; the code's choice and the low-latency
     # two-shot beside it.
