@@ -105,34 +105,6 @@ size_t llSegmentCap(const Call &call) {
   return call.roundDown(call.s->llMax / 2 / call.esize);
 }
 
-/// The low-latency two-shot all-reduce (`all_reduce_ll_two_shot`, see
-/// symm_tile_ll_two_shot), on several ranks with a low-latency buffer of at
-/// least a vector per segment (any buffer address: vectors that are not
-/// 16-byte aligned move element by element); larger calls go in chunks of
-/// world_size segments.
-symm_status lowLatencyTwoShot(Call &call, const void *send, void *recv,
-                              size_t count, symm_reduce_op op) {
-  size_t segCap = llSegmentCap(call);
-  size_t cap = segCap * call.world;
-  // A launch's segments: a world_size-th of its chunk, in whole vectors.
-  auto segment = [&](size_t total) {
-    return call.roundUp((total + call.world - 1) / call.world);
-  };
-  return launchChunks(
-      call, "all_reduce_ll_two_shot", count, cap,
-      [&](size_t total) { return call.llGrid(segment(total)); },
-      [&](Params &p, size_t off, size_t total) {
-        p.memref(send, count);
-        p.memref(recv, count);
-        call.llParams(p);
-        p.scalar(off);
-        p.scalar(total);
-        p.scalar(segment(total));
-        p.scalar(call.llCap());
-        p.i32(op);
-      });
-}
-
 /// Whether the LL128 kernels can run: their lines take 8 threads each.
 bool ll128Runs(const Call &call) {
   return call.world > 1 && call.s->threads % 8 == 0 && call.ll128Elems() > 0;
@@ -176,30 +148,40 @@ size_t ll128SegmentCap(const Call &call) {
   return ll128SlotLines(*call.s) / 2 * kLineData / call.esize;
 }
 
-/// The LL128 two-shot all-reduce (`all_reduce_ll128_two_shot`, see
-/// symm_tile_ll_two_shot): the low-latency two-shot's reduce-scatter and
-/// all-gather in flagged lines, 2 (n - 1) / n of the buffer out of each
-/// rank in lines of 7/8 data where the words carry 1/2. Its segments are
-/// whole lines; larger calls go in chunks of world_size segments.
-symm_status lowLatency128TwoShot(Call &call, const void *send, void *recv,
-                                 size_t count, symm_reduce_op op) {
-  size_t line = kLineData / call.esize;
+/// The low-latency two-shot all-reduce (see symm_tile_ll_two_shot) in
+/// tagged words (`all_reduce_ll_two_shot`, on several ranks with a
+/// low-latency buffer of at least a vector per segment) or, with `lines`,
+/// in LL128 lines (`all_reduce_ll128_two_shot`: 2 (n - 1) / n of the buffer
+/// out of each rank in lines of 7/8 data where the words carry 1/2), at any
+/// buffer address (vectors that are not 16-byte aligned move element by
+/// element). A launch takes world_size segments of whole vectors (lines)
+/// of at most half a rank's slot; larger calls go in chunks.
+symm_status lowLatencyTwoShot(Call &call, const void *send, void *recv,
+                              size_t count, symm_reduce_op op, bool lines) {
+  size_t unit = lines ? kLineData / call.esize : call.vector();
+  size_t segCap = lines ? ll128SegmentCap(call) : llSegmentCap(call);
   auto segment = [&](size_t total) {
     size_t per = (total + call.world - 1) / call.world;
-    return (per + line - 1) / line * line;
+    return (per + unit - 1) / unit * unit;
   };
   return launchChunks(
-      call, "all_reduce_ll128_two_shot", count,
-      ll128SegmentCap(call) * call.world,
-      [&](size_t total) { return ll128Grid(call, segment(total)); },
+      call, lines ? "all_reduce_ll128_two_shot" : "all_reduce_ll_two_shot",
+      count, segCap * call.world,
+      [&](size_t total) {
+        return lines ? ll128Grid(call, segment(total))
+                     : call.llGrid(segment(total));
+      },
       [&](Params &p, size_t off, size_t total) {
         p.memref(send, count);
         p.memref(recv, count);
-        call.ll128Params(p);
+        if (lines)
+          call.ll128Params(p);
+        else
+          call.llParams(p);
         p.scalar(off);
         p.scalar(total);
         p.scalar(segment(total));
-        p.scalar(call.ll128Cap());
+        p.scalar(lines ? call.ll128Cap() : call.llCap());
         p.i32(op);
       });
 }
@@ -589,14 +571,14 @@ symm_status allReduce(Call &call, const void *send, void *recv, size_t count,
   // two-shot.
   if (algo == AllReduceAlgo::LowLatency128TwoShot) {
     if (ll128Runs(call) && ll128SegmentCap(call))
-      return lowLatency128TwoShot(call, send, recv, count, op);
+      return lowLatencyTwoShot(call, send, recv, count, op, /*lines=*/true);
     algo = AllReduceAlgo::LowLatencyTwoShot;
   }
   // The low-latency two-shot where the low-latency buffer has room for it;
   // else two-shot.
   if (algo == AllReduceAlgo::LowLatencyTwoShot) {
     if (call.world > 1 && llSegmentCap(call))
-      return lowLatencyTwoShot(call, send, recv, count, op);
+      return lowLatencyTwoShot(call, send, recv, count, op, /*lines=*/false);
     algo = AllReduceAlgo::TwoShot;
   }
   if (algo == AllReduceAlgo::LowLatency128) {
