@@ -12,6 +12,10 @@
 // Vectors are 8 x fp16 (16 bytes): H must be a multiple of 8.
 module attributes {gpu.container_module} {
   gpu.module @moe {
+    // The device library's flag (library/signal.mlir): a barrier, then
+    // thread 0's release store on the peer.
+    func.func private @symm_coll_signal(memref<?xi32, #symm.heap>, index, i32, i32)
+
     // One block: zeroes cnt, gives every (token, choice) its position among
     // this rank's pairs for its expert, then publishes cnt by setting
     // ready = epoch (peers pull cnt once they see it).
@@ -165,10 +169,7 @@ module attributes {gpu.container_module} {
           symm.store %ch32, %recv_meta[%m3] to %d : i32 -> memref<?xi32, #symm.heap>
         }
         // Every thread's stores are complete before the row's flag.
-        symm.release_barrier scope(system)
-        scf.if %first {
-          symm.signal set %epoch, %recv_flag[%row] on %d scope(system) : i32 -> memref<?xi32, #symm.heap>
-        }
+        func.call @symm_coll_signal(%recv_flag, %row, %d, %epoch) : (memref<?xi32, #symm.heap>, index, i32, i32) -> ()
       }
       gpu.return
     }
@@ -237,10 +238,7 @@ module attributes {gpu.container_module} {
           %di = arith.addi %dst, %j : index
           symm.store %y, %back_y[%di] to %src : vector<8xf16> -> memref<?xf16, #symm.heap>
         }
-        symm.release_barrier scope(system)
-        scf.if %first {
-          symm.signal set %epoch, %back_flag[%slot] on %src scope(system) : i32 -> memref<?xi32, #symm.heap>
-        }
+        func.call @symm_coll_signal(%back_flag, %slot, %src, %epoch) : (memref<?xi32, #symm.heap>, index, i32, i32) -> ()
       }
       scf.for %t = %bid to %tokens step %gd {
         %tk = arith.muli %t, %k : index
