@@ -738,6 +738,11 @@ TEST(Runtime, CoResidentGridsBeyondTheDeviceAreRefused) {
         RANK_EXPECT(failsWith(
             symm_kernel_max_resident(module, "wait_for_last", 32, 0, nullptr),
             "null kernel name or result"));
+        RANK_EXPECT(failsWith(
+            symm_kernel_max_resident(module, "wait_for_last", 32,
+                                     size_t(1) << 33, &resident),
+            "kernel 'wait_for_last': 8589934592 bytes of dynamic shared "
+            "memory; a launch takes at most 4294967295"));
 
         int32_t *flag;
         RANK_EXPECT(symm_malloc(sizeof(int32_t),

@@ -150,6 +150,17 @@ symm_status checkManifest(const ModuleRecord &record, const char *name,
   return SYMM_SUCCESS;
 }
 
+/// Backends take dynamic shared memory as 32 bits (as the GPU drivers do);
+/// each checks its own, far lower, limit.
+symm_status checkSharedBytes(const char *name, size_t sharedBytes) {
+  if (sharedBytes > UINT32_MAX)
+    return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                "kernel '%s': %zu bytes of dynamic shared memory; a launch "
+                "takes at most 4294967295 (and a device far fewer)",
+                name, sharedBytes);
+  return SYMM_SUCCESS;
+}
+
 /// Resolves `kernel` on the backend and, for workgroups of `threads`
 /// threads and `sharedBytes` of dynamic shared memory, how many the device
 /// holds at once (`resident`, asked once per shape; null: not asked).
@@ -255,13 +266,8 @@ symm_status symm::launchKernel(Kernel *kernel, const unsigned grid[3],
                   "kernel '%s': params[%zu] is null; each entry points at "
                   "the value of one parameter",
                   name, i);
-  // Backends take the size as 32 bits (as the GPU drivers do); each checks
-  // its own, far lower, limit.
-  if (sharedBytes > UINT32_MAX)
-    return fail(SYMM_ERROR_INVALID_ARGUMENT,
-                "kernel '%s': %zu bytes of dynamic shared memory; a launch "
-                "takes at most 4294967295 (and a device far fewer)",
-                name, sharedBytes);
+  if (symm_status st = checkSharedBytes(name, sharedBytes))
+    return st;
   unsigned shared = static_cast<unsigned>(sharedBytes);
   uint64_t workgroups = uint64_t(grid[0]) * grid[1] * grid[2];
   uint64_t threads = uint64_t(block[0]) * block[1] * block[2];
@@ -366,11 +372,8 @@ symm_status symm_kernel_max_resident(symm_module *module, const char *kernel,
                 "kernel '%s': workgroups of 0 threads; a workgroup has at "
                 "least one",
                 kernel);
-  if (sharedBytes > UINT32_MAX)
-    return fail(SYMM_ERROR_INVALID_ARGUMENT,
-                "kernel '%s': %zu bytes of dynamic shared memory; a launch "
-                "takes at most 4294967295 (and a device far fewer)",
-                kernel, sharedBytes);
+  if (symm_status st = checkSharedBytes(kernel, sharedBytes))
+    return st;
   if (record->manifest.loaded && !record->manifest.kernels.count(kernel))
     return unknownKernel(*record, kernel);
   Kernel *entry;
