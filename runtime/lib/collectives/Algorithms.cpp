@@ -174,10 +174,7 @@ symm_status lowLatencyTwoShot(Call &call, const void *send, void *recv,
       [&](Params &p, size_t off, size_t total) {
         p.memref(send, count);
         p.memref(recv, count);
-        if (lines)
-          call.ll128Params(p);
-        else
-          call.llParams(p);
+        call.lowLatencyParams(p, lines);
         p.scalar(off);
         p.scalar(total);
         p.scalar(segment(total));
@@ -305,10 +302,7 @@ symm_status lowLatencyChain(Call &call, bool lines, const void *src, void *recv,
         size_t at = off * call.esize;
         p.memref(static_cast<const char *>(src) + at, total);
         p.memref(static_cast<char *>(recv) + at, total);
-        if (lines)
-          call.ll128Params(p);
-        else
-          call.llParams(p);
+        call.lowLatencyParams(p, lines);
         p.scalar(total);
         p.i32(root);
       });

@@ -259,6 +259,14 @@ struct Call {
     p.memref(ll128(), ll128Bytes(*s) / sizeof(int64_t));
     p.memref(flags(), kFlagBytes / sizeof(int32_t));
   }
+  /// The LL128 buffer (`lines`) or the low-latency words' buffer, and the
+  /// flags: for kernels that come in both protocols.
+  void lowLatencyParams(Params &p, bool lines) const {
+    if (lines)
+      ll128Params(p);
+    else
+      llParams(p);
+  }
   /// Words of a rank's slot in the LL128 buffer, and the elements it holds.
   size_t ll128Cap() const { return ll128SlotLines(*s) * kLineBytes / 8; }
   size_t ll128Elems() const { return ll128SlotLines(*s) * kLineData / esize; }
