@@ -151,13 +151,15 @@ int main(int argc, char **argv) {
   }
 
   // Heap, alike on every rank: out, the bulk variant's send and receive
-  // buffers, the fused variant's counters and flags (2 W T, zeroed).
+  // buffers, the fused variant's flags (T slots of the device library's
+  // layout) and counters (W T), zeroed.
   void *out = nullptr, *send = nullptr, *recv = nullptr, *sync = nullptr;
+  const size_t syncCount = size_t(tl) * SYMM_COLL_FLAGS_PER_SLOT + size_t(gtl);
   WORKLOAD_CHECK(symm_malloc(outCount * 4, &out));
   WORKLOAD_CHECK(symm_malloc(size_t(batch * tl * dim) * 4, &send));
   WORKLOAD_CHECK(symm_malloc(outCount * 4, &recv));
-  WORKLOAD_CHECK(symm_malloc(size_t(2 * gtl) * 4, &sync));
-  std::vector<int32_t> zeros(size_t(2 * gtl), 0);
+  WORKLOAD_CHECK(symm_malloc(syncCount * 4, &sync));
+  std::vector<int32_t> zeros(syncCount, 0);
   WORKLOAD_CHECK(symm_memcpy(sync, zeros.data(), zeros.size() * 4));
 
   symm_stream *stream = nullptr;
@@ -174,7 +176,7 @@ int main(int argc, char **argv) {
             .memref(dtables, size_t(tl * rows * dim))
             .memref(dids, size_t(tl * batch * bag))
             .memref(out, outCount)
-            .memref(sync, size_t(2 * gtl))
+            .memref(sync, syncCount)
             .index(uint64_t(tl))
             .index(uint64_t(batch))
             .index(uint64_t(bag))

@@ -16,6 +16,11 @@
 //   @pool + symm_all_to_all + @unpack   the bulk-synchronous variant
 //   @embedding_all_to_all               the fused variant (see the kernel)
 gpu.module @embedding_all_to_all {
+  // The device library's flags (docs/Library.md).
+  func.func private @symm_coll_flag(index, index, index) -> index
+  func.func private @symm_coll_signal_counted(memref<?xi32, #symm.heap>, index, i32, i32, memref<?xi32, #symm.heap>, index, i32)
+  func.func private @symm_coll_wait_all(memref<?xi32, #symm.heap>, index, index, i32)
+
   // Row id l of the bag's list (at ids0), as the index of its d-th column.
   func.func @row_at(%ids: memref<?xi32>, %ids0: index, %l: index, %trows: index, %dim: index, %d: index) -> index {
     %il = arith.addi %ids0, %l : index
@@ -166,15 +171,17 @@ gpu.module @embedding_all_to_all {
   // slices for peers come first and its own last. A subgroup pools a bag
   // and stores it from registers straight into q's out (16-byte remote
   // stores; local stores for q = r). A slice is (q, t): after its part of a
-  // slice for a peer, a workgroup fences and counts itself in counters[q][t]
-  // here; the last of the slice's workgroups raises flags[r][t] = epoch on q.
-  // At the end, the workgroups of rank r wait (threads in parallel) for
-  // every peer's flags[p][t] here: then every slice of out has landed. A
-  // workgroup waits only after all its pushes, so the persistent grid
-  // cannot deadlock.
+  // slice for a peer, a workgroup counts itself in counters[q][t] here, and
+  // the last of the slice's workgroups raises r's ready flag of slot t on q
+  // (symm_coll_signal_counted). At the end, workgroup b of rank r waits for
+  // every peer's ready flags of slots t = b, b + grid, ... here, its threads
+  // polling the peers together (symm_coll_wait_all): then every slice of out
+  // has landed. A workgroup waits only after all its pushes, so the
+  // persistent grid cannot deadlock.
   //
-  // counters at q * T + t and flags at W * T + p * T + t, zero before the
-  // first launch; launch e passes epoch e (1, 2, ...): a slice's counter
+  // sync: T flag slots of the library's layout (symm_coll_flag: slot t,
+  // kind 0 ready, rank p), then the counters at q * T + t; zero before the
+  // first launch. Launch e passes epoch e (1, 2, ...): a slice's counter
   // reaches e * chunks in launch e, and flags only grow. symm.co_resident:
   // a slice's flag is raised by the last of its workgroups, which a waiting
   // workgroup keeps from starting unless all are resident.
@@ -185,14 +192,11 @@ gpu.module @embedding_all_to_all {
     %c8 = arith.constant 8 : index
     %c32 = arith.constant 32 : index
     %c128 = arith.constant 128 : index
-    %one = arith.constant 1 : i32
     %tid = gpu.thread_id x
     %bid = gpu.block_id x
     %grid = gpu.grid_dim x
-    %block = gpu.block_dim x
     %lane = gpu.lane_id
     %sub = arith.divui %tid, %c32 : index
-    %is_first = arith.cmpi eq, %tid, %c0 : index
     %me32 = symm.rank : i32
     %n32 = symm.world_size : i32
     %me = arith.index_cast %me32 : i32 to index
@@ -206,7 +210,7 @@ gpu.module @embedding_all_to_all {
     %gtl = arith.muli %n, %tl : index
     %out_row = arith.muli %gtl, %dim : index
     %my_table0 = arith.muli %me, %tl : index
-    %flags0 = arith.muli %n, %tl : index
+    %counts0 = func.call @symm_coll_flag(%tl, %c0, %c0) : (index, index, index) -> index
     %d0 = arith.muli %lane, %c4 : index
     %chunks32 = arith.index_cast %chunks : index to i32
     %last = arith.muli %epoch, %chunks32 : i32
@@ -242,32 +246,16 @@ gpu.module @embedding_all_to_all {
         }
       }
       scf.if %remote {
-        symm.release_barrier scope(system)
-        scf.if %is_first {
-          %qt = arith.muli %q, %tl : index
-          %ci = arith.addi %qt, %t : index
-          %old = symm.atomic_rmw add %one, %sync[%ci] ordering(acq_rel) scope(system) : i32 -> memref<?xi32, #symm.heap>
-          %now = arith.addi %old, %one : i32
-          %done = arith.cmpi eq, %now, %last : i32
-          scf.if %done {
-            %f0 = arith.addi %flags0, %my_table0 : index
-            %f = arith.addi %f0, %t : index
-            symm.store %epoch, %sync[%f] to %q32 ordering(release) scope(system) : i32 -> memref<?xi32, #symm.heap>
-          }
-        }
+        %qt = arith.muli %q, %tl : index
+        %qtt = arith.addi %qt, %t : index
+        %ci = arith.addi %counts0, %qtt : index
+        %f = func.call @symm_coll_flag(%t, %c0, %me) : (index, index, index) -> index
+        func.call @symm_coll_signal_counted(%sync, %f, %q32, %epoch, %sync, %ci, %last) : (memref<?xi32, #symm.heap>, index, i32, i32, memref<?xi32, #symm.heap>, index, i32) -> ()
       }
     }
     // Every peer's slices of this rank's out.
-    %g0 = arith.muli %bid, %block : index
-    %first = arith.addi %g0, %tid : index
-    %step = arith.muli %grid, %block : index
-    scf.for %s = %first to %gtl step %step {
-      %p = arith.divui %s, %tl : index
-      %theirs = arith.cmpi ne, %p, %me : index
-      scf.if %theirs {
-        %f = arith.addi %flags0, %s : index
-        %seen = symm.wait %sync[%f] ge %epoch scope(system) : memref<?xi32, #symm.heap> -> i32
-      }
+    scf.for %t = %bid to %tl step %grid {
+      func.call @symm_coll_wait_all(%sync, %t, %c0, %epoch) : (memref<?xi32, #symm.heap>, index, index, i32) -> ()
     }
     gpu.return
   }
