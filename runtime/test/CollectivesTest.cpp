@@ -530,12 +530,13 @@ void testAllToAllv(symm_dtype d, size_t c, Place place, int seed) {
 /// Whether back-to-back calls' `algo` names a broadcast's.
 bool isBroadcast(const char *algo) {
   return algo && (!strcmp(algo, "chain") || !strcmp(algo, "copy_engine") ||
-                  !strcmp(algo, "ll128_chain"));
+                  !strcmp(algo, "ll128_chain") || !strcmp(algo, "fan"));
 }
 
 /// Many calls without waiting, on one stream and alternating two: the flags
 /// of one call must never be taken for another's. The all-reduces cycle
-/// through `algos` (null: by size; "chain", "copy_engine" or "ll128_chain": a
+/// through `algos` (null: by size; "chain", "copy_engine", "ll128_chain" or
+/// "fan": a
 /// broadcast with that algorithm from rank k % world instead), so that
 /// algorithms which use the same flags (or the same streams) differently follow
 /// one another.
@@ -630,7 +631,7 @@ void testGraph() {
       {AllToAll, 100, nullptr},          {AllToAll, 3001, nullptr},
       {Broadcast, 100, nullptr},         {Broadcast, 3001, nullptr},
       {Broadcast, 3001, "chain"},        {Broadcast, 3001, "copy_engine"},
-      {Broadcast, 3001, "ll128_chain"}};
+      {Broadcast, 3001, "ll128_chain"},  {Broadcast, 3001, "fan"}};
   auto blocks = [](Kind k, bool send) {
     switch (k) {
     case AllReduce:
@@ -962,7 +963,7 @@ void testErrors() {
   forceBroadcast("tree");
   expectError(symm_broadcast(h, h, 4, SYMM_INT8, 0, nullptr), bad,
               "SYMM_BROADCAST_ALGO='tree' is not one of root, scatter, chain, "
-              "ll_chain, copy_engine, ll128_chain");
+              "ll_chain, copy_engine, ll128_chain, fan");
   forceBroadcast(nullptr);
   forceAlgorithm("three_shot");
   expectError(symm_all_reduce(h, h, 4, SYMM_FLOAT32, SYMM_SUM, nullptr), bad,
@@ -1273,6 +1274,8 @@ int main(int argc, char **argv) {
                     "copy_engine");
       testBroadcast(d, count, Place::Heap, false, (root + 3) % world, ++seed,
                     "ll128_chain");
+      testBroadcast(d, count, Place::Heap, false, (root + 4) % world, ++seed,
+                    "fan");
       testAllToAllv(d, count, Place::Heap, ++seed);
     }
 
@@ -1296,6 +1299,8 @@ int main(int argc, char **argv) {
           testBroadcast(d, count, place, inPlace, 0, ++seed, "copy_engine");
           testBroadcast(d, count, place, inPlace, world / 2, ++seed,
                         "ll128_chain");
+          testBroadcast(d, count, place, inPlace, (world + 1) / 2 % world, ++seed,
+                        "fan");
           if (!inPlace)
             testAllToAllv(d, count, place, ++seed);
         }
@@ -1320,7 +1325,8 @@ int main(int argc, char **argv) {
         {"ll128_two_shot", "ll128", "ll128_two_shot", "ll_two_shot", "ll"},
         {"chain", "ll", "ring", "one_shot", "ll_two_shot", "two_shot"},
         {"copy_engine", "ll", "chain", "copy_engine", "one_shot"},
-        {"ll128_chain", "ll128", "chain", "ll128_chain", "ll"}})
+        {"ll128_chain", "ll128", "chain", "ll128_chain", "ll"},
+        {"fan", "ll", "chain", "fan", "ring", "ll128_chain", "fan"}})
     for (symm_stream *second : {a, b})
       testBackToBack(a, second, 100, cycle);
   CHECK_OK(symm_stream_destroy(b));

@@ -257,13 +257,14 @@ symm_status forcedAlgorithm(const char *var,
 /// broadcast took 315 us against NCCL's 204, with these 239. On CPU ranks 256
 /// bytes, so that their small calls cut a workgroup's part into many pieces
 /// too.
-size_t chainPiece(const Call &call, size_t elems) {
+/// The fan's pieces take one such hop after the first (`hops` 1), the
+/// chain's n - 2.
+size_t chainPiece(const Call &call, size_t elems, int hops) {
   if (!onGpu())
     return call.roundUp(256 / call.esize);
   constexpr double kPieceUs = 4.6, kBytesPerUs = 3.7 * 1024;
   double part = double(elems * call.esize) / call.grid(elems);
-  double best =
-      std::sqrt(part * kBytesPerUs * kPieceUs / std::max(1, call.world - 2));
+  double best = std::sqrt(part * kBytesPerUs * kPieceUs / std::max(1, hops));
   size_t bytes = std::max(size_t(16) << 10, size_t(best));
   return call.roundUp(bytes / call.esize);
 }
@@ -351,10 +352,15 @@ bool copyEngineWins(const Call &call, size_t bytes) {
          copyEngineAvailable(call);
 }
 
+/// The pipelined broadcast along a chain of ranks (`broadcast_chain`) or in
+/// the fan (`broadcast_fan`: the root stores each workgroup's part into one
+/// rank, which stores it into all the others; symm_coll_tree_link).
 symm_status chainBroadcast(Call &call, const void *src, void *recv,
-                           size_t count, int root) {
+                           size_t count, int root, bool fan) {
+  int hops = fan ? 1 : call.world - 2;
   return launchChunks(
-      call, "broadcast_chain", count, call.roundDown(call.scratchElems()),
+      call, fan ? "broadcast_fan" : "broadcast_chain", count,
+      call.roundDown(call.scratchElems()),
       [&](size_t total) { return call.grid(total); },
       [&](Params &p, size_t off, size_t total) {
         p.memref(src, count);
@@ -362,7 +368,7 @@ symm_status chainBroadcast(Call &call, const void *src, void *recv,
         call.channelParams(p, /*direct=*/false);
         p.scalar(off);
         p.scalar(total);
-        p.scalar(chainPiece(call, total));
+        p.scalar(chainPiece(call, total, hops));
         p.i32(root);
       });
 }
@@ -425,13 +431,14 @@ symm_status allReduceAlgorithm(size_t bytes, int world, AllReduceAlgo *algo,
 /// `root` (the root stores into every rank), `scatter` (a scatter and an
 /// all-gather), `chain` (a pipelined chain), `ll_chain` (the low-latency
 /// chain), `copy_engine` (a chain of copies), `ll128_chain` (the
-/// low-latency chain in LL128 lines), or unset: the choice by size and rank
-/// count (see broadcast).
+/// low-latency chain in LL128 lines), `fan` (the pipelined pieces in two hops:
+/// the root into one rank, that rank into the others), or unset: the choice
+/// by size and rank count (see broadcast).
 symm_status broadcastAlgorithm(BroadcastAlgo *algo) {
   int forced;
   if (symm_status st = forcedAlgorithm("SYMM_BROADCAST_ALGO",
                                        {"root", "scatter", "chain", "ll_chain",
-                                        "copy_engine", "ll128_chain"},
+                                        "copy_engine", "ll128_chain", "fan"},
                                        &forced))
     return st;
   // In the order of the names.
@@ -667,7 +674,7 @@ symm_status broadcast(Call &call, const void *send, void *recv, size_t count,
       (algo == BroadcastAlgo::BySize && ll128ChainWins(call, bytes)))
     return ll128Runs(call)
                ? lowLatencyChain(call, /*lines=*/true, src, recv, count, root)
-               : chainBroadcast(call, src, recv, count, root);
+               : chainBroadcast(call, src, recv, count, root, /*fan=*/false);
   bool llRootStores =
       call.llFits(count) && (call.world < 3 || bytes <= kLlRootMax);
   bool fewRanks = call.world <= 4;
@@ -687,9 +694,11 @@ symm_status broadcast(Call &call, const void *send, void *recv, size_t count,
   // puts the chain behind the scatter below 64 MB on 8 GPUs (not measured
   // there).
   size_t chainMin = fewRanks ? kLlChainMax4 : size_t(64) << 20;
+  if (algo == BroadcastAlgo::Fan)
+    return chainBroadcast(call, src, recv, count, root, /*fan=*/true);
   if (algo == BroadcastAlgo::Chain ||
       (algo == BroadcastAlgo::BySize && call.world >= 3 && bytes >= chainMin))
-    return chainBroadcast(call, src, recv, count, root);
+    return chainBroadcast(call, src, recv, count, root, /*fan=*/false);
   // From 3 ranks on, a large broadcast is a scatter (the root stores block p
   // into rank p) and an all-gather of the blocks: the root's links then
   // carry (n-1)/n of the buffer once and every link shares the rest, where

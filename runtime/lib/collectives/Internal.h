@@ -380,6 +380,7 @@ enum class BroadcastAlgo {
   LowLatencyChain,
   CopyEngine,
   LowLatency128Chain,
+  Fan,
   BySize
 };
 /// SYMM_BROADCAST_ALGO, or BySize where it is unset.
