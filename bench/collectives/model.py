@@ -180,11 +180,16 @@ class Rules:
     # From 3 ranks the LL128 two-shot where a flagged all-reduce (one-shot,
     # two-shot, ring) would run and one launch holds the call.
     ll128_two_shot: bool = True
+    # On 3 ranks the fan broadcast from 16 MB where the chain (or, up to 16
+    # MB, the LL128 chain) would run (False: only forced).
+    bcast_fan_3: bool = True
 
 
 TODAY = Rules()
+# The code before the fan broadcast (575df6e: forced only).
+BEFORE_FAN = replace(TODAY, bcast_fan_3=False)
 # The code before the LL128 two-shot by size (89f850b: forced only).
-BEFORE_LL128_TWO_SHOT = replace(TODAY, ll128_two_shot=False)
+BEFORE_LL128_TWO_SHOT = replace(BEFORE_FAN, ll128_two_shot=False)
 # The code before early launches and LL128 on 3 ranks (7a359b7).
 BEFORE_EARLY = replace(BEFORE_LL128_TWO_SHOT, early_launch=False, ll128_3=None,
                        ll128_chain=None)
@@ -581,10 +586,28 @@ RUNS = {
     "h100x2-collectives-vs-nccl-ll-words/symm.csv": (2, BEFORE_LL128_TWO_SHOT, {}),
     # 2 H200s, the LL128 two-shot by size (from 3 ranks; not on 2) and the
     # co-resident kernels: the whole sweep, 8K-1G.
-    "h200x2-collectives-vs-nccl-night/symm.csv": (2, TODAY, {}),
+    "h200x2-collectives-vs-nccl-night/symm.csv": (2, BEFORE_FAN, {}),
     # 4 and 3 H200s: the all-reduce by size with the LL128 two-shot, 8K-256M.
     **{f"h200x4-all-reduce-ll128-two-shot-default/settings-{n}-default.csv":
-       (n, TODAY, {}) for n in (3, 4)},
+       (n, BEFORE_FAN, {}) for n in (3, 4)},
+    # 4 and 3 H100s: the broadcast 1M-1G by size (the fan forced only) and
+    # the fan forced.
+    **{f"h100x4-broadcast-fan/settings-{n}-{name}.csv": (n, BEFORE_FAN, env)
+       for n in (3, 4)
+       for name, env in (("default", {}),
+                         ("fan", {"SYMM_BROADCAST_ALGO": "fan"}))},
+    # 4 H100s: the chain and the fan forced, 8M-256M, on 128 (the default),
+    # 256 and 512 workgroups.
+    **{f"h100x4-broadcast-fan-workgroups/settings-4-{name}.csv": (4, BEFORE_FAN, env)
+       for name, env in (
+           ("chain", {"SYMM_BROADCAST_ALGO": "chain"}),
+           ("chain256", {"SYMM_BROADCAST_ALGO": "chain",
+                         "SYMM_COLLECTIVES_BLOCKS": "256"}),
+           ("fan", {"SYMM_BROADCAST_ALGO": "fan"}),
+           ("fan256", {"SYMM_BROADCAST_ALGO": "fan",
+                       "SYMM_COLLECTIVES_BLOCKS": "256"}),
+           ("fan512", {"SYMM_BROADCAST_ALGO": "fan",
+                       "SYMM_COLLECTIVES_BLOCKS": "512"}))},
     # 3 H100s: the LL128 two-shot as first written (forced only), its
     # lanes apart before each store; the code's choice and the low-latency
     # two-shot beside it.
@@ -624,7 +647,7 @@ ENV_ALGO = {
     "SYMM_BROADCAST_ALGO": ("broadcast", {
         "root": "root", "scatter": "scatter_all_gather", "chain": "chain",
         "ll_chain": "ll_chain", "copy_engine": "copy_engine",
-        "ll128_chain": "ll128_chain"}),
+        "ll128_chain": "ll128_chain", "fan": "fan"}),
     "SYMM_ALL_GATHER_ALGO": ("all_gather", {
         "stores": "exchange", "copy_engine": "copy_engine"}),
     "SYMM_ALL_TO_ALL_ALGO": ("all_to_all", {
@@ -930,6 +953,32 @@ class Model:
         k = -(-S // int(c))
         return min(cap, -(-(-(-S // k)) // VECTOR) * VECTOR), k
 
+    def bcast_fan(self, S):
+        """The fan (SYMM_BROADCAST_ALGO=fan; by size on 3 ranks from 16 MB):
+        the chain's pieces in two hops, the root into the part's owner and
+        the owner into the n - 2 others: k + 1 stages of c + p / b or of
+        link(chunk) / k (the root's links carry the chunk once). On 3 ranks
+        the chain's formula; what the fan changes there (each rank forwards
+        half the buffer, where the chain's second rank forwarded all of it)
+        has no term. On 4 H100s it runs 1.09x this (0.92-1.39), slower than
+        the chain where the model puts it ahead (fewer stages); with the
+        owner's stage c + (n - 2) p / b instead (its workgroup stores each
+        piece n - 2 times) it ran 0.81x (0.59-1.17), and 256 or 512
+        workgroups did not speed it up: neither term explains it
+        (docs/Collectives.md)."""
+        n = self.n
+        if n < 3:
+            return self.bcast_chain(S)
+
+        def chunk(c):
+            part = c / self.grid(c)
+            p = self.chain_piece(part, 1)
+            k = math.ceil(part / p)
+            return self.o + (k + 1) * max(
+                CHAIN_PIECE_US + p / CHAIN_WG_BYTES_PER_US,
+                link(c) / k)
+        return chunked(S, SCRATCH, chunk)
+
     def bcast_copy_engine(self, S):
         """SYMM_BROADCAST_ALGO=copy_engine: the chain root, root + 1, ... of
         stream copies, k chunks of C bytes through the next rank's slots. The
@@ -1014,6 +1063,8 @@ class Model:
         few = r.ll_chain_max_4 is not None and n <= 4
         if few:
             chain_min = r.ll_chain_max_4
+        if r.bcast_fan_3 and n == 3 and S >= 16 * MB:
+            return "fan"
         for ranks, lo, hi in r.ll128_chain or ():
             if n == ranks and lo <= S <= hi:
                 return "ll128_chain"
@@ -1037,7 +1088,8 @@ class Model:
         "broadcast": {"root": "bcast_root", "scatter_all_gather": "bcast_scatter",
                       "chain": "bcast_chain", "ll_chain": "bcast_ll_chain",
                       "copy_engine": "bcast_copy_engine",
-                      "ll128_chain": "bcast_ll128_chain"},
+                      "ll128_chain": "bcast_ll128_chain",
+                      "fan": "bcast_fan"},
     }
 
     def predict(self, collective, S, algo=None):

@@ -694,7 +694,20 @@ symm_status broadcast(Call &call, const void *send, void *recv, size_t count,
   // puts the chain behind the scatter below 64 MB on 8 GPUs (not measured
   // there).
   size_t chainMin = fewRanks ? kLlChainMax4 : size_t(64) << 20;
-  if (algo == BroadcastAlgo::Fan)
+  // On 3 ranks from 16 MB (above it where the LL128 chain runs) the fan
+  // instead: there it is the chain with the
+  // two other ranks' order alternating by workgroup, so each forwards half
+  // the buffer where the chain's second rank forwarded all of it. On 3
+  // H100s, one command (bench/results/h100x4-broadcast-fan), graph: 16 MB
+  // 69.5 against the LL128 chain's 70.6 us, 32 MB 126.4 against the chain's
+  // 136.6, 64 MB 230.5 against 241.4; stream: 128 MB 434.0 against 443.7,
+  // 256 MB to 1 GB level (NCCL 61.8, 111.5, 207.6, 398.8). On 4 it lost to
+  // the chain at every size from 1 MB, with 128, 256 or 512 workgroups
+  // (16 MB 76.8 against 75.1 us, 256 MB 864 against 832;
+  // bench/results/h100x4-broadcast-fan-workgroups).
+  bool fanBySize = call.world == 3 && bytes >= (size_t(16) << 20);
+  if (algo == BroadcastAlgo::Fan ||
+      (algo == BroadcastAlgo::BySize && fanBySize))
     return chainBroadcast(call, src, recv, count, root, /*fan=*/true);
   if (algo == BroadcastAlgo::Chain ||
       (algo == BroadcastAlgo::BySize && call.world >= 3 && bytes >= chainMin))
