@@ -173,7 +173,13 @@ class Rules:
     # The broadcast's LL128 chain by size: (ranks, from, to) bytes (None:
     # only forced).
     ll128_chain: tuple = ((2, 512 * KB, 8 * MB), (3, 256 * KB, 16 * MB),
-                          (4, 256 * KB, 4 * MB))
+                          (4, 256 * KB, 16 * MB))
+    # From 4 ranks a reduce-scatter of at least 32 MB gets up to 256
+    # workgroups (False: up to 128, as every flagged kernel).
+    rs_wide: bool = True
+    # The LL128 chain's launch holds the whole LL128 buffer: at least 16 MB
+    # of data on GPUs (False: the n slots alone, n * LL128_MAX / (n - 1)).
+    ll128_chain_16m: bool = True
     # Every kernel launches early (symm.early_launch) unless
     # SYMM_EARLY_LAUNCH=0.
     early_launch: bool = True
@@ -186,8 +192,15 @@ class Rules:
 
 
 TODAY = Rules()
+# The code before the LL128 buffer of at least 16 MB (the chain broadcast
+# on 4 ranks then by size up to 4 MB).
+# The code before the wide reduce-scatter (256 workgroups from 32 MB on 4
+# ranks or more).
+BEFORE_RS_WIDE = replace(TODAY, rs_wide=False)
+BEFORE_LL128_16M = replace(BEFORE_RS_WIDE, ll128_chain_16m=False, ll128_chain=(
+    (2, 512 * KB, 8 * MB), (3, 256 * KB, 16 * MB), (4, 256 * KB, 4 * MB)))
 # The code before the fan broadcast (575df6e: forced only).
-BEFORE_FAN = replace(TODAY, bcast_fan_3=False)
+BEFORE_FAN = replace(BEFORE_LL128_16M, bcast_fan_3=False)
 # The code before the LL128 two-shot by size (89f850b: forced only).
 BEFORE_LL128_TWO_SHOT = replace(BEFORE_FAN, ll128_two_shot=False)
 # The code before early launches and LL128 on 3 ranks (7a359b7).
@@ -596,6 +609,51 @@ RUNS = {
        for n in (3, 4)
        for name, env in (("default", {}),
                          ("fan", {"SYMM_BROADCAST_ALGO": "fan"}))},
+    # 4 and 3 H100s: every collective by size, 8K-1G (the code as
+    # committed: the LL128 buffer of 16 MB, the fan on 3 ranks).
+    **{f"h100x4-collectives-sweep-fan-ll128-16m/settings-{n}-default.csv":
+       (n, BEFORE_RS_WIDE, {}) for n in (3, 4)},
+    # 4 H100s, the reduce-scatter and all-reduce 16M-1G on 64, 128 (the
+    # default), 256 and 512 workgroups; then the reduce-scatter on 128 and
+    # 256, twice each.
+    **{f"h100x4-reduce-all-reduce-grid/settings-4-{name}.csv":
+       (4, BEFORE_RS_WIDE, env)
+       for name, env in (("default", {}),
+                         *((f"b{b}", {"SYMM_COLLECTIVES_BLOCKS": str(b)})
+                           for b in (64, 256, 512)))},
+    # 4 H100s: the reduce-scatter 16M-1G by size with the wide grid (the
+    # code as committed).
+    "h100x4-reduce-scatter-wide-check/settings-4-default.csv": (4, TODAY, {}),
+    **{f"h100x4-reduce-scatter-grid-256/settings-4-{name}.csv":
+       (4, BEFORE_RS_WIDE, env)
+       for name, env in (("default", {}), ("default2", {}),
+                         ("b256", {"SYMM_COLLECTIVES_BLOCKS": "256"}),
+                         ("b256r2", {"SYMM_COLLECTIVES_BLOCKS": "256"}))},
+    # 4, 3 and 2 H100s: the broadcast 1M-128M by size with the LL128
+    # buffer of 16 MB and the fan on 3 ranks (the code as committed).
+    **{f"h100x4-broadcast-ll128-16m-check/settings-{n}-default.csv":
+       (n, BEFORE_RS_WIDE, {}) for n in (2, 3, 4)},
+    # 2 H100s, the broadcast 8M-64M: by size and the LL128 chain forced (one
+    # launch up to 16 MB).
+    **{f"h100x2-broadcast-ll128-16m/settings-2-{name}.csv": (2, BEFORE_RS_WIDE, env)
+       for name, env in (("default", {}),
+                         ("l128c", {"SYMM_BROADCAST_ALGO": "ll128_chain"}))},
+    # 4 H100s, the broadcast 4M-256M: by size, the chain on 32 and 64
+    # workgroups, the LL128 chain forced in launches of 5.3 MB (the default
+    # then), 16 MB and 64 MB (SYMM_COLLECTIVES_LL128_MAX, left out).
+    **{f"h100x4-broadcast-chain-grid-ll128-launch/settings-4-{name}.csv":
+       (4, BEFORE_FAN, env)
+       for name, env in (
+           ("default", {}),
+           ("chain32", {"SYMM_BROADCAST_ALGO": "chain",
+                        "SYMM_COLLECTIVES_BLOCKS": "32"}),
+           ("chain64", {"SYMM_BROADCAST_ALGO": "chain",
+                        "SYMM_COLLECTIVES_BLOCKS": "64"}),
+           ("l128c", {"SYMM_BROADCAST_ALGO": "ll128_chain"}),
+           ("l128c4m", {"SYMM_BROADCAST_ALGO": "ll128_chain",
+                        "SYMM_COLLECTIVES_LL128_MAX": "4M"}),
+           ("l128c16m", {"SYMM_BROADCAST_ALGO": "ll128_chain",
+                         "SYMM_COLLECTIVES_LL128_MAX": "16M"}))},
     # 4 H100s: the chain and the fan forced, 8M-256M, on 128 (the default),
     # 256 and 512 workgroups.
     **{f"h100x4-broadcast-fan-workgroups/settings-4-{name}.csv": (4, BEFORE_FAN, env)
@@ -720,6 +778,9 @@ class Model:
         self.ll_limit = None if ll is None else int(ll)
         self.direct_min = int(env.get("SYMM_COLLECTIVES_DIRECT_MIN", DIRECT_MIN))
         self.max_workgroups = int(env.get("SYMM_COLLECTIVES_BLOCKS", MAX_WORKGROUPS))
+        # The wide reduce-scatter's limit: 256 unless the run set the grid.
+        self.wide_workgroups = (self.max_workgroups if "SYMM_COLLECTIVES_BLOCKS"
+                                in env else max(256, self.max_workgroups))
         self.ce_cap = int(env.get("SYMM_COLLECTIVES_CE_CHUNK", rules.ce_chunk))
 
     def flag(self, steps=1, fenced_per_peer=False):
@@ -759,9 +820,10 @@ class Model:
         as the benchmark cuts it (whole elements)."""
         return S // ESIZE // self.n * ESIZE
 
-    def grid(self, nbytes):
-        """Workgroups of a flagged kernel's launch that moves `nbytes`."""
-        return min(self.max_workgroups,
+    def grid(self, nbytes, most=None):
+        """Workgroups of a flagged kernel's launch that moves `nbytes`, at
+        most `most` (else the run's limit)."""
+        return min(most or self.max_workgroups,
                    max(MIN_WORKGROUPS, -(-nbytes // BYTES_PER_WORKGROUP)))
 
     # All-reduce of S bytes per rank.
@@ -846,8 +908,13 @@ class Model:
         if self.ll_fits(b):
             return self.o + ALPHA_US + link(2 * (n - 1) * b) + hbm(2 * (n - 1) * b + 2 * b)
 
+        # The wide grid (rs_wide): the model has no term by which more
+        # workgroups gain (fewer pieces each only overlap less), so it
+        # predicts the measured gain the wrong way round.
+        wide = self.rules.rs_wide and n >= 4 and n * b >= 32 * MB
+
         def chunk(c):
-            grid = self.grid(n * c)
+            grid = self.grid(n * c, self.wide_workgroups if wide else None)
             pieces = min(MAX_PIECES, max(1, c // grid // PIECE)) if self.rules.rs_pipelined else 1
             a, h = link((n - 1) * c), hbm((n + 1) * c)
             overlap = min(a, h) / pieces if pieces > 1 else min(a, h)
@@ -880,9 +947,12 @@ class Model:
     def bcast_ll128_chain(self, S):
         """The low-latency chain in LL128 lines: 8/7 of the bytes out of
         every rank but the last, once, and a line's flight per hop; a launch
-        per n * LL128_MAX / (n - 1) bytes (a rank's whole LL128 buffer)."""
+        per rank's whole LL128 buffer: n * LL128_MAX / (n - 1) bytes, at
+        least 16 MB (ll128_chain_16m)."""
         n = self.n
         cap = n * LL128_MAX // max(1, n - 1)
+        if self.rules.ll128_chain_16m:
+            cap = max(cap, 16 * MB)
         return chunked(S, cap, lambda c: self.o + max(1, n - 1) * ALPHA_US
                        + link(c * 8 / 7) + hbm(c * 8 / 7 * 2 + c))
 

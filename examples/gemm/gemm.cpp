@@ -36,8 +36,9 @@ constexpr int64_t kTileM = 128, kTileN = 128, kTileK = 32;
 constexpr int64_t kHopperTileM = 128;
 // An f32 workspace slot of the hopper kernel holds one 128 x 256 tile.
 constexpr int64_t kHopperSlotElements = kHopperTileM * kHopperTileN;
-// The SMs of an H100 or H200: the persistent grid, and what split K fills.
-constexpr int64_t kGpuSms = 132;
+// The SMs that split K fills on CPU ranks, which have none: an H100's or
+// H200's (on GPUs, the device's: symm_device_multiprocessors).
+constexpr int64_t kCpuSms = 132;
 // --splits=auto (autoSplits): a K split keeps at least kMinStepsPerSplit K
 // steps, so that its ring fills, and there are at most kMaxSplits of them:
 // each adds a partial tile's round trip through the workspace, and on an
@@ -65,14 +66,14 @@ int64_t hopperTiles(int64_t m, int64_t n) {
 /// as a tile's MMA (a split sends f32 partials through the workspace and
 /// gains nothing there); otherwise the most K splits, up to kMaxSplits,
 /// that put every tile's splits on the SMs at once.
-int64_t autoSplits(int64_t m, int64_t n, int64_t k) {
+int64_t autoSplits(int64_t m, int64_t n, int64_t k, int64_t sms) {
   int64_t tiles = hopperTiles(m, n), steps = ceilDiv(k, kHopperTileK);
   double mmaUs = double(steps) * kStepUs * (m <= kHopperTileM / 2 ? 0.5 : 1);
   double streamUs = 2.0 * double(n) * double(k) / kStreamBytesPerUs;
-  if (2 * tiles > kGpuSms || mmaUs < kSplitRatio * streamUs)
+  if (2 * tiles > sms || mmaUs < kSplitRatio * streamUs)
     return 1;
   int64_t splits =
-      std::min({kGpuSms / tiles, kMaxSplits, steps / kMinStepsPerSplit});
+      std::min({sms / tiles, kMaxSplits, steps / kMinStepsPerSplit});
   return std::max<int64_t>(1, splits);
 }
 
@@ -222,16 +223,18 @@ int main(int argc, char **argv) {
   args.option("splits", "auto",
               "K splits of the hopper kernel (auto: chosen by shape, up to " +
                   std::to_string(kMaxSplits) +
-                  " where its 128x256 tiles are fewer than half of " +
-                  std::to_string(kGpuSms) +
-                  " SMs and their MMA outlasts streaming B), or a list");
+                  " where its 128x256 tiles are fewer than half of the "
+                  "device's SMs (" +
+                  std::to_string(kCpuSms) +
+                  " on CPU ranks) and their MMA outlasts streaming B), or a "
+                  "list");
   // Two blocks fit on an H200 SM (126 registers x 256 threads and 45 KiB
   // of workgroup memory each), so one can compute while the other waits at
   // a barrier or for its loads.
   args.option("grid", "auto",
-              "blocks of the persistent variant (auto: 264 on GPUs, two per "
-              "SM of an H200, or 132 for the hopper kernel; 4 on CPU ranks; at "
-              "most one per tile)");
+              "blocks of the persistent variant (auto: two per SM on GPUs, "
+              "or one for the hopper kernels; 4 on CPU ranks; at most one "
+              "per tile)");
   args.option("check", "auto",
               "full | sampled | auto (full up to M·N·K = 2^30; sampled: " +
                   std::to_string(kSamplesPerTile) +
@@ -269,6 +272,10 @@ int main(int argc, char **argv) {
               " is not a multiple of 256 (the hopper_staged kernel's tiles)");
   if (hopper)
     checkHopperSizes(args, n, k);
+  WORKLOAD_CHECK(symm_init());
+  int rank = symm_rank(), world = symm_world_size();
+  const int64_t sms = deviceGrid(1, kCpuSms);
+
   // The hopper kernel's K splits, each a positive number of K steps.
   std::vector<int64_t> splitList;
   {
@@ -277,7 +284,7 @@ int main(int argc, char **argv) {
          at = comma + 1) {
       std::string one = list.substr(at, comma - at);
       char *end = nullptr;
-      long long v = one == "auto" ? autoSplits(m, n, k)
+      long long v = one == "auto" ? autoSplits(m, n, k, sms)
                                   : std::strtoll(one.c_str(), &end, 10);
       if (one != "auto" && (end == one.c_str() || *end || v <= 0))
         args.fail("--splits='" + one + "' is not auto or a positive integer");
@@ -288,9 +295,6 @@ int main(int argc, char **argv) {
       splitList.push_back(v);
     }
   }
-
-  WORKLOAD_CHECK(symm_init());
-  int rank = symm_rank(), world = symm_world_size();
 
   // The compiled kernels, checked before anything is allocated.
   std::vector<Kernel> loaded;
@@ -362,8 +366,8 @@ int main(int argc, char **argv) {
         // The hopper kernel takes one block per SM (its shared memory).
         int64_t grid = args.str("grid") != "auto" ? args.integer("grid")
                        : !onGpu()                 ? 4
-                       : isHopper || isStaged     ? kGpuSms
-                                                  : 264;
+                       : isHopper || isStaged     ? sms
+                                                  : 2 * sms;
         unsigned blocks =
             unsigned(variant == "tiled" ? units : std::min(grid, units));
         p.splits = splits;

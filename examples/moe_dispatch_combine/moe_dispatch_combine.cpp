@@ -45,8 +45,8 @@ Options parse(int argc, char **argv) {
   args.option("hidden", "256", "values per token H (fp16, a multiple of 8)");
   args.option("max-tokens", "32", "tokens per rank are random in [1, T_max)");
   args.option("blocks", "auto",
-              "workgroups (auto: 264 on GPUs, two per SM, all co-resident; "
-              "8 on CPU ranks)");
+              "workgroups (auto: two per SM on GPUs, at most what the device "
+              "holds of the fused combine at once; 8 on CPU ranks)");
   args.option("threads", "auto",
               "threads per workgroup (auto: 256 on GPUs, 32 on CPU ranks)");
   args.option("kernels", "auto",
@@ -72,8 +72,8 @@ Options parse(int argc, char **argv) {
   o.topk = bounded("topk", 1024);
   o.hidden = bounded("hidden", 1 << 20);
   o.maxTokens = bounded("max-tokens", 1 << 20);
-  o.blocks = args.str("blocks") == "auto" ? (onGpu() ? 264 : 8)
-                                          : bounded("blocks", 1 << 16);
+  // 0: auto, once the kernels are loaded (Moe).
+  o.blocks = args.str("blocks") == "auto" ? 0 : bounded("blocks", 1 << 16);
   o.threads = args.str("threads") == "auto" ? (onGpu() ? 256 : 32)
                                             : bounded("threads", 1024);
   o.kernels = args.str("kernels") == "auto"
@@ -180,10 +180,13 @@ public:
     scales = makeScales(o);
     items = size_t(in.tokens) * o.topk;
     maxRows = size_t(world) * (o.maxTokens - 1) * o.topk;
-    blocks = o.blocks;
     threads = o.threads;
     check(symm_module_load_file(o.kernels.c_str(), &module),
           "loading the kernels");
+    // The fused combine's workgroups wait on each other (symm.co_resident).
+    blocks = o.blocks ? o.blocks
+                      : int(residentGrid(module, "combine", unsigned(threads),
+                                         0, 2, 8));
     check(symm_stream_create(&stream), "stream");
 
     size_t h = o.hidden;

@@ -1186,25 +1186,25 @@ int main(int argc, char **argv) {
     testBroadcast(SYMM_INT32, 200000, Place::Heap, false, 1, ++seed);
     testBroadcastShifted(1000, 0, ++seed);
     testAllToAllv(SYMM_INT32, 1000, Place::Heap, ++seed);
-    // 16 MB in place on 2 ranks: the copy engines' by GPUs, never by CPU
-    // ranks (the results are checked at the smaller sizes).
-    if (world == 2) {
-      size_t bytes = size_t(16) << 20;
+    // Large broadcasts in place, for what they launch (the results are
+    // checked at the smaller sizes and in the suite): 16 MB on 2 ranks, the
+    // copy engines' by GPUs, never by CPU ranks; 32 MB on 3, the fan.
+    auto inPlace = [](size_t bytes, int root) {
       void *buffer = nullptr;
       CHECK_OK(symm_malloc(bytes, &buffer));
-      CHECK_OK(symm_broadcast(buffer, buffer, bytes, SYMM_INT8, 0, nullptr));
+      CHECK_OK(symm_broadcast(buffer, buffer, bytes, SYMM_INT8, root, nullptr));
       CHECK_OK(symm_synchronize());
       CHECK_OK(symm_free(buffer));
-    }
-    // 32 MB in place on 3 ranks: the fan (the suite checks its results).
-    if (world == 3) {
-      size_t bytes = size_t(32) << 20;
-      void *buffer = nullptr;
-      CHECK_OK(symm_malloc(bytes, &buffer));
-      CHECK_OK(symm_broadcast(buffer, buffer, bytes, SYMM_INT8, 2, nullptr));
-      CHECK_OK(symm_synchronize());
-      CHECK_OK(symm_free(buffer));
-    }
+    };
+    if (world == 2)
+      inPlace(size_t(16) << 20, 0);
+    if (world == 3)
+      inPlace(size_t(32) << 20, 2);
+    // A reduce-scatter of 320 KB on 4 ranks: the wide grid, which CPU ranks
+    // take from 256 KB (GPUs from 32 MB); checked, as every one is.
+    if (world == 4)
+      testReduceScatter(SYMM_INT32, SYMM_SUM, 20001, Place::Heap, false,
+                        ++seed);
     CHECK_OK(symm_finalize());
     printf(failures ? "choice FAILED\n" : "choice ok\n");
     return failures ? 1 : 0;

@@ -277,9 +277,9 @@ size_t llChainCap(const Call &call) {
 }
 
 /// Elements of one launch of the LL128 chain broadcast: a rank's whole LL128
-/// buffer, world_size slots of lines.
+/// buffer (world_size slots of lines; on GPUs at least 16 MB of data).
 size_t ll128ChainCap(const Call &call) {
-  return size_t(call.world) * call.ll128Elems();
+  return call.s->ll128Lines * kLineData / call.esize;
 }
 
 /// The low-latency chain broadcasts, in LL128 lines (`lines`:
@@ -311,7 +311,12 @@ symm_status lowLatencyChain(Call &call, bool lines, const void *src, void *recv,
 
 /// The sizes of broadcast the LL128 chain takes by size, where it can run:
 /// on 2 ranks from 512 KB to 8 MB, on 3 from 256 KB to 16 MB, on 4 from
-/// 256 KB to 4 MB (not from 5: not measured). On 4 H100s from a graph, each
+/// 256 KB to 16 MB (not from 5: not measured). On 4 ranks, in one launch
+/// (the buffer's 16 MB, where 5.3 MB took two launches of 8 MB and three
+/// of 16): 8 MB 34.1 against the chain's 43.8 us, 16 MB 63.7 against 75.1,
+/// 32 MB 127.3 against 123.0 (NCCL 36.2, 61.7, 110.5; 4 H100s, graph, one
+/// command, SYMM_COLLECTIVES_LL128_MAX=4M: the launch the buffer now holds;
+/// bench/results/h100x4-broadcast-chain-grid-ll128-launch). On 4 H100s from a graph, each
 /// pair from one command: against the chain forced (the choice before from
 /// 768 KB), 1 MB 8.74 against 14.03 us, 2 MB 13.52 against 20.75, 4 MB
 /// 21.06 against 29.20, 8 MB level (NCCL 12.30, 19.68, 24.96); against the
@@ -329,7 +334,7 @@ bool ll128ChainWins(const Call &call, size_t bytes) {
   else if (call.world == 3)
     hi = size_t(16) << 20;
   else if (call.world == 4)
-    hi = size_t(4) << 20;
+    hi = size_t(16) << 20;
   return bytes >= lo && bytes <= hi && ll128Runs(call);
 }
 
@@ -628,6 +633,19 @@ symm_status allReduce(Call &call, const void *send, void *recv, size_t count,
       });
 }
 
+/// A reduce-scatter of at least State::wideMin bytes (every rank's send
+/// buffer; 32 MB on GPUs) on 4 ranks or more gets up to State::wideBlocks
+/// workgroups (256 on GPUs) where the others get up to 128. On 4 H100s, one command, 128
+/// against 256 workgroups twice each (µs, stream; NCCL in brackets): 32 MB
+/// 103.2-103.6 against 100.1-100.2 (106.0), 64 MB 203.4 against 187.8-189.2
+/// (194.5), 256 MB 665.8-666.3 against 656.6-661.3 (679.6), 512 MB
+/// 1320-1325 against 1296-1302 (1304.5), 1 GB 2637 against 2586-2590
+/// (2500.8); 128 MB 357.8-360.6 against 363.0-364.4 (357.8), and 16 MB
+/// 52.5-53.0 against 54.8-54.9 (61.3), hence the threshold
+/// (bench/results/h100x4-reduce-scatter-grid-256). More workgroups reduce
+/// more pieces at once; why 64 MB gains most is not known. Not measured on
+/// 3 ranks (1.11x NCCL or more from 2 MB) nor on more than 4.
+
 symm_status reduceScatter(Call &call, const void *send, void *recv,
                           size_t count, symm_reduce_op op) {
   if (call.llFits(count)) // peer p gets block p
@@ -637,9 +655,15 @@ symm_status reduceScatter(Call &call, const void *send, void *recv,
                                    .count = count,
                                    .sendStride = count,
                                    .op = op});
+  bool wide = call.world >= 4 &&
+              count * call.world * call.esize >= call.s->wideMin;
   return launchChunks(
       call, "reduce_scatter", count, call.slotCap(1),
-      [&](size_t total) { return call.grid(total * call.world); },
+      [&](size_t total) {
+        return wide ? call.gridOf(total * call.world, call.s->blockBytes,
+                                  call.s->wideBlocks)
+                    : call.grid(total * call.world);
+      },
       [&](Params &p, size_t off, size_t total) {
         p.memref(send, count * call.world);
         // The kernel indexes recv like this rank's block of send: from 0.

@@ -170,6 +170,13 @@ symm_status configure(State &s) {
   } else {
     s.ll128Max = gpu ? (size_t(4) << 20) / peers : size_t(32) << 10;
   }
+  // Every rank's slot, and on GPUs at least the LL128 chain's one launch of
+  // 16 MB (Internal.h, kLl128ChainData); on CPU ranks the slots alone, so
+  // that the tests' broadcasts cross several launches too.
+  size_t slots = size_t(symm_world_size()) * ll128SlotLines(s);
+  s.ll128Lines =
+      gpu && slots ? std::max(slots, (kLl128ChainData + kLineData - 1) / kLineData)
+                   : slots;
   const char *blocks = envOr("SYMM_COLLECTIVES_BLOCKS", gpu ? "128" : "2");
   const char *threads = envOr("SYMM_COLLECTIVES_THREADS", gpu ? "512" : "16");
   int b = atoi(blocks), t = atoi(threads);
@@ -180,6 +187,10 @@ symm_status configure(State &s) {
                 blocks, kMaxBlocks, threads, SYMM_COLL_MAX_THREADS);
   s.blocks = unsigned(b);
   s.threads = unsigned(t);
+  s.wideBlocks = getenv("SYMM_COLLECTIVES_BLOCKS") ? s.blocks
+                 : gpu ? std::max(256u, s.blocks)
+                       : 2 * s.blocks;
+  s.wideMin = gpu ? size_t(32) << 20 : size_t(256) << 10;
   // The low-latency kernels' own limit: their stores carry no flag to wait
   // for, so more workgroups only add stores in flight (a 1 MB all-gather on
   // 2 H100s: 13.9 us on 128, 10.6 on 256 and 512), where the flagged

@@ -121,7 +121,14 @@ struct State {
   size_t directMin = 0; // exchanges of this many bytes per block store directly
   size_t llMax = 0;     // the largest low-latency block (bytes)
   size_t ll128Max = 0;  // an LL128 launch's data per rank (bytes)
+  size_t ll128Lines = 0; // the LL128 buffer's lines, every slot's (ll128Bytes)
   unsigned blocks = 0, threads = 0;
+  // The most workgroups of a reduce-scatter of at least wideMin bytes from 4
+  // ranks (reduceScatter): 256 from 32 MB on GPUs; on CPU ranks twice the
+  // others' from 256 KB, so that the tests' calls take it. Unless
+  // SYMM_COLLECTIVES_BLOCKS says.
+  unsigned wideBlocks = 0;
+  size_t wideMin = 0;
   unsigned llBlocks = 0;  // the most workgroups a low-latency launch gets
   unsigned minBlocks = 1; // the fewest workgroups a launch gets
   size_t blockBytes = kBytesPerBlock;     // a workgroup per this many bytes
@@ -153,14 +160,16 @@ inline size_t llBytes(const State &s) {
 /// lines, each carrying 112 bytes of data and a flag, room for
 /// SYMM_COLLECTIVES_LL128_MAX of data a slot. Its own, not the LL buffer's: a
 /// line's flag word must only ever hold flags (an LL word there could
-/// match one).
+/// match one). On GPUs it holds at least kLl128ChainData of data in all,
+/// which the LL128 chain broadcast, whose only writer is the rank before in
+/// the chain, takes as one slot: one launch for a 16 MB broadcast, where
+/// the world_size slots alone held 5.3 MB on 4 ranks (Channels.cpp).
 constexpr size_t kLineBytes = 128, kLineData = 112;
+constexpr size_t kLl128ChainData = size_t(16) << 20;
 inline size_t ll128SlotLines(const State &s) {
   return (s.ll128Max + kLineData - 1) / kLineData;
 }
-inline size_t ll128Bytes(const State &s) {
-  return size_t(symm_world_size()) * ll128SlotLines(s) * kLineBytes;
-}
+inline size_t ll128Bytes(const State &s) { return s.ll128Lines * kLineBytes; }
 
 /// Kernel parameters: memrefs expand into (allocated, aligned, offset, size,
 /// stride); every scalar takes one 64-bit slot (i32 in its low half).
