@@ -142,7 +142,7 @@ struct State {
   std::vector<Channel> channels;
   /// The flag slots every launch keeps the epochs of: the most workgroups
   /// any launch gets.
-  unsigned slots() const { return std::max(blocks, llBlocks); }
+  unsigned slots() const { return std::max({blocks, llBlocks, wideBlocks}); }
 };
 
 /// The one state of this process's collectives; calls from several threads
