@@ -171,12 +171,14 @@ symm_status configure(State &s) {
     s.ll128Max = gpu ? (size_t(4) << 20) / peers : size_t(32) << 10;
   }
   // Every rank's slot, and on GPUs at least the LL128 chain's one launch of
-  // 16 MB (Internal.h, kLl128ChainData); on CPU ranks the slots alone, so
-  // that the tests' broadcasts cross several launches too.
+  // 16 MB (Internal.h, kLl128ChainData), or a 32nd of the heap where that is
+  // less (a channel's fixed cost in a small heap: the default 1G holds it);
+  // on CPU ranks the slots alone, so that the tests' broadcasts cross
+  // several launches too.
   size_t slots = size_t(symm_world_size()) * ll128SlotLines(s);
-  s.ll128Lines =
-      gpu && slots ? std::max(slots, (kLl128ChainData + kLineData - 1) / kLineData)
-                   : slots;
+  size_t chain = std::min(kLl128ChainData, symm_heap_size() / 32);
+  s.ll128Lines = gpu && slots ? std::max(slots, (chain + kLineData - 1) / kLineData)
+                              : slots;
   const char *blocks = envOr("SYMM_COLLECTIVES_BLOCKS", gpu ? "128" : "2");
   const char *threads = envOr("SYMM_COLLECTIVES_THREADS", gpu ? "512" : "16");
   int b = atoi(blocks), t = atoi(threads);

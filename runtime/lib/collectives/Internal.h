@@ -160,7 +160,8 @@ inline size_t llBytes(const State &s) {
 /// lines, each carrying 112 bytes of data and a flag, room for
 /// SYMM_COLLECTIVES_LL128_MAX of data a slot. Its own, not the LL buffer's: a
 /// line's flag word must only ever hold flags (an LL word there could
-/// match one). On GPUs it holds at least kLl128ChainData of data in all,
+/// match one). On GPUs it holds at least kLl128ChainData of data in all
+/// (a 32nd of the heap where that is less),
 /// which the LL128 chain broadcast, whose only writer is the rank before in
 /// the chain, takes as one slot: one launch for a 16 MB broadcast, where
 /// the world_size slots alone held 5.3 MB on 4 ranks (Channels.cpp).
