@@ -645,7 +645,6 @@ symm_status allReduce(Call &call, const void *send, void *recv, size_t count,
 /// (bench/results/h100x4-reduce-scatter-grid-256). More workgroups reduce
 /// more pieces at once; why 64 MB gains most is not known. Not measured on
 /// 3 ranks (1.11x NCCL or more from 2 MB) nor on more than 4.
-
 symm_status reduceScatter(Call &call, const void *send, void *recv,
                           size_t count, symm_reduce_op op) {
   if (call.llFits(count)) // peer p gets block p
@@ -657,12 +656,11 @@ symm_status reduceScatter(Call &call, const void *send, void *recv,
                                    .op = op});
   bool wide = call.world >= 4 &&
               count * call.world * call.esize >= call.s->wideMin;
+  unsigned most = wide ? call.s->wideBlocks : call.s->blocks;
   return launchChunks(
       call, "reduce_scatter", count, call.slotCap(1),
       [&](size_t total) {
-        return wide ? call.gridOf(total * call.world, call.s->blockBytes,
-                                  call.s->wideBlocks)
-                    : call.grid(total * call.world);
+        return call.gridOf(total * call.world, call.s->blockBytes, most);
       },
       [&](Params &p, size_t off, size_t total) {
         p.memref(send, count * call.world);
@@ -719,9 +717,9 @@ symm_status broadcast(Call &call, const void *send, void *recv, size_t count,
   // there).
   size_t chainMin = fewRanks ? kLlChainMax4 : size_t(64) << 20;
   // On 3 ranks from 16 MB (above it where the LL128 chain runs) the fan
-  // instead: there it is the chain with the
-  // two other ranks' order alternating by workgroup, so each forwards half
-  // the buffer where the chain's second rank forwarded all of it. On 3
+  // instead: there it is the chain with the two other ranks' order
+  // alternating by workgroup, so each forwards half the buffer where the
+  // chain's second rank forwarded all of it. On 3
   // H100s, one command (bench/results/h100x4-broadcast-fan), graph: 16 MB
   // 69.5 against the LL128 chain's 70.6 us, 32 MB 126.4 against the chain's
   // 136.6, 64 MB 230.5 against 241.4; stream: 128 MB 434.0 against 443.7,

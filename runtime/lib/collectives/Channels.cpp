@@ -179,7 +179,8 @@ symm_status configure(State &s) {
   size_t chain = std::min(kLl128ChainData, symm_heap_size() / 32);
   s.ll128Lines = gpu && slots ? std::max(slots, (chain + kLineData - 1) / kLineData)
                               : slots;
-  const char *blocks = envOr("SYMM_COLLECTIVES_BLOCKS", gpu ? "128" : "2");
+  const char *set = envOr("SYMM_COLLECTIVES_BLOCKS", nullptr);
+  const char *blocks = set ? set : gpu ? "128" : "2";
   const char *threads = envOr("SYMM_COLLECTIVES_THREADS", gpu ? "512" : "16");
   int b = atoi(blocks), t = atoi(threads);
   if (b < 1 || b > int(kMaxBlocks) || t < 1 || t > SYMM_COLL_MAX_THREADS)
@@ -189,9 +190,7 @@ symm_status configure(State &s) {
                 blocks, kMaxBlocks, threads, SYMM_COLL_MAX_THREADS);
   s.blocks = unsigned(b);
   s.threads = unsigned(t);
-  s.wideBlocks = getenv("SYMM_COLLECTIVES_BLOCKS") ? s.blocks
-                 : gpu ? std::max(256u, s.blocks)
-                       : 2 * s.blocks;
+  s.wideBlocks = set ? s.blocks : gpu ? std::max(256u, s.blocks) : 2 * s.blocks;
   s.wideMin = gpu ? size_t(32) << 20 : size_t(256) << 10;
   // The low-latency kernels' own limit: their stores carry no flag to wait
   // for, so more workgroups only add stores in flight (a 1 MB all-gather on
