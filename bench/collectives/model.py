@@ -666,6 +666,22 @@ RUNS = {
                        "SYMM_COLLECTIVES_BLOCKS": "256"}),
            ("fan512", {"SYMM_BROADCAST_ALGO": "fan",
                        "SYMM_COLLECTIVES_BLOCKS": "512"}))},
+    # 4 and 3 H200s: the broadcast 2M-1G by size with the chain straight
+    # into the receive buffers (not kept; the model has no term for it,
+    # docs/Collectives.md): in its first form (every rank published to every
+    # peer; default), in its second (published to the rank before; default)
+    # and through the scratch (nodirect); on 3 the chain forced.
+    **{f"h200x4-broadcast-chain-direct-publish-all/settings-4-{name}.csv":
+       (4, TODAY, env)
+       for name, env in (("default", {}),
+                         ("nodirect",
+                          {"SYMM_COLLECTIVES_DIRECT_MIN": str(1 << 40)}))},
+    "h200x4-broadcast-chain-direct/settings-4-default.csv": (4, TODAY, {}),
+    **{f"h200x4-broadcast-chain-direct/settings-3-{name}.csv": (3, TODAY, env)
+       for name, env in (("default", {}),
+                         ("nodirect",
+                          {"SYMM_COLLECTIVES_DIRECT_MIN": str(1 << 40)}),
+                         ("chaindirect", {"SYMM_BROADCAST_ALGO": "chain"}))},
     # 3 H100s: the LL128 two-shot as first written (forced only), its
     # lanes apart before each store; the code's choice and the low-latency
     # two-shot beside it.

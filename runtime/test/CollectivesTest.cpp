@@ -878,6 +878,24 @@ void testMixed(size_t count, int seed) {
     want.push_back(reduce(d, SYMM_SUM, vals));
   }
   compare("mixed all_reduce", d, recv.read(), want);
+  // The chain broadcast into those, the heap ones at offsets that differ by
+  // rank: each rank forwards out of its scratch and copies into its buffer
+  // wherever it lies.
+  size_t m = n - world, shift = rank % 2 ? 0 : rank * 4;
+  int root = world - 1;
+  recv.write(garbage(n * 4));
+  forceBroadcast("chain");
+  CHECK_OK(symm_broadcast(send.ptr, static_cast<char *>(recv.ptr) + shift, m,
+                          d, root, nullptr));
+  forceBroadcast(nullptr);
+  CHECK_OK(symm_synchronize());
+  want.clear();
+  for (size_t i = 0; i < m; ++i)
+    want.push_back(input(d, root, i, seed));
+  std::vector<char> got = recv.read();
+  got.erase(got.begin(), got.begin() + shift);
+  got.resize(m * 4);
+  compare("mixed chain broadcast", d, got, want);
 }
 
 /// A call that must fail with `status` and a message naming this rank and
