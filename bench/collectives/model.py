@@ -69,6 +69,11 @@ PIECE, MAX_PIECES = 64 * KB, 8
 # piece's fixed cost (its wait, fence and flag) and a workgroup's store rate.
 CHAIN_MAX_PIECES, CHAIN_MIN_PIECE = 64, 16 * KB
 CHAIN_PIECE_US, CHAIN_WG_BYTES_PER_US = 4.6, 3.7 * KB
+# The code's pieces since the sweep of fixed pieces on 4 H200s
+# (h200x4-broadcast-chain-pieces): its c and b, and the forwarding loop's
+# round (512 threads, four 16-byte vectors each). The cost terms above are
+# the older fit; the new pieces run faster than they predict.
+PIECE_FIT_US, PIECE_FIT_BYTES_PER_US, CHAIN_ROUND = 1.0, 3.0 * KB, 32 * KB
 # The by-size chain (8606ebd on): from 3 ranks, from 1 MB up to 4 ranks and
 # from 64 MB on more (Algorithms.cpp, broadcast).
 CHAIN_MIN_4, CHAIN_MIN_MORE = 1 * MB, 64 * MB
@@ -189,6 +194,12 @@ class Rules:
     # On 3 ranks the fan broadcast from 16 MB where the chain (or, up to 16
     # MB, the LL128 chain) would run (False: only forced).
     bcast_fan_3: bool = True
+    # The chain's and the fan's pieces (Algorithms.cpp, chainPiece): from
+    # the fit on 4 H200s with pieces of 32K-256K (c = 1.0 us, b = 3.0 KB/us),
+    # above 16 KiB a whole number of the forwarding loop's 32K rounds
+    # (False: from the fit before, c = 4.6 us and b = 3.7 KB/us, any
+    # number of vectors).
+    chain_piece_rounds: bool = True
 
 
 TODAY = Rules()
@@ -196,7 +207,9 @@ TODAY = Rules()
 # on 4 ranks then by size up to 4 MB).
 # The code before the wide reduce-scatter (256 workgroups from 32 MB on 4
 # ranks or more).
-BEFORE_RS_WIDE = replace(TODAY, rs_wide=False)
+# The code before the chain's pieces in whole rounds.
+BEFORE_PIECES = replace(TODAY, chain_piece_rounds=False)
+BEFORE_RS_WIDE = replace(BEFORE_PIECES, rs_wide=False)
 BEFORE_LL128_16M = replace(BEFORE_RS_WIDE, ll128_chain_16m=False, ll128_chain=(
     (2, 512 * KB, 8 * MB), (3, 256 * KB, 16 * MB), (4, 256 * KB, 4 * MB)))
 # The code before the fan broadcast (575df6e: forced only).
@@ -623,7 +636,7 @@ RUNS = {
                            for b in (64, 256, 512)))},
     # 4 H100s: the reduce-scatter 16M-1G by size with the wide grid (the
     # code as committed).
-    "h100x4-reduce-scatter-wide-check/settings-4-default.csv": (4, TODAY, {}),
+    "h100x4-reduce-scatter-wide-check/settings-4-default.csv": (4, BEFORE_PIECES, {}),
     **{f"h100x4-reduce-scatter-grid-256/settings-4-{name}.csv":
        (4, BEFORE_RS_WIDE, env)
        for name, env in (("default", {}), ("default2", {}),
@@ -672,16 +685,44 @@ RUNS = {
     # peer; default), in its second (published to the rank before; default)
     # and through the scratch (nodirect); on 3 the chain forced.
     **{f"h200x4-broadcast-chain-direct-publish-all/settings-4-{name}.csv":
-       (4, TODAY, env)
+       (4, BEFORE_PIECES, env)
        for name, env in (("default", {}),
                          ("nodirect",
                           {"SYMM_COLLECTIVES_DIRECT_MIN": str(1 << 40)}))},
-    "h200x4-broadcast-chain-direct/settings-4-default.csv": (4, TODAY, {}),
-    **{f"h200x4-broadcast-chain-direct/settings-3-{name}.csv": (3, TODAY, env)
+    "h200x4-broadcast-chain-direct/settings-4-default.csv": (4, BEFORE_PIECES, {}),
+    **{f"h200x4-broadcast-chain-direct/settings-3-{name}.csv": (3, BEFORE_PIECES, env)
        for name, env in (("default", {}),
                          ("nodirect",
                           {"SYMM_COLLECTIVES_DIRECT_MIN": str(1 << 40)}),
                          ("chaindirect", {"SYMM_BROADCAST_ALGO": "chain"}))},
+    # 4 and 3 H200s: the chain's and the fan's pieces (SYMM_COLLECTIVES_
+    # CHAIN_PIECE forces them): the chain forced with the pieces of the fit
+    # before and fixed ones; a refit's pieces, not kept (modelled with
+    # today's, whole 32K rounds, which they approach); the code as
+    # committed beside fixed pieces.
+    **{f"h200x4-broadcast-chain-pieces/sweep-4-{name}.csv": (4, BEFORE_PIECES, env)
+       for name, env in (
+           ("chain", {"SYMM_BROADCAST_ALGO": "chain"}),
+           *((f"p{k}k", {"SYMM_BROADCAST_ALGO": "chain",
+                         "SYMM_COLLECTIVES_CHAIN_PIECE": str(k * KB)})
+             for k in (32, 128, 256)))},
+    **{f"h200x4-broadcast-chain-pieces/fit-3-{name}.csv": (3, TODAY, env)
+       for name, env in (
+           ("default", {}), ("chain", {"SYMM_BROADCAST_ALGO": "chain"}),
+           *((f"fan{k}k", {"SYMM_BROADCAST_ALGO": "fan",
+                           "SYMM_COLLECTIVES_CHAIN_PIECE": str(k * KB)})
+             for k in (32, 64)))},
+    **{f"h200x4-broadcast-chain-pieces/check-4-{name}.csv": (4, TODAY, env)
+       for name, env in (
+           ("default", {}),
+           *((f"p{k}k", {"SYMM_BROADCAST_ALGO": "chain",
+                         "SYMM_COLLECTIVES_CHAIN_PIECE": str(k * KB)})
+             for k in (32, 64)))},
+    **{f"h200x4-broadcast-chain-pieces/check-3-{name}.csv": (3, TODAY, env)
+       for name, env in (
+           ("default", {}),
+           ("fan64k", {"SYMM_BROADCAST_ALGO": "fan",
+                       "SYMM_COLLECTIVES_CHAIN_PIECE": str(64 * KB)}))},
     # 3 H100s: the LL128 two-shot as first written (forced only), its
     # lanes apart before each store; the code's choice and the low-latency
     # two-shot beside it.
@@ -730,7 +771,8 @@ ENV_ALGO = {
 # Switches the model reads (Model.__init__).
 ENV_SWITCHES = ("SYMM_EARLY_LAUNCH",)
 ENV_SIZES = ("SYMM_COLLECTIVES_LL_MAX", "SYMM_COLLECTIVES_DIRECT_MIN",
-             "SYMM_COLLECTIVES_BLOCKS", "SYMM_COLLECTIVES_CE_CHUNK")
+             "SYMM_COLLECTIVES_BLOCKS", "SYMM_COLLECTIVES_CE_CHUNK",
+             "SYMM_COLLECTIVES_CHAIN_PIECE")
 # What the others change that the model has no term for.
 NOT_MODELLED = {
     # Only the chain's and the reduce-scatter's formulas read the grid.
@@ -798,6 +840,7 @@ class Model:
         self.wide_workgroups = (self.max_workgroups if "SYMM_COLLECTIVES_BLOCKS"
                                 in env else max(256, self.max_workgroups))
         self.ce_cap = int(env.get("SYMM_COLLECTIVES_CE_CHUNK", rules.ce_chunk))
+        self.chain_piece_env = int(env.get("SYMM_COLLECTIVES_CHAIN_PIECE", 0))
 
     def flag(self, steps=1, fenced_per_peer=False):
         """`steps` dependent flag steps that involve every peer: one wait for
@@ -987,8 +1030,15 @@ class Model:
         further stages (the chain: n - 2): sqrt(part * b * c / hops) (the
         fit's optimum, 8606ebd on) or 16 KiB, at least 16 KiB, at least
         part / 64, at most the part."""
+        if self.chain_piece_env:
+            return min(part, max(self.chain_piece_env, part / CHAIN_MAX_PIECES))
         piece = CHAIN_MIN_PIECE
-        if self.rules.chain_sqrt_pieces:
+        if self.rules.chain_piece_rounds:
+            best = math.sqrt(part * PIECE_FIT_BYTES_PER_US * PIECE_FIT_US
+                             / max(1, hops))
+            if best > CHAIN_MIN_PIECE:
+                piece = max(1, round(best / CHAIN_ROUND)) * CHAIN_ROUND
+        elif self.rules.chain_sqrt_pieces:
             piece = max(piece, math.sqrt(part * CHAIN_WG_BYTES_PER_US
                                          * CHAIN_PIECE_US / max(1, hops)))
         return min(part, max(piece, part / CHAIN_MAX_PIECES))

@@ -249,24 +249,37 @@ symm_status forcedAlgorithm(const char *var,
 /// forwards its part of a chunk, `part` bytes, in k pieces of p bytes, one
 /// after another, and the last rank gets the last piece n - 2 stages after
 /// the second: (k + n - 2) stages of c + p / b, with c a piece's fixed cost
-/// (its wait, fence and flag) and b a workgroup's store rate. On 4 H200s
-/// the forced chain fitted c = 4.6 us and b = 3.7 KB/us to within 4% from
-/// 8 MB to 1 GB (bench/collectives/model.py), so pieces of
-/// sqrt(part * b * c / (n - 2)) bytes, at least 16 KiB (at most 64 per
-/// workgroup, the kernel's limit); with the 16 KiB pieces before, a 64 MB
-/// broadcast took 315 us against NCCL's 204, with these 239. On CPU ranks 256
-/// bytes, so that their small calls cut a workgroup's part into many pieces
-/// too.
-/// The fan's pieces take one such hop after the first (`hops` 1), the
-/// chain's n - 2.
+/// (its wait, fence and flag) and b a workgroup's share of the link. That is
+/// least at pieces of sqrt(part * b * c / (n - 2)) bytes, at least 16 KiB,
+/// at most 64 per workgroup (the kernel's limit); above 16 KiB, a whole
+/// number of the forwarding loop's rounds (threads * 64 bytes: 32K on
+/// GPUs), the nearest. On 4 H200s, with the chain forced and pieces of 32K
+/// to 256K (bench/results/h200x4-broadcast-chain-pieces), c = 1.0 us and
+/// b = 3.0 KB/us; pieces from the fit before (c = 4.6, b = 3.7 KB/us, with
+/// the 16 KiB pieces before that and a fence in every thread) made 1 GB
+/// 3323 us where pieces of 64K took 3081 (NCCL 2961) and 32 MB 123.0 where
+/// 32K took 117.2 (108.9); this fit's own sizes, not whole rounds (57K
+/// pieces at 1 GB), took 3236. On
+/// CPU ranks 256 bytes, so that their small calls cut a workgroup's part
+/// into many pieces too. The fan's pieces take one such hop after the first
+/// (`hops` 1), the chain's n - 2. SYMM_COLLECTIVES_CHAIN_PIECE sets the size.
 size_t chainPiece(const Call &call, size_t elems, int hops) {
+  if (call.s->chainPiece)
+    return call.roundUp(std::max<size_t>(call.s->chainPiece / call.esize, 1));
   if (!onGpu())
     return call.roundUp(256 / call.esize);
-  constexpr double kPieceUs = 4.6, kBytesPerUs = 3.7 * 1024;
+  constexpr double kPieceUs = 1.0, kBytesPerUs = 3.0 * 1024;
+  constexpr size_t kMinPiece = size_t(16) << 10;
   double part = double(elems * call.esize) / call.grid(elems);
-  double best = std::sqrt(part * kBytesPerUs * kPieceUs / std::max(1, hops));
-  size_t bytes = std::max(size_t(16) << 10, size_t(best));
-  return call.roundUp(bytes / call.esize);
+  double best =
+      std::sqrt(part * kBytesPerUs * kPieceUs / std::max(1, hops));
+  if (best <= kMinPiece)
+    return call.roundUp(kMinPiece / call.esize);
+  // A whole number of the forwarding loop's rounds (every thread four
+  // vectors): a piece's tail is moved vector by vector.
+  size_t round = size_t(call.s->threads) * 4 * SYMM_COLL_VECTOR_BYTES;
+  size_t rounds = std::max<size_t>(1, size_t(std::llround(best / round)));
+  return call.roundUp(rounds * round / call.esize);
 }
 
 /// Elements of one launch of the low-latency chain broadcast: a rank's whole

@@ -211,6 +211,17 @@ symm_status configure(State &s) {
                   "%s='%s' is not a size of at least 16 bytes", name, per);
     *field = *perBlock;
   }
+  // The chain's and the fan's pieces (chainPiece in Algorithms.cpp): unset,
+  // by their fitted cost.
+  if (const char *piece = env::get("SYMM_COLLECTIVES_CHAIN_PIECE")) {
+    std::optional<size_t> bytes = env::parseSize(piece);
+    if (!bytes || *bytes < SYMM_COLL_VECTOR_BYTES)
+      return fail(SYMM_ERROR_INVALID_ARGUMENT,
+                  "SYMM_COLLECTIVES_CHAIN_PIECE='%s' is not a size of at "
+                  "least 16 bytes",
+                  piece);
+    s.chainPiece = *bytes;
+  }
   // The copy-engine collectives' slots (CopyEngine.cpp): a chunk moves
   // through one, and a call's chunks reuse them in turn. On GPUs 64M, at
   // most a quarter of the scratch: a copy costs about 9.5 us besides its
