@@ -259,10 +259,10 @@ symm_status forcedAlgorithm(const char *var,
 /// the 16 KiB pieces before that and a fence in every thread) made 1 GB
 /// 3323 us where pieces of 64K took 3081 (NCCL 2961) and 32 MB 123.0 where
 /// 32K took 117.2 (108.9); this fit's own sizes, not whole rounds (57K
-/// pieces at 1 GB), took 3236. On
-/// CPU ranks 256 bytes, so that their small calls cut a workgroup's part
-/// into many pieces too. The fan's pieces take one such hop after the first
-/// (`hops` 1), the chain's n - 2. SYMM_COLLECTIVES_CHAIN_PIECE sets the size.
+/// pieces at 1 GB), took 3236. On CPU ranks 256 bytes, so that their small
+/// calls cut a workgroup's part into many pieces too. The fan's pieces take
+/// one such hop after the first (`hops` 1), the chain's n - 2.
+/// SYMM_COLLECTIVES_CHAIN_PIECE sets the size.
 size_t chainPiece(const Call &call, size_t elems, int hops) {
   if (call.s->chainPiece)
     return call.roundUp(std::max<size_t>(call.s->chainPiece / call.esize, 1));
@@ -271,8 +271,7 @@ size_t chainPiece(const Call &call, size_t elems, int hops) {
   constexpr double kPieceUs = 1.0, kBytesPerUs = 3.0 * 1024;
   constexpr size_t kMinPiece = size_t(16) << 10;
   double part = double(elems * call.esize) / call.grid(elems);
-  double best =
-      std::sqrt(part * kBytesPerUs * kPieceUs / std::max(1, hops));
+  double best = std::sqrt(part * kBytesPerUs * kPieceUs / std::max(1, hops));
   if (best <= kMinPiece)
     return call.roundUp(kMinPiece / call.esize);
   // A whole number of the forwarding loop's rounds (every thread four
