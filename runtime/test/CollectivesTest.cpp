@@ -885,8 +885,8 @@ void testMixed(size_t count, int seed) {
   int root = world - 1;
   recv.write(garbage(n * 4));
   forceBroadcast("chain");
-  CHECK_OK(symm_broadcast(send.ptr, static_cast<char *>(recv.ptr) + shift, m,
-                          d, root, nullptr));
+  CHECK_OK(symm_broadcast(send.ptr, static_cast<char *>(recv.ptr) + shift, m, d,
+                          root, nullptr));
   forceBroadcast(nullptr);
   CHECK_OK(symm_synchronize());
   want.clear();
