@@ -613,6 +613,9 @@ RUNS = {
     # 2 H200s, the LL128 two-shot by size (from 3 ranks; not on 2) and the
     # co-resident kernels: the whole sweep, 8K-1G.
     "h200x2-collectives-vs-nccl-night/symm.csv": (2, BEFORE_FAN, {}),
+    # 2 H200s, the whole sweep with the chain's pieces in whole rounds
+    # (which 2 ranks run only forced).
+    "h200x2-collectives-vs-nccl-pieces/symm.csv": (2, TODAY, {}),
     # 4 and 3 H200s: the all-reduce by size with the LL128 two-shot, 8K-256M.
     **{f"h200x4-all-reduce-ll128-two-shot-default/settings-{n}-default.csv":
        (n, BEFORE_FAN, {}) for n in (3, 4)},
