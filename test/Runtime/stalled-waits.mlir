@@ -6,23 +6,23 @@
 //
 // One rank, every block resident: a deadlock, ended by --timeout.
 // RUN: not symm-run -n 1 --timeout 2 %t.exe 2>&1 | FileCheck %s --check-prefix=ALONE
-// ALONE: [rank 0] symm: synchronising a stream failed: rank 0: kernel 'waiter' made no progress for {{[0-9]\.[0-9]}} s (SYMM_TIMEOUT is 2 s): its threads wait for each other, or for memory nothing writes (a deadlock)
+// ALONE: [rank 0] symm: synchronising a stream failed: rank 0: kernel 'waiter' made no progress for {{[0-9]+\.[0-9]}} s (SYMM_TIMEOUT is 2 s): its threads wait for each other, or for memory nothing writes (a deadlock)
 // ALONE: symm-run: rank 0 exited with status 1
 //
 // Two ranks: rank 1 leaves with _exit(0) while rank 0 waits; rank 0 ends in
 // well under ten seconds (about half a second), long before the timeout.
 // RUN: not symm-run -n 2 --timeout 60 %t.exe 2>&1 | FileCheck %s --check-prefix=EXITED
-// EXITED: [rank 0] symm: synchronising a stream failed: rank 0: kernel 'waiter' made no progress for {{[0-9]\.[0-9]}} s, and rank 1 has exited (the process is gone): no wait on it can complete
+// EXITED: [rank 0] symm: synchronising a stream failed: rank 0: kernel 'waiter' made no progress for {{[0-9]+\.[0-9]}} s, and rank 1 has exited (the process is gone): no wait on it can complete
 // EXITED: symm-run: rank 0 exited with status 1
 //
 // Three ranks: rank 1 sleeps in host code, rank 2 waits in a kernel too
 // (the first of ranks 0 and 2 to fail ends the job).
 // RUN: not symm-run -n 3 --timeout 2 %t.exe 2>&1 | FileCheck %s --check-prefix=SLEEPS
-// SLEEPS: [rank [[R:[02]]]] symm: synchronising a stream failed: rank [[R]]: kernel 'waiter' made no progress for {{[0-9]\.[0-9]}} s (SYMM_TIMEOUT is 2 s): rank 1 has not waited for the device meanwhile (running host code, or waiting in a collective call such as symm_barrier or symm_finalize); rank {{[02]}} is stalled too
+// SLEEPS: [rank [[R:[02]]]] symm: synchronising a stream failed: rank [[R]]: kernel 'waiter' made no progress for {{[0-9]+\.[0-9]}} s (SYMM_TIMEOUT is 2 s): rank 1 has not waited for the device meanwhile (running host code, or waiting in a collective call such as symm_barrier or symm_finalize); rank {{[02]}} is stalled too
 //
 // Four ranks, all waiting in kernels: a deadlock across ranks.
 // RUN: not symm-run -n 4 --timeout 2 %t.exe 2>&1 | FileCheck %s --check-prefix=ALL
-// ALL: symm: synchronising a stream failed: rank {{[0-3]}}: kernel 'waiter' made no progress for {{[0-9]\.[0-9]}} s (SYMM_TIMEOUT is 2 s): every rank's kernels are stalled too: they wait for each other (a deadlock)
+// ALL: symm: synchronising a stream failed: rank {{[0-3]}}: kernel 'waiter' made no progress for {{[0-9]+\.[0-9]}} s (SYMM_TIMEOUT is 2 s): every rank's kernels are stalled too: they wait for each other (a deadlock)
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     gpu.func @waiter(%flag: memref<1xi32, #symm.heap>) kernel {
