@@ -201,26 +201,22 @@ symm_status configure(State &s) {
                        kMaxBlocks, &s.llBlocks))
     return st;
   s.minBlocks = gpu ? std::min(kMinGpuBlocks, s.blocks) : 1;
+  // Sizes of at least a vector. The chain's and the fan's pieces
+  // (chainPiece in Algorithms.cpp) have no fallback: unset, by their
+  // fitted cost (0).
+  const char *const byCost = nullptr;
   for (auto [name, fallback, field] :
        {std::tuple{"SYMM_COLLECTIVES_BLOCK_BYTES", "8K", &s.blockBytes},
-        std::tuple{"SYMM_COLLECTIVES_LL_BLOCK_BYTES", "2K", &s.llBlockBytes}}) {
+        std::tuple{"SYMM_COLLECTIVES_LL_BLOCK_BYTES", "2K", &s.llBlockBytes},
+        std::tuple{"SYMM_COLLECTIVES_CHAIN_PIECE", byCost, &s.chainPiece}}) {
     const char *per = envOr(name, fallback);
+    if (!per)
+      continue;
     std::optional<size_t> perBlock = env::parseSize(per);
     if (!perBlock || *perBlock < SYMM_COLL_VECTOR_BYTES)
       return fail(SYMM_ERROR_INVALID_ARGUMENT,
                   "%s='%s' is not a size of at least 16 bytes", name, per);
     *field = *perBlock;
-  }
-  // The chain's and the fan's pieces (chainPiece in Algorithms.cpp): unset,
-  // by their fitted cost.
-  if (const char *piece = env::get("SYMM_COLLECTIVES_CHAIN_PIECE")) {
-    std::optional<size_t> bytes = env::parseSize(piece);
-    if (!bytes || *bytes < SYMM_COLL_VECTOR_BYTES)
-      return fail(SYMM_ERROR_INVALID_ARGUMENT,
-                  "SYMM_COLLECTIVES_CHAIN_PIECE='%s' is not a size of at "
-                  "least 16 bytes",
-                  piece);
-    s.chainPiece = *bytes;
   }
   // The copy-engine collectives' slots (CopyEngine.cpp): a chunk moves
   // through one, and a call's chunks reuse them in turn. On GPUs 64M, at
