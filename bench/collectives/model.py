@@ -71,8 +71,9 @@ CHAIN_MAX_PIECES, CHAIN_MIN_PIECE = 64, 16 * KB
 CHAIN_PIECE_US, CHAIN_WG_BYTES_PER_US = 4.6, 3.7 * KB
 # The code's pieces since the sweep of fixed pieces on 4 H200s
 # (h200x4-broadcast-chain-pieces): its c and b, and the forwarding loop's
-# round (512 threads, four 16-byte vectors each). The cost terms above are
-# the older fit; the new pieces run faster than they predict.
+# round (512 threads, four 16-byte vectors each). They are also the stage's
+# cost in the runs of that code (Model.chain_stage); the terms above, in
+# the runs before it.
 PIECE_FIT_US, PIECE_FIT_BYTES_PER_US, CHAIN_ROUND = 1.0, 3.0 * KB, 32 * KB
 # The by-size chain (8606ebd on): from 3 ranks, from 1 MB up to 4 ranks and
 # from 64 MB on more (Algorithms.cpp, broadcast).
@@ -200,6 +201,11 @@ class Rules:
     # (False: from the fit before, c = 4.6 us and b = 3.7 KB/us, any
     # number of vectors).
     chain_piece_rounds: bool = True
+    # The chain above its scratch in one launch whose pieces cycle through
+    # the scratch's slots in laps (the rule's pieces, no longer at least
+    # part / 64; False: a launch per scratch-sized chunk, each filling and
+    # draining the chain).
+    chain_one_launch: bool = True
 
 
 TODAY = Rules()
@@ -207,8 +213,10 @@ TODAY = Rules()
 # on 4 ranks then by size up to 4 MB).
 # The code before the wide reduce-scatter (256 workgroups from 32 MB on 4
 # ranks or more).
+# The code before the chain's one launch above the scratch.
+BEFORE_ONE_LAUNCH = replace(TODAY, chain_one_launch=False)
 # The code before the chain's pieces in whole rounds.
-BEFORE_PIECES = replace(TODAY, chain_piece_rounds=False)
+BEFORE_PIECES = replace(BEFORE_ONE_LAUNCH, chain_piece_rounds=False)
 BEFORE_RS_WIDE = replace(BEFORE_PIECES, rs_wide=False)
 BEFORE_LL128_16M = replace(BEFORE_RS_WIDE, ll128_chain_16m=False, ll128_chain=(
     (2, 512 * KB, 8 * MB), (3, 256 * KB, 16 * MB), (4, 256 * KB, 4 * MB)))
@@ -615,7 +623,7 @@ RUNS = {
     "h200x2-collectives-vs-nccl-night/symm.csv": (2, BEFORE_FAN, {}),
     # 2 H200s, the whole sweep with the chain's pieces in whole rounds
     # (which 2 ranks run only forced).
-    "h200x2-collectives-vs-nccl-pieces/symm.csv": (2, TODAY, {}),
+    "h200x2-collectives-vs-nccl-pieces/symm.csv": (2, BEFORE_ONE_LAUNCH, {}),
     # 4 and 3 H200s: the all-reduce by size with the LL128 two-shot, 8K-256M.
     **{f"h200x4-all-reduce-ll128-two-shot-default/settings-{n}-default.csv":
        (n, BEFORE_FAN, {}) for n in (3, 4)},
@@ -709,23 +717,42 @@ RUNS = {
            *((f"p{k}k", {"SYMM_BROADCAST_ALGO": "chain",
                          "SYMM_COLLECTIVES_CHAIN_PIECE": str(k * KB)})
              for k in (32, 128, 256)))},
-    **{f"h200x4-broadcast-chain-pieces/fit-3-{name}.csv": (3, TODAY, env)
+    **{f"h200x4-broadcast-chain-pieces/fit-3-{name}.csv": (3, BEFORE_ONE_LAUNCH, env)
        for name, env in (
            ("default", {}), ("chain", {"SYMM_BROADCAST_ALGO": "chain"}),
            *((f"fan{k}k", {"SYMM_BROADCAST_ALGO": "fan",
                            "SYMM_COLLECTIVES_CHAIN_PIECE": str(k * KB)})
              for k in (32, 64)))},
-    **{f"h200x4-broadcast-chain-pieces/check-4-{name}.csv": (4, TODAY, env)
+    **{f"h200x4-broadcast-chain-pieces/check-4-{name}.csv": (4, BEFORE_ONE_LAUNCH, env)
        for name, env in (
            ("default", {}),
            *((f"p{k}k", {"SYMM_BROADCAST_ALGO": "chain",
                          "SYMM_COLLECTIVES_CHAIN_PIECE": str(k * KB)})
              for k in (32, 64)))},
-    **{f"h200x4-broadcast-chain-pieces/check-3-{name}.csv": (3, TODAY, env)
+    **{f"h200x4-broadcast-chain-pieces/check-3-{name}.csv": (3, BEFORE_ONE_LAUNCH, env)
        for name, env in (
            ("default", {}),
            ("fan64k", {"SYMM_BROADCAST_ALGO": "fan",
                        "SYMM_COLLECTIVES_CHAIN_PIECE": str(64 * KB)}))},
+    # 4 H200s: the broadcast from 16 MB with 192 workgroups and the fan
+    # (128 and 256 workgroups), the all-reduce from 64 MB with 256
+    # workgroups and a 512M scratch, before the chain's one launch; then
+    # the chain in one launch above its scratch, by its rule's pieces and
+    # with fixed ones.
+    **{f"h200x4-broadcast-one-launch/before-4-{name}.csv": (4, BEFORE_ONE_LAUNCH, env)
+       for name, env in (
+           ("b192", {"SYMM_COLLECTIVES_BLOCKS": "192"}),
+           ("fan", {"SYMM_BROADCAST_ALGO": "fan"}),
+           ("fan256", {"SYMM_BROADCAST_ALGO": "fan",
+                       "SYMM_COLLECTIVES_BLOCKS": "256"}),
+           ("allreduce-default", {}),
+           ("allreduce-b256", {"SYMM_COLLECTIVES_BLOCKS": "256"}),
+           ("allreduce-s512", {"SYMM_COLLECTIVES_SCRATCH": str(512 * MB)}))},
+    **{f"h200x4-broadcast-one-launch/after-4-{name}.csv": (4, TODAY, env)
+       for name, env in (
+           ("default", {}),
+           *((f"p{k}k", {"SYMM_COLLECTIVES_CHAIN_PIECE": str(k * KB)})
+             for k in (64, 128, 256)))},
     # 3 H100s: the LL128 two-shot as first written (forced only), its
     # lanes apart before each store; the code's choice and the low-latency
     # two-shot beside it.
@@ -1028,13 +1055,22 @@ class Model:
                         + link((n - 1) * c) + hbm(2 * c))
         return t + (self.bcast_root(S - n * b) if S > n * b else 0)
 
-    def chain_piece(self, part, hops):
+    def chain_stage(self, p):
+        """A piece's stage of p bytes, c + p / b: its wait, fence and flag,
+        then a workgroup's stores, with the fit of the code's pieces."""
+        if self.rules.chain_piece_rounds:
+            return PIECE_FIT_US + p / PIECE_FIT_BYTES_PER_US
+        return CHAIN_PIECE_US + p / CHAIN_WG_BYTES_PER_US
+
+    def chain_piece(self, part, hops, cycles=False):
         """Bytes per piece of a workgroup's `part` forwarded over `hops`
         further stages (the chain: n - 2): sqrt(part * b * c / hops) (the
         fit's optimum, 8606ebd on) or 16 KiB, at least 16 KiB, at least
-        part / 64, at most the part."""
+        part / 64 (not where the pieces cycle through slots), at most the
+        part."""
+        least = 0 if cycles else part / CHAIN_MAX_PIECES
         if self.chain_piece_env:
-            return min(part, max(self.chain_piece_env, part / CHAIN_MAX_PIECES))
+            return min(part, max(self.chain_piece_env, least))
         piece = CHAIN_MIN_PIECE
         if self.rules.chain_piece_rounds:
             best = math.sqrt(part * PIECE_FIT_BYTES_PER_US * PIECE_FIT_US
@@ -1044,7 +1080,7 @@ class Model:
         elif self.rules.chain_sqrt_pieces:
             piece = max(piece, math.sqrt(part * CHAIN_WG_BYTES_PER_US
                                          * CHAIN_PIECE_US / max(1, hops)))
-        return min(part, max(piece, part / CHAIN_MAX_PIECES))
+        return min(part, max(piece, least))
 
     def bcast_chain(self, S):
         """The chain (by size from 8606ebd, else SYMM_BROADCAST_ALGO=chain):
@@ -1068,15 +1104,19 @@ class Model:
         if n < 2:
             return self.o + hbm(2 * S)
 
+        cycles = self.rules.chain_one_launch and S > SCRATCH
+
         def chunk(c):
             part = c / self.grid(c)
-            p = self.chain_piece(part, n - 2)
+            p = self.chain_piece(part, n - 2, cycles)
             k = math.ceil(part / p)
             # Where the links bound a stage, the chunk's k pieces still take
             # k + n - 2 stages: the chain fills and drains in every launch.
-            return self.o + (k + n - 2) * max(
-                CHAIN_PIECE_US + p / CHAIN_WG_BYTES_PER_US, link(c) / k)
-        return chunked(S, SCRATCH, chunk)
+            return self.o + (k + n - 2) * max(self.chain_stage(p),
+                                              link(c) / k)
+        # Above the scratch, one launch (Rules.chain_one_launch): the chain
+        # fills and drains once.
+        return chunk(S) if cycles else chunked(S, SCRATCH, chunk)
 
     def ce_chunk(self, S, stages=1):
         """A copy-engine call's chunk and chunk count for S bytes
@@ -1113,9 +1153,7 @@ class Model:
             part = c / self.grid(c)
             p = self.chain_piece(part, 1)
             k = math.ceil(part / p)
-            return self.o + (k + 1) * max(
-                CHAIN_PIECE_US + p / CHAIN_WG_BYTES_PER_US,
-                link(c) / k)
+            return self.o + (k + 1) * max(self.chain_stage(p), link(c) / k)
         return chunked(S, SCRATCH, chunk)
 
     def bcast_copy_engine(self, S):

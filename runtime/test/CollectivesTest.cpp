@@ -1,7 +1,7 @@
 //===- CollectivesTest.cpp - Correctness of symm/collectives.h --*- C++ -*-===//
 //
 //   symm-run -n N symm-collectives-test [quick | large | races | choice |
-//                                        config-error TEXT |
+//                                        chain | config-error TEXT |
 //                                        copy-engine-stall [exit]]
 //
 // Every collective x element type x reduce op x count (all-reduce with each
@@ -1256,6 +1256,24 @@ int main(int argc, char **argv) {
     testStreamReuse();
     CHECK_OK(symm_finalize());
     printf(failures ? "graph FAILED\n" : "graph ok\n");
+    return failures ? 1 : 0;
+  }
+  // chain: the chain broadcast forced, from every root, every type, back to
+  // back, at counts from one vector to several times the scratch (run with
+  // a small SYMM_COLLECTIVES_SCRATCH: its pieces then cycle through the
+  // scratch's slots in laps, and the fan, beside it, takes a launch per
+  // chunk), in place and not; under the race detector in ctest.
+  if (argc > 1 && !strcmp(argv[1], "chain")) {
+    for (symm_dtype d : {SYMM_INT8, SYMM_BFLOAT16, SYMM_FLOAT32, SYMM_FLOAT64})
+      for (size_t count : {size_t(3), size_t(4096), size_t(70001)})
+        for (int root = 0; root < world; ++root) {
+          testBroadcast(d, count, Place::Heap, root % 2, root, ++seed,
+                        "chain");
+          testBroadcast(d, count, Place::Device, false, root, ++seed,
+                        root ? "chain" : "fan");
+        }
+    CHECK_OK(symm_finalize());
+    printf(failures ? "chain FAILED\n" : "chain ok\n");
     return failures ? 1 : 0;
   }
   // quick: only the full type x op matrix at the small counts.

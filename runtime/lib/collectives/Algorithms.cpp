@@ -244,14 +244,16 @@ symm_status forcedAlgorithm(const char *var,
 }
 
 /// The pipelined chain broadcast (`broadcast_chain`, see
-/// symm_tile_chain_broadcast): one launch per scratch-sized chunk, since only
-/// the previous rank in the chain stores into a rank's scratch. A workgroup
-/// forwards its part of a chunk, `part` bytes, in k pieces of p bytes, one
+/// symm_tile_chain_broadcast; only the previous rank in the chain stores
+/// into a rank's scratch) in one launch (chainBroadcast). A workgroup
+/// forwards its part of the call, `part` bytes, in k pieces of p bytes, one
 /// after another, and the last rank gets the last piece n - 2 stages after
 /// the second: (k + n - 2) stages of c + p / b, with c a piece's fixed cost
 /// (its wait, fence and flag) and b a workgroup's share of the link. That is
 /// least at pieces of sqrt(part * b * c / (n - 2)) bytes, at least 16 KiB,
-/// at most 64 per workgroup (the kernel's limit); above 16 KiB, a whole
+/// (in a launch that holds the call in the scratch the kernel takes at most
+/// 64 per workgroup, as the fan does in each of its launches per chunk);
+/// above 16 KiB, a whole
 /// number of the forwarding loop's rounds (threads * 64 bytes: 32K on
 /// GPUs), the nearest. On 4 H200s, with the chain forced and pieces of 32K
 /// to 256K (bench/results/h200x4-broadcast-chain-pieces), c = 1.0 us and
@@ -371,13 +373,35 @@ bool copyEngineWins(const Call &call, size_t bytes) {
 
 /// The pipelined broadcast along a chain of ranks (`broadcast_chain`) or in
 /// the fan (`broadcast_fan`: the root stores each workgroup's part into one
-/// rank, which stores it into all the others; symm_coll_tree_link).
+/// rank, which stores it into all the others; symm_coll_tree_link). A call
+/// the scratch holds goes in one launch, every piece where it lies in the
+/// call (one lap); a larger one in the fan in a launch per scratch-sized
+/// chunk, and in the chain in one launch whose pieces cycle through slots
+/// of the scratch (`slots` per workgroup, at most 64, in `laps` laps; a
+/// rank reuses a slot of the next rank once that rank has passed its piece
+/// on). A launch per chunk fills and drains the chain anew, n - 2 stages of
+/// a piece, and waits for every workgroup's end: on 4 H200s a 1 GB
+/// broadcast in four launches of 256 MB took 3082 us, in two of 512 MB
+/// 3010 (NCCL 2978; bench/results/h200x4-broadcast-one-launch).
 symm_status chainBroadcast(Call &call, const void *src, void *recv,
                            size_t count, int root, bool fan) {
   int hops = fan ? 1 : call.world - 2;
+  size_t chunk = call.roundDown(call.scratchElems());
+  size_t piece = 0, slots = SYMM_MAX_RANKS, laps = 1;
+  if (!fan && count > chunk) {
+    unsigned grid = call.grid(count);
+    size_t p = chainPiece(call, count, hops);
+    size_t fit = std::min<size_t>(SYMM_MAX_RANKS, call.scratchElems() / (grid * p));
+    // Two slots at least, so that a piece can land while the one before it
+    // is passed on; else (pieces set too large for the scratch) by chunks.
+    if (fit >= 2) {
+      size_t part = call.roundUp((count + grid - 1) / grid);
+      size_t pieces = (part + p - 1) / p;
+      piece = p, slots = fit, laps = (pieces + fit - 1) / fit, chunk = count;
+    }
+  }
   return launchChunks(
-      call, fan ? "broadcast_fan" : "broadcast_chain", count,
-      call.roundDown(call.scratchElems()),
+      call, fan ? "broadcast_fan" : "broadcast_chain", count, chunk,
       [&](size_t total) { return call.grid(total); },
       [&](Params &p, size_t off, size_t total) {
         p.memref(src, count);
@@ -385,7 +409,11 @@ symm_status chainBroadcast(Call &call, const void *src, void *recv,
         call.channelParams(p, /*direct=*/false);
         p.scalar(off);
         p.scalar(total);
-        p.scalar(chainPiece(call, total, hops));
+        p.scalar(piece ? piece : chainPiece(call, total, hops));
+        if (!fan) {
+          p.scalar(slots);
+          p.scalar(laps);
+        }
         p.i32(root);
       });
 }
