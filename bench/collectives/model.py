@@ -206,6 +206,13 @@ class Rules:
     # part / 64; False: a launch per scratch-sized chunk, each filling and
     # draining the chain).
     chain_one_launch: bool = True
+    # The fan by size on 3 ranks only where the scratch holds the call (the
+    # chain in one launch above it); and the ring's slots in whole 128-byte
+    # lines of 128 workgroups, 16K (Internal.h, granuleDown), so that its
+    # segments start on lines (the model has no term for lines: this
+    # changes only where launches cut).
+    fan_3_in_scratch: bool = True
+    slot_lines: bool = True
 
 
 TODAY = Rules()
@@ -213,8 +220,10 @@ TODAY = Rules()
 # on 4 ranks then by size up to 4 MB).
 # The code before the wide reduce-scatter (256 workgroups from 32 MB on 4
 # ranks or more).
+# The code before slots of whole lines and the fan only within the scratch.
+BEFORE_LINES = replace(TODAY, fan_3_in_scratch=False, slot_lines=False)
 # The code before the chain's one launch above the scratch.
-BEFORE_ONE_LAUNCH = replace(TODAY, chain_one_launch=False)
+BEFORE_ONE_LAUNCH = replace(BEFORE_LINES, chain_one_launch=False)
 # The code before the chain's pieces in whole rounds.
 BEFORE_PIECES = replace(BEFORE_ONE_LAUNCH, chain_piece_rounds=False)
 BEFORE_RS_WIDE = replace(BEFORE_PIECES, rs_wide=False)
@@ -748,7 +757,31 @@ RUNS = {
            ("allreduce-default", {}),
            ("allreduce-b256", {"SYMM_COLLECTIVES_BLOCKS": "256"}),
            ("allreduce-s512", {"SYMM_COLLECTIVES_SCRATCH": str(512 * MB)}))},
-    **{f"h200x4-broadcast-one-launch/after-4-{name}.csv": (4, TODAY, env)
+    # 4 and 3 H200s, the chain in one launch: every collective by size
+    # (8K-1G); the ring all-reduce under scratches of 64M-768M (segments
+    # of 10.67-128 MB) and the 3-rank broadcast, fan and chain.
+    "h200x4-collectives-one-launch-sweep/settings-4-default.csv": (4, BEFORE_LINES, {}),
+    "h200x4-collectives-one-launch-sweep/settings-3-default.csv": (3, BEFORE_LINES, {}),
+    **{f"h200x4-all-reduce-ring-lines/before-4-{name}.csv": (4, BEFORE_LINES, env)
+       for name, env in (
+           ("ring", {"SYMM_ALL_REDUCE_ALGO": "ring"}),
+           *((f"s{m}", {"SYMM_COLLECTIVES_SCRATCH": str(m * MB)})
+             for m in (64, 128, 384, 512, 768)))},
+    # 2 H200s: slots of whole lines against the runtime before them, with
+    # a scratch whose slots were not (174763K) and the default's.
+    **{f"h200x2-all-reduce-lines/settings-2-{name}{b}.csv":
+       (2, BEFORE_LINES if b else TODAY, env)
+       for b in ("", "b")
+       for name, env in (
+           ("ring", {"SYMM_ALL_REDUCE_ALGO": "ring",
+                     "SYMM_COLLECTIVES_SCRATCH": str(174763 * KB)}),
+           ("two", {"SYMM_ALL_REDUCE_ALGO": "two_shot",
+                    "SYMM_COLLECTIVES_SCRATCH": str(174763 * KB)}),
+           ("default", {}))},
+    "h200x4-all-reduce-ring-lines/before-3-default.csv": (3, BEFORE_LINES, {}),
+    "h200x4-all-reduce-ring-lines/before-3-chain.csv":
+        (3, BEFORE_LINES, {"SYMM_BROADCAST_ALGO": "chain"}),
+    **{f"h200x4-broadcast-one-launch/after-4-{name}.csv": (4, BEFORE_LINES, env)
        for name, env in (
            ("default", {}),
            *((f"p{k}k", {"SYMM_COLLECTIVES_CHAIN_PIECE": str(k * KB)})
@@ -950,7 +983,10 @@ class Model:
         steps = max(1, 2 * (n - 1))
         # The fold is fused with the store to the next rank (one pass), so
         # only the transfers and the flag steps are on the critical path.
-        return chunked(S, SCRATCH * n // steps, lambda c: self.o + steps
+        slot = SCRATCH // steps
+        if self.rules.slot_lines:
+            slot -= slot % (16 * KB)
+        return chunked(S, slot * n, lambda c: self.o + steps
                        * (self.step + link(c / n)))
 
     def ll_two_shot(self, S, ll_max=None):
@@ -1240,7 +1276,8 @@ class Model:
         few = r.ll_chain_max_4 is not None and n <= 4
         if few:
             chain_min = r.ll_chain_max_4
-        if r.bcast_fan_3 and n == 3 and S >= 16 * MB:
+        if r.bcast_fan_3 and n == 3 and S >= 16 * MB and (
+                S <= SCRATCH or not r.fan_3_in_scratch):
             return "fan"
         for ranks, lo, hi in r.ll128_chain or ():
             if n == ranks and lo <= S <= hi:

@@ -653,7 +653,7 @@ symm_status allReduce(Call &call, const void *send, void *recv, size_t count,
     kernel = direct ? "all_reduce_two_shot_direct" : "all_reduce_two_shot";
   } else if (algo == AllReduceAlgo::Ring) {
     size_t steps = std::max(1, 2 * (call.world - 1));
-    cap = call.roundDown(call.scratchElems() / steps) * call.world;
+    cap = call.granuleDown(call.scratchElems() / steps) * call.world;
     kernel = "all_reduce_ring";
   }
   int64_t published = publishedOffset(call, recv, count, direct);
@@ -666,7 +666,7 @@ symm_status allReduce(Call &call, const void *send, void *recv, size_t count,
         p.scalar(off);
         p.scalar(total);
         if (algo != AllReduceAlgo::OneShot)
-          p.scalar(call.roundUp((total + call.world - 1) / call.world));
+          p.scalar(call.segment(total, cap / call.world, call.grid(total)));
         p.i32(op);
         if (direct)
           p.scalar(uint64_t(published));
@@ -766,8 +766,13 @@ symm_status broadcast(Call &call, const void *send, void *recv, size_t count,
   // 256 MB to 1 GB level (NCCL 61.8, 111.5, 207.6, 398.8). On 4 it lost to
   // the chain at every size from 1 MB, with 128, 256 or 512 workgroups
   // (16 MB 76.8 against 75.1 us, 256 MB 864 against 832;
-  // bench/results/h100x4-broadcast-fan-workgroups).
-  bool fanBySize = call.world == 3 && bytes >= (size_t(16) << 20);
+  // bench/results/h100x4-broadcast-fan-workgroups). Not above the scratch,
+  // where the fan takes a launch per chunk and the chain one: on 3 H200s
+  // 512 MB 1510 against 1540 us and 1 GB 2988 against 3079 (NCCL 1490 and
+  // 2966), 256 MB level (768.7 against 770.7), 128 MB 401.9 against 395.5
+  // (bench/results/h200x4-all-reduce-ring-lines/before-3-*).
+  bool fanBySize = call.world == 3 && bytes >= (size_t(16) << 20) &&
+                   count <= call.roundDown(call.scratchElems());
   if (algo == BroadcastAlgo::Fan ||
       (algo == BroadcastAlgo::BySize && fanBySize))
     return chainBroadcast(call, src, recv, count, root, /*fan=*/true);

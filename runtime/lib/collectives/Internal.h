@@ -236,9 +236,34 @@ struct Call {
   size_t vector() const { return SYMM_COLL_VECTOR_BYTES / esize; }
   size_t roundDown(size_t n) const { return n / vector() * vector(); }
   size_t roundUp(size_t n) const { return roundDown(n + vector() - 1); }
+  /// `n` elements rounded down to whole 128-byte lines of every workgroup a
+  /// launch may have (SYMM_COLLECTIVES_BLOCKS: 16K on GPUs) where they hold
+  /// them, else to a vector: the slots of the scratch, so that a chunk's
+  /// segments, and their parts, start on whole lines. On 4 H200s the ring
+  /// all-reduce, whose slots were a sixth of the 256M scratch (42.67 MB
+  /// segments, parts starting 16 bytes into a line), took 1 GB in 4645 us;
+  /// with a 384M scratch (64 MB segments) 4496, and with 128M and 512M
+  /// (21.33 and 85.33 MB) 4887 and 4803, whatever the number of launches
+  /// (bench/results/h200x4-all-reduce-ring-lines).
+  size_t granuleDown(size_t n) const {
+    size_t g = size_t(s->blocks) * kLineBytes / esize;
+    return n >= g ? n / g * g : roundDown(n);
+  }
   /// Elements in each of `slots` slots per rank.
   size_t slotCap(size_t slots) const {
-    return roundDown(scratchElems() / (slots * world));
+    return granuleDown(scratchElems() / (slots * world));
+  }
+  /// The segment of a chunk of `total` elements that world segments cut:
+  /// ceil(total / world) in whole 128-byte lines of each of `grid`
+  /// workgroups (so that their parts start on lines), where that fits a
+  /// slot of `slot` elements and costs the last segment at most an eighth,
+  /// else in vectors.
+  size_t segment(size_t total, size_t slot, unsigned grid) const {
+    size_t per = (total + world - 1) / world;
+    size_t line = size_t(grid) * kLineBytes / esize;
+    size_t lined = (per + line - 1) / line * line;
+    bool fits = lined <= slot && (lined - per) * (world - 1) * 8 <= per;
+    return fits ? lined : roundUp(per);
   }
   /// The channel's memrefs every exchange kernel takes after its buffers:
   /// scratch and flags, then, for stores straight into heap receive buffers,
