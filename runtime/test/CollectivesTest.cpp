@@ -631,7 +631,10 @@ void testGraph() {
       {AllToAll, 100, nullptr},          {AllToAll, 3001, nullptr},
       {Broadcast, 100, nullptr},         {Broadcast, 3001, nullptr},
       {Broadcast, 3001, "chain"},        {Broadcast, 3001, "copy_engine"},
-      {Broadcast, 3001, "ll128_chain"},  {Broadcast, 3001, "fan"}};
+      {Broadcast, 3001, "ll128_chain"},  {Broadcast, 3001, "fan"},
+      // Above CPU ranks' 1M scratch: the chain's laps (its epochs advance
+      // by them in every replay) and the fan's launches per chunk.
+      {Broadcast, 270000, "chain"},      {Broadcast, 270000, "fan"}};
   auto blocks = [](Kind k, bool send) {
     switch (k) {
     case AllReduce:
