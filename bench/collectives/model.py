@@ -179,7 +179,8 @@ class Rules:
     # The broadcast's LL128 chain by size: (ranks, from, to) bytes (None:
     # only forced).
     ll128_chain: tuple = ((2, 512 * KB, 8 * MB), (3, 256 * KB, 16 * MB),
-                          (4, 256 * KB, 16 * MB))
+                          (4, 256 * KB, 16 * MB),
+                          *((k, 256 * KB, 16 * MB) for k in range(5, 9)))
     # From 4 ranks a reduce-scatter of at least 32 MB gets up to 256
     # workgroups (False: up to 128, as every flagged kernel).
     rs_wide: bool = True
@@ -213,6 +214,12 @@ class Rules:
     # changes only where launches cut).
     fan_3_in_scratch: bool = True
     slot_lines: bool = True
+    # From 5 ranks (by the model: not measured there), the ring only above
+    # this many bytes (None: above the one-shot limit), two-shot below; the
+    # broadcast's LL128 chain from 256K to 16M (Rules.ll128_chain) and the
+    # chain from chain_min_more bytes.
+    ring_min_bytes_more: int = 64 * MB
+    chain_min_more: int = 16 * MB
 
 
 TODAY = Rules()
@@ -220,8 +227,13 @@ TODAY = Rules()
 # on 4 ranks then by size up to 4 MB).
 # The code before the wide reduce-scatter (256 workgroups from 32 MB on 4
 # ranks or more).
+# The code before the model's choices from 5 ranks (two-shot up to 64 MB,
+# the LL128 chain and the chain from 16 MB).
+BEFORE_MORE = replace(TODAY, ring_min_bytes_more=None, chain_min_more=None,
+                      ll128_chain=((2, 512 * KB, 8 * MB), (3, 256 * KB, 16 * MB),
+                                   (4, 256 * KB, 16 * MB)))
 # The code before slots of whole lines and the fan only within the scratch.
-BEFORE_LINES = replace(TODAY, fan_3_in_scratch=False, slot_lines=False)
+BEFORE_LINES = replace(BEFORE_MORE, fan_3_in_scratch=False, slot_lines=False)
 # The code before the chain's one launch above the scratch.
 BEFORE_ONE_LAUNCH = replace(BEFORE_LINES, chain_one_launch=False)
 # The code before the chain's pieces in whole rounds.
@@ -770,7 +782,7 @@ RUNS = {
     # 2 H200s: slots of whole lines against the runtime before them, with
     # a scratch whose slots were not (174763K) and the default's.
     **{f"h200x2-all-reduce-lines/settings-2-{name}{b}.csv":
-       (2, BEFORE_LINES if b else TODAY, env)
+       (2, BEFORE_LINES if b else BEFORE_MORE, env)
        for b in ("", "b")
        for name, env in (
            ("ring", {"SYMM_ALL_REDUCE_ALGO": "ring",
@@ -1257,7 +1269,9 @@ class Model:
             return "ll" if self.ll_fits(S) else "one_shot"
         if self.ll128_two_shot_holds(S):
             return "ll128_two_shot"
-        if r.ring_min_ranks and n >= r.ring_min_ranks:
+        if r.ring_min_ranks and n >= r.ring_min_ranks and (
+                r.ring_min_bytes_more is None or n < 5
+                or S > r.ring_min_bytes_more):
             return "ring"
         if n == 4 and r.ring_min_bytes_4 is not None and S > r.ring_min_bytes_4:
             return "ring"
@@ -1272,7 +1286,7 @@ class Model:
 
     def broadcast_choice(self, S):
         r, n = self.rules, self.n
-        chain_min = CHAIN_MIN_4 if n <= 4 else CHAIN_MIN_MORE
+        chain_min = CHAIN_MIN_4 if n <= 4 else (r.chain_min_more or CHAIN_MIN_MORE)
         few = r.ll_chain_max_4 is not None and n <= 4
         if few:
             chain_min = r.ll_chain_max_4

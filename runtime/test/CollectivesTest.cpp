@@ -1193,6 +1193,10 @@ int main(int argc, char **argv) {
     // a rank's LL128 slot (the low-latency two-shot where LL128 is off).
     testAllReduce(SYMM_INT32, SYMM_SUM, 30001, Place::Heap, false,
                   "ll128_two_shot", ++seed);
+    // Forced: the ring, which by size runs only above 16 MB on 4 ranks and
+    // 64 MB on more.
+    testAllReduce(SYMM_INT32, SYMM_SUM, 100000, Place::Heap, false, "ring",
+                  ++seed);
     for (size_t count : {size_t(1000), size_t(1001), size_t(5000)}) {
       testReduceScatter(SYMM_INT32, SYMM_SUM, count, Place::Heap, false,
                         ++seed);

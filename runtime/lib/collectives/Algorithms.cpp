@@ -324,8 +324,10 @@ symm_status lowLatencyChain(Call &call, bool lines, const void *src, void *recv,
 }
 
 /// The sizes of broadcast the LL128 chain takes by size, where it can run:
-/// on 2 ranks from 512 KB to 8 MB, on 3 from 256 KB to 16 MB, on 4 from
-/// 256 KB to 16 MB (not from 5: not measured). On 4 ranks, in one launch
+/// on 2 ranks from 512 KB to 8 MB, on more from 256 KB to 16 MB (from 5
+/// ranks by the model: on 8 GPUs 2 MB 18.7 us against the root's stores'
+/// 52.8, which ran then, 16 MB 76.3 against the scatter's 107.5; NCCL
+/// measured 19.8 and 60.9 there; not measured). On 4 ranks, in one launch
 /// (the buffer's 16 MB, where 5.3 MB took two launches of 8 MB and three
 /// of 16): 8 MB 34.1 against the chain's 43.8 us, 16 MB 63.7 against 75.1,
 /// 32 MB 127.3 against 123.0 (NCCL 36.2, 61.7, 110.5; 4 H100s, graph, one
@@ -342,13 +344,9 @@ symm_status lowLatencyChain(Call &call, bool lines, const void *src, void *recv,
 /// 1-4 MB move between runs (see lowLatencyChain;
 /// bench/results/h100x4-broadcast-ll128-chain*).
 bool ll128ChainWins(const Call &call, size_t bytes) {
-  size_t lo = size_t(256) << 10, hi = 0;
+  size_t lo = size_t(256) << 10, hi = size_t(16) << 20;
   if (call.world == 2)
     lo = size_t(512) << 10, hi = size_t(8) << 20;
-  else if (call.world == 3)
-    hi = size_t(16) << 20;
-  else if (call.world == 4)
-    hi = size_t(16) << 20;
   return bytes >= lo && bytes <= hi && ll128Runs(call);
 }
 
@@ -459,14 +457,22 @@ symm_status allReduceAlgorithm(size_t bytes, int world, AllReduceAlgo *algo,
   // graph), and, issued call by call, it beat the ring up to 16 MB (95.6
   // against 101.7 us; NCCL 98.5), and the ring beat it from 32 MB (166.7
   // against 170.6; 1 GB 4687 against 4796), as it pipelines one peer per step.
-  // On 8 GPUs two-shot has not run since that change, so the ring stays there.
-  // CPU ranks follow the same rule, so that they fold floating-point sums in
+  // From 5 ranks the ring's 2 (n - 1) dependent steps weigh more: the model
+  // (bench/collectives/model.py, whose two-shot and ring are within 0-3% of
+  // the 4-GPU runs from 4 MB) puts two-shot ahead on 8 GPUs up to 64 MB
+  // (4 MB 38.9 against 94.6 us, 16 MB 102.7 against 155.0, 64 MB 358.2
+  // against 397.0; NCCL measured 47.9, 118.0 and 362.4 on 8 H200s), so it
+  // runs there up to 64 MB, and the ring above, as on 4 ranks above 16 MB.
+  // Not measured on more than 4 GPUs since two-shot stores into all peers
+  // with one fence (on 8 H200s before that, the ring won from 2 MB). CPU
+  // ranks follow the same rule, so that they fold floating-point sums in
   // the order GPUs do.
-  constexpr int kRingMinRanks = 5;
   constexpr size_t kRingMinBytes4 = size_t(16) << 20;
+  constexpr size_t kRingMinBytesMore = size_t(64) << 20;
   if (world <= 1 || bytes <= *limit)
     *algo = AllReduceAlgo::OneShot;
-  else if (world >= kRingMinRanks || (world == 4 && bytes > kRingMinBytes4))
+  else if ((world == 4 && bytes > kRingMinBytes4) ||
+           (world >= 5 && bytes > kRingMinBytesMore))
     *algo = AllReduceAlgo::Ring;
   else
     *algo = AllReduceAlgo::TwoShot;
@@ -752,10 +758,12 @@ symm_status broadcast(Call &call, const void *send, void *recv, size_t count,
   // on 4 H200s it beat the root's stores and the scatter from 1 MB (18.8
   // against 20.1 us) to 1 GB (3518 against 4685 us), with the 16 KiB pieces
   // before chainPiece; up to 4 ranks it follows the low-latency chain
-  // (kLlChainMax4). With more ranks each piece takes n - 1 hops: the model
-  // puts the chain behind the scatter below 64 MB on 8 GPUs (not measured
-  // there).
-  size_t chainMin = fewRanks ? kLlChainMax4 : size_t(64) << 20;
+  // (kLlChainMax4). With more ranks each piece takes n - 1 hops; above the
+  // LL128 chain (16 MB) the model puts the chain ahead of the scatter on 8
+  // GPUs (32 MB 141.4 against 190.2 us, 64 MB 242.8 against 355.5; NCCL
+  // measured 110.7 and 204.0 there), where it ran from 64 MB before its
+  // pieces and its one launch; not measured on more than 4 GPUs.
+  size_t chainMin = fewRanks ? kLlChainMax4 : size_t(16) << 20;
   // On 3 ranks from 16 MB (above it where the LL128 chain runs) the fan
   // instead: there it is the chain with the two other ranks' order
   // alternating by workgroup, so each forwards half the buffer where the
