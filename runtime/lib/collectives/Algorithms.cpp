@@ -419,7 +419,7 @@ symm_status chainBroadcast(Call &call, const void *src, void *recv,
 } // namespace
 
 /// One-shot up to SYMM_ALL_REDUCE_ONE_SHOT_MAX, then two-shot, or the ring
-/// on 5 or more ranks and on 4 above 16 MB (see docs/Collectives.md).
+/// on 4 ranks above 16 MB and on more above 64 MB (see docs/Collectives.md).
 /// Low-latency is chosen later, once the configuration is read.
 symm_status allReduceAlgorithm(size_t bytes, int world, AllReduceAlgo *algo,
                                bool *bySize) {
@@ -449,8 +449,8 @@ symm_status allReduceAlgorithm(size_t bytes, int world, AllReduceAlgo *algo,
   if (!limit)
     return fail(SYMM_ERROR_INVALID_ARGUMENT,
                 "SYMM_ALL_REDUCE_ONE_SHOT_MAX='%s' is not a size", oneShotMax);
-  // Above the one-shot limit, two-shot, except the ring from 5 ranks and
-  // on 4 above 16 MB. The ring was once faster everywhere from 4 ranks (2 MB:
+  // Above the one-shot limit, two-shot, except the ring on 4 ranks above
+  // 16 MB and on more above 64 MB. The ring was once faster everywhere from 4 ranks (2 MB:
   // 45 against 58 us on 4 H200s, 90 against 118 on 8), while two-shot fenced
   // and signalled each peer in turn. Storing into all peers with one fence
   // took two-shot's 2 MB call on 4 H200s from 57.1 to 28.8 us (from a
