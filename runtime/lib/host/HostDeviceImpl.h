@@ -301,7 +301,8 @@ struct HostDevice::Impl {
   using Clock = std::chrono::steady_clock;
   void endStalledWaits(bool stalled, Clock::time_point now,
                        std::unique_lock<std::mutex> &lock);
-  std::string whyStalled(const std::vector<int> &gone) const;
+  std::string whyStalled(const std::vector<int> &gone,
+                         Clock::time_point now) const;
 
   HostConfig config;
   host::Stacks stacks;

@@ -143,7 +143,7 @@ void HostDevice::Impl::endStalledWaits(bool stalled, Clock::time_point now,
     gone = exitedPeers();
   if (gone.empty() && waited < timeout)
     return;
-  std::string why = whyStalled(gone);
+  std::string why = whyStalled(gone, now);
   for (Launch *l : std::vector<Launch *>(active)) {
     if (l->failed)
       continue;
@@ -172,16 +172,22 @@ static std::string rankList(const std::vector<int> &ranks) {
   return list;
 }
 
-/// What the other ranks did while this one was stalled.
-std::string HostDevice::Impl::whyStalled(const std::vector<int> &gone) const {
+/// What the other ranks did while this one was stalled: a peer whose
+/// progress moved in the second half of the stall is busy, else stuck. (Any
+/// move since the stall began made a peer that started late busy: under
+/// load, four ranks all waiting in kernels were reported as a rank that had
+/// not waited for the device, because it had reached its wait a moment
+/// after this one.)
+std::string HostDevice::Impl::whyStalled(const std::vector<int> &gone,
+                                         Clock::time_point now) const {
   if (!gone.empty())
     return rankList(gone) + (gone.size() == 1 ? " has" : " have") +
            " exited (the process is gone): no wait on it can complete";
+  Clock::time_point recent = selfStalledSince + (now - selfStalledSince) / 2;
   std::vector<int> busy, stuck;
   for (size_t r = 0; r < counters.size(); ++r)
     if (static_cast<int>(r) != self)
-      (counterMoved[r] > selfStalledSince ? busy : stuck)
-          .push_back(static_cast<int>(r));
+      (counterMoved[r] > recent ? busy : stuck).push_back(static_cast<int>(r));
   if (busy.empty() && stuck.empty())
     return "its threads wait for each other, or for memory nothing writes (a "
            "deadlock)";
