@@ -645,6 +645,7 @@ RUNS = {
     # 2 H200s, the whole sweep with the chain's pieces in whole rounds
     # (which 2 ranks run only forced).
     "h200x2-collectives-vs-nccl-pieces/symm.csv": (2, BEFORE_ONE_LAUNCH, {}),
+    "h200x2-collectives-final-code/symm.csv": (2, TODAY, {}),
     # 4 and 3 H200s: the all-reduce by size with the LL128 two-shot, 8K-256M.
     **{f"h200x4-all-reduce-ll128-two-shot-default/settings-{n}-default.csv":
        (n, BEFORE_FAN, {}) for n in (3, 4)},
