@@ -209,7 +209,7 @@ class Rules:
     chain_one_launch: bool = True
     # The fan by size on 3 ranks only where the scratch holds the call (the
     # chain in one launch above it); and the ring's slots in whole 128-byte
-    # lines of 128 workgroups, 16K (Internal.h, granuleDown), so that its
+    # lines of 256 workgroups, 32K (Internal.h, granuleDown), so that its
     # segments start on lines (the model has no term for lines: this
     # changes only where launches cut).
     fan_3_in_scratch: bool = True
@@ -998,7 +998,7 @@ class Model:
         # only the transfers and the flag steps are on the critical path.
         slot = SCRATCH // steps
         if self.rules.slot_lines:
-            slot -= slot % (16 * KB)
+            slot -= slot % (32 * KB)
         return chunked(S, slot * n, lambda c: self.o + steps
                        * (self.step + link(c / n)))
 

@@ -386,7 +386,7 @@ symm_status chainBroadcast(Call &call, const void *src, void *recv,
   int hops = fan ? 1 : call.world - 2;
   size_t chunk = call.roundDown(call.scratchElems());
   size_t piece = 0, slots = SYMM_MAX_RANKS, laps = 1;
-  if (!fan && count > chunk) {
+  if (!fan && call.world > 1 && count > chunk) {
     unsigned grid = call.grid(count);
     size_t p = chainPiece(call, count, hops);
     size_t fit = std::min<size_t>(SYMM_MAX_RANKS, call.scratchElems() / (grid * p));

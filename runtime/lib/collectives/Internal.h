@@ -237,7 +237,8 @@ struct Call {
   size_t roundDown(size_t n) const { return n / vector() * vector(); }
   size_t roundUp(size_t n) const { return roundDown(n + vector() - 1); }
   /// `n` elements rounded down to whole 128-byte lines of every workgroup a
-  /// launch may have (SYMM_COLLECTIVES_BLOCKS: 16K on GPUs) where they hold
+  /// launch may have (SYMM_COLLECTIVES_BLOCKS, or the wide reduce-scatter's
+  /// 256: 32K on GPUs) where they hold
   /// them, else to a vector: the slots of the scratch, so that a chunk's
   /// segments, and their parts, start on whole lines. On 4 H200s the ring
   /// all-reduce, whose slots were a sixth of the 256M scratch (42.67 MB
@@ -246,7 +247,7 @@ struct Call {
   /// (21.33 and 85.33 MB) 4887 and 4803, whatever the number of launches
   /// (bench/results/h200x4-all-reduce-ring-lines).
   size_t granuleDown(size_t n) const {
-    size_t g = size_t(s->blocks) * kLineBytes / esize;
+    size_t g = size_t(std::max(s->blocks, s->wideBlocks)) * kLineBytes / esize;
     return n >= g ? n / g * g : roundDown(n);
   }
   /// Elements in each of `slots` slots per rank.
