@@ -250,12 +250,11 @@ symm_status forcedAlgorithm(const char *var,
 /// after another, and the last rank gets the last piece n - 2 stages after
 /// the second: (k + n - 2) stages of c + p / b, with c a piece's fixed cost
 /// (its wait, fence and flag) and b a workgroup's share of the link. That is
-/// least at pieces of sqrt(part * b * c / (n - 2)) bytes, at least 16 KiB,
+/// least at pieces of sqrt(part * b * c / (n - 2)) bytes, at least 16 KiB
 /// (in a launch that holds the call in the scratch the kernel takes at most
 /// 64 per workgroup, as the fan does in each of its launches per chunk);
-/// above 16 KiB, a whole
-/// number of the forwarding loop's rounds (threads * 64 bytes: 32K on
-/// GPUs), the nearest. On 4 H200s, with the chain forced and pieces of 32K
+/// above 16 KiB, a whole number of the forwarding loop's rounds (threads *
+/// 64 bytes: 32K on GPUs), the nearest. On 4 H200s, with the chain forced and pieces of 32K
 /// to 256K (bench/results/h200x4-broadcast-chain-pieces), c = 1.0 us and
 /// b = 3.0 KB/us; pieces from the fit before (c = 4.6, b = 3.7 KB/us, with
 /// the 16 KiB pieces before that and a fence in every thread) made 1 GB
