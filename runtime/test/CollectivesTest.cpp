@@ -1,7 +1,7 @@
 //===- CollectivesTest.cpp - Correctness of symm/collectives.h --*- C++ -*-===//
 //
 //   symm-run -n N symm-collectives-test [quick | large | races | choice |
-//                                        chain | config-error TEXT |
+//                                        chain | halves | config-error TEXT |
 //                                        copy-engine-stall [exit]]
 //
 // Every collective x element type x reduce op x count (all-reduce with each
@@ -595,6 +595,121 @@ void testBackToBack(symm_stream *a, symm_stream *b, size_t count,
             d, got, want);
   }
   for (int k = calls - 1; k >= 0; --k) {
+    delete recvs[k];
+    delete sends[k];
+  }
+}
+
+/// Low-latency calls back to back on one stream: a call that every rank
+/// reads from every peer (an all-reduce in LL words or LL128 lines, a
+/// reduce-scatter, an all-gather, an all-to-all) whose words fit in half a
+/// rank's slot takes the half of its epoch's parity, and after such a call
+/// it stores without waiting for the peers' acknowledgements
+/// (Kernels.mlir.in, symm_coll_half). Runs of one call (which then never
+/// wait), runs that alternate between kinds and between the LL and LL128
+/// buffers, calls of a whole slot and broadcasts (which take the whole
+/// slot) in between, and grids of 1 and 2 workgroups on CPU ranks. Every
+/// call has inputs of its own, so a word overwritten before its peer read
+/// it shows in the results or stalls its reader, whose tag never comes.
+/// (The words and lines are atomics, which the race detector does not
+/// check.) The broadcasts come from rank 0, and the last rank issues them
+/// late, so that rank 0 runs ahead unless its calls wait as they must:
+/// with broadcasts in halves, rank 0 overwrote the last rank's words
+/// before it read them and the suite stalled.
+enum class Low { AllReduceLl, AllReduceLl128, ReduceScatter, AllGather, AllToAll, Broadcast };
+
+void testHalves(symm_stream *s, size_t small, size_t other, size_t whole,
+                size_t whole128) {
+  const symm_dtype d = SYMM_INT32;
+  const Low ar = Low::AllReduceLl, ar128 = Low::AllReduceLl128;
+  std::vector<std::pair<Low, size_t>> calls;
+  auto run = [&](Low kind, size_t count, int times) {
+    for (int k = 0; k < times; ++k)
+      calls.push_back({kind, count});
+  };
+  run(ar128, small, 5);
+  run(ar128, other, 3);
+  run(ar, small, 5);
+  for (Low kind : {ar, ar128, Low::ReduceScatter, Low::AllGather,
+                   Low::AllToAll, ar128, Low::Broadcast, ar, ar})
+    run(kind, small, 1);
+  run(ar128, whole128, 2);
+  run(ar128, small, 3);
+  run(ar, whole, 2);
+  run(Low::AllGather, small, 3);
+  run(Low::ReduceScatter, other, 3);
+  run(Low::AllToAll, small, 3);
+  run(Low::Broadcast, small, 3);
+  run(ar, other, 3);
+  run(Low::Broadcast, small, 2);
+  run(Low::AllGather, small, 2);
+  // Per call: the elements of send and recv, and what recv must hold.
+  std::vector<Buffer *> sends, recvs;
+  std::vector<std::vector<double>> wants;
+  for (size_t k = 0; k < calls.size(); ++k) {
+    auto [kind, n] = calls[k];
+    size_t per = kind == Low::ReduceScatter || kind == Low::AllToAll ? n * world : n;
+    size_t out = kind == Low::AllGather || kind == Low::AllToAll ? n * world : n;
+    sends.push_back(new Buffer(Place::Heap, per * 4));
+    recvs.push_back(new Buffer(Place::Heap, out * 4));
+    sends[k]->write(fill(d, per, rank, int(k)));
+    std::vector<double> want;
+    for (size_t i = 0; i < out; ++i) {
+      size_t q = i / n, at = i % n;
+      std::vector<double> vals;
+      switch (kind) {
+      case Low::AllGather:
+        want.push_back(input(d, int(q), at, int(k)));
+        break;
+      case Low::AllToAll:
+        want.push_back(input(d, int(q), size_t(rank) * n + at, int(k)));
+        break;
+      case Low::Broadcast:
+        want.push_back(input(d, 0, i, int(k)));
+        break;
+      default: // the sum over ranks of element i (of block `rank`)
+        for (int r = 0; r < world; ++r)
+          vals.push_back(input(d, r, (kind == Low::ReduceScatter ? size_t(rank) * n : 0) + i, int(k)));
+        want.push_back(reduce(d, SYMM_SUM, vals));
+      }
+    }
+    wants.push_back(want);
+  }
+  const char *names[] = {"ll all-reduce", "ll128 all-reduce", "reduce-scatter",
+                         "all-gather", "all-to-all", "broadcast"};
+  for (size_t k = 0; k < calls.size(); ++k) {
+    auto [kind, n] = calls[k];
+    void *in = sends[k]->ptr, *out = recvs[k]->ptr;
+    switch (kind) {
+    case Low::AllReduceLl:
+    case Low::AllReduceLl128:
+      forceAlgorithm(kind == Low::AllReduceLl ? "ll" : "ll128");
+      CHECK_OK(symm_all_reduce(in, out, n, d, SYMM_SUM, s));
+      forceAlgorithm(nullptr);
+      break;
+    case Low::ReduceScatter:
+      CHECK_OK(symm_reduce_scatter(in, out, n, d, SYMM_SUM, s));
+      break;
+    case Low::AllGather:
+      CHECK_OK(symm_all_gather(in, out, n, d, s));
+      break;
+    case Low::AllToAll:
+      CHECK_OK(symm_all_to_all(in, out, n, d, s));
+      break;
+    case Low::Broadcast:
+      if (rank == world - 1 && world > 1)
+        usleep(20000);
+      forceBroadcast(nullptr);
+      CHECK_OK(symm_broadcast(in, out, n, d, 0, s));
+      break;
+    }
+  }
+  CHECK_OK(symm_synchronize());
+  for (size_t k = 0; k < calls.size(); ++k)
+    compare(std::string("halves, call ") + std::to_string(k) + ": " +
+                names[int(calls[k].first)] + " of " + std::to_string(calls[k].second),
+            d, recvs[k]->read(), wants[k]);
+  for (size_t k = calls.size(); k-- > 0;) {
     delete recvs[k];
     delete sends[k];
   }
@@ -1290,6 +1405,20 @@ int main(int argc, char **argv) {
     printf(failures ? "chain FAILED\n" : "chain ok\n");
     return failures ? 1 : 0;
   }
+  // halves: the low-latency calls in halves of their slots alone
+  // (testHalves), on the default stream and a stream of its own; ctest runs
+  // it without SYMM_CHECK_COLLECTIVES, whose meeting before each call keeps
+  // the ranks in step.
+  if (argc > 1 && !strcmp(argv[1], "halves")) {
+    symm_stream *own = nullptr;
+    CHECK_OK(symm_stream_create(&own));
+    for (symm_stream *s : {static_cast<symm_stream *>(nullptr), own})
+      testHalves(s, 1000, 300, 3500, 8000);
+    CHECK_OK(symm_stream_destroy(own));
+    CHECK_OK(symm_finalize());
+    printf(failures ? "halves FAILED\n" : "halves ok\n");
+    return failures ? 1 : 0;
+  }
   // quick: only the full type x op matrix at the small counts.
   bool quick = argc > 1 && !strcmp(argv[1], "quick");
   bool large = argc > 1 && !strcmp(argv[1], "large");
@@ -1384,6 +1513,12 @@ int main(int argc, char **argv) {
   symm_stream *a = nullptr, *b = nullptr;
   CHECK_OK(symm_stream_create(&a));
   CHECK_OK(symm_stream_create(&b));
+  // On CPU ranks (the defaults) an LL128 slot holds 293 lines of 28 int32
+  // (a half 146 lines, 4088), an LL slot 16K (a half 2048 int32), and a
+  // low-latency workgroup takes 2K, on at most 2: 1000 elements in a half
+  // of either on 2 workgroups, 300 on 1; 3500 in a whole LL slot, 8000 in
+  // a whole LL128 one.
+  testHalves(a, 1000, 300, 3500, 8000);
   for (std::vector<const char *> cycle :
        {std::vector<const char *>{nullptr},
         {"ring"},
