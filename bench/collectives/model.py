@@ -46,6 +46,12 @@ LAUNCH_GRAPH_US = 2.0
 EARLY_GRAPH_US = 0.5
 EARLY_STREAM_US = 1.1
 ALPHA_US = 1.2
+# What a low-latency call adds from back-to-back calls by first waiting for
+# every peer's acknowledgement of the call before (its flight after the
+# peer's end, then the polls): what the calls in halves of their slots
+# (Rules.ll_halves) took off the LL and LL128 calls from a graph on 2 H200s,
+# 0.3-0.6 us from 8K to 1M, median 0.5 (h200x2-collectives-ll-halves).
+ACK_US = 0.5
 # A dependent step of the flag protocol (stores, a system-scope fence, the
 # flag, the receiver's wait): DESIGN.md has no figure but the hop, so the
 # hop it is, unless --step says otherwise (the forced ring's small calls,
@@ -220,16 +226,24 @@ class Rules:
     # chain from chain_min_more bytes.
     ring_min_bytes_more: int = 64 * MB
     chain_min_more: int = 16 * MB
+    # A low-latency call that every rank reads from every peer (the LL and
+    # LL128 one-shot all-reduce, reduce-scatter, all-gather, all-to-all)
+    # whose block fills at most half a slot takes the half of its epoch's
+    # parity and, after such a call, does not wait for the acknowledgements
+    # of the call before (ACK_US); every other low-latency call waits.
+    ll_halves: bool = True
 
 
 TODAY = Rules()
+# The code before the low-latency calls in halves of their slots.
+BEFORE_HALVES = replace(TODAY, ll_halves=False)
 # The code before the LL128 buffer of at least 16 MB (the chain broadcast
 # on 4 ranks then by size up to 4 MB).
 # The code before the wide reduce-scatter (256 workgroups from 32 MB on 4
 # ranks or more).
 # The code before the model's choices from 5 ranks (two-shot up to 64 MB,
 # the LL128 chain and the chain from 16 MB).
-BEFORE_MORE = replace(TODAY, ring_min_bytes_more=None, chain_min_more=None,
+BEFORE_MORE = replace(BEFORE_HALVES, ring_min_bytes_more=None, chain_min_more=None,
                       ll128_chain=((2, 512 * KB, 8 * MB), (3, 256 * KB, 16 * MB),
                                    (4, 256 * KB, 16 * MB)))
 # The code before slots of whole lines and the fan only within the scratch.
@@ -645,7 +659,13 @@ RUNS = {
     # 2 H200s, the whole sweep with the chain's pieces in whole rounds
     # (which 2 ranks run only forced).
     "h200x2-collectives-vs-nccl-pieces/symm.csv": (2, BEFORE_ONE_LAUNCH, {}),
-    "h200x2-collectives-final-code/symm.csv": (2, TODAY, {}),
+    "h200x2-collectives-final-code/symm.csv": (2, BEFORE_HALVES, {}),
+    # 2 H200s, the code before and after the low-latency calls in halves,
+    # twice each, 8K-4M (bench/collectives/bundles.sh), and the same sweep
+    # in the call before.
+    **{f"h200x2-collectives-ll-halves/{sub}settings-2-{name}{k}.csv":
+       (2, TODAY if name == "new" else BEFORE_HALVES, {})
+       for sub in ("", "repeat/") for name in ("old", "new") for k in (1, 2)},
     # 4 and 3 H200s: the all-reduce by size with the LL128 two-shot, 8K-256M.
     **{f"h200x4-all-reduce-ll128-two-shot-default/settings-{n}-default.csv":
        (n, BEFORE_FAN, {}) for n in (3, 4)},
@@ -944,6 +964,16 @@ class Model:
             budget = min(budget, self.rules.ll_max_2)
         return budget // unit * unit
 
+    def ack(self, nbytes, cap, eligible=True):
+        """The wait for the acknowledgements of the call before (ACK_US),
+        unless a call that every rank reads from every peer (`eligible`)
+        with `nbytes` of data a slot of `cap` fits in half of it and follows
+        such a call (Rules.ll_halves; back to back, the benchmark's calls
+        are all alike)."""
+        if self.rules.ll_halves and eligible and nbytes <= cap // 2:
+            return 0
+        return ACK_US
+
     def ll_fits(self, nbytes):
         """Whether a block of `nbytes` goes low-latency: within the limit,
         in whole vectors unless the code takes any count (Call::llFits)."""
@@ -964,14 +994,16 @@ class Model:
     # All-reduce of S bytes per rank.
     def ll(self, S):
         n = self.n  # tagged words: every byte travels twice
-        return self.o + ALPHA_US + link(2 * (n - 1) * S) + hbm(2 * (n - 1) * S + 2 * S)
+        return (self.o + ALPHA_US + self.ack(S, self.ll_max()) + link(2 * (n - 1) * S)
+                + hbm(2 * (n - 1) * S + 2 * S))
 
     def ll128(self, S):
         """SYMM_ALL_REDUCE_ALGO=ll128: one-shot in flagged 128-byte lines, 7
         of 8 bytes data, no fence; a launch per LL128_MAX bytes."""
         n = self.n
-        return chunked(S, LL128_MAX // max(1, n - 1), lambda c: self.o
-                       + ALPHA_US + link((n - 1) * c * 8 / 7)
+        slot = LL128_MAX // max(1, n - 1)
+        return chunked(S, slot, lambda c: self.o + ALPHA_US + self.ack(c, slot)
+                       + link((n - 1) * c * 8 / 7)
                        + hbm((n - 1) * c * 8 / 7 + 2 * c))
 
     def one_shot(self, S):
@@ -1011,7 +1043,7 @@ class Model:
         ll_max = self.ll_max() if ll_max is None else ll_max
         if n < 2 or ll_max < 32:
             return self.two_shot(S)
-        return chunked(S, n * (ll_max // 2), lambda c: self.o + 2 * ALPHA_US
+        return chunked(S, n * (ll_max // 2), lambda c: self.o + 2 * ALPHA_US + ACK_US
                        + link(4 * (n - 1) * c / n) + hbm(4 * (n - 1) * c / n + 4 * c / n))
 
     def ll128_two_shot(self, S):
@@ -1023,7 +1055,7 @@ class Model:
             return self.two_shot(S)
         out = 2 * (n - 1) / n * 8 / 7
         return chunked(S, n * (LL128_MAX // (n - 1) // 2), lambda c: self.o
-                       + 2 * ALPHA_US + link(out * c) + hbm(out * c + 4 * c / n))
+                       + 2 * ALPHA_US + ACK_US + link(out * c) + hbm(out * c + 4 * c / n))
 
     def ll_two_shot_512k(self, S):
         """ll_two_shot with SYMM_COLLECTIVES_LL_MAX=512K: segments of 256K."""
@@ -1033,7 +1065,8 @@ class Model:
     def exchange(self, S):
         n, b = self.n, self.block(S)
         if self.ll_fits(b):
-            return self.o + ALPHA_US + link(2 * (n - 1) * b) + hbm(4 * (n - 1) * b + 2 * b)
+            return (self.o + ALPHA_US + self.ack(b, self.ll_max()) + link(2 * (n - 1) * b)
+                    + hbm(4 * (n - 1) * b + 2 * b))
         if b >= self.direct_min:  # publish the offsets, then the data phase
             return chunked(b, SCRATCH // n, lambda c: self.o + self.flag()
                            + self.flag(1, fenced_per_peer=True)
@@ -1044,7 +1077,8 @@ class Model:
     def reduce_scatter(self, S):
         n, b = self.n, self.block(S)
         if self.ll_fits(b):
-            return self.o + ALPHA_US + link(2 * (n - 1) * b) + hbm(2 * (n - 1) * b + 2 * b)
+            return (self.o + ALPHA_US + self.ack(b, self.ll_max()) + link(2 * (n - 1) * b)
+                    + hbm(2 * (n - 1) * b + 2 * b))
 
         # The wide grid (rs_wide): the model has no term by which more
         # workgroups gain (fewer pieces each only overlap less), so it
@@ -1063,7 +1097,7 @@ class Model:
     def bcast_root(self, S):
         n = self.n
         if self.ll_fits(S):
-            return self.o + ALPHA_US + link(2 * (n - 1) * S) + hbm(4 * S)
+            return self.o + ALPHA_US + ACK_US + link(2 * (n - 1) * S) + hbm(4 * S)
         if S >= self.direct_min:  # exchange_direct
             return chunked(S, SCRATCH // n, lambda c: self.o + self.flag()
                            + self.flag(1, fenced_per_peer=True)
@@ -1079,7 +1113,7 @@ class Model:
         cap = n * self.ll_max()
         if cap < VECTOR:
             return self.bcast_chain(S)
-        return chunked(S, cap, lambda c: self.o + max(1, n - 1) * ALPHA_US
+        return chunked(S, cap, lambda c: self.o + max(1, n - 1) * ALPHA_US + ACK_US
                        + link(2 * c) + hbm(4 * c))
 
     def bcast_ll128_chain(self, S):
@@ -1091,7 +1125,7 @@ class Model:
         cap = n * LL128_MAX // max(1, n - 1)
         if self.rules.ll128_chain_16m:
             cap = max(cap, 16 * MB)
-        return chunked(S, cap, lambda c: self.o + max(1, n - 1) * ALPHA_US
+        return chunked(S, cap, lambda c: self.o + max(1, n - 1) * ALPHA_US + ACK_US
                        + link(c * 8 / 7) + hbm(c * 8 / 7 * 2 + c))
 
     def bcast_scatter(self, S):
