@@ -232,11 +232,16 @@ class Rules:
     # parity and, after such a call, does not wait for the acknowledgements
     # of the call before (ACK_US); every other low-latency call waits.
     ll_halves: bool = True
+    # On 3 ranks the ring above this many bytes (None: two-shot): measured
+    # ahead from 64 MB on 3 H200s (h200x4-collectives-ll-halves).
+    ring_min_bytes_3: int = 32 * MB
 
 
 TODAY = Rules()
+# The code before the ring by size on 3 ranks.
+BEFORE_RING_3 = replace(TODAY, ring_min_bytes_3=None)
 # The code before the low-latency calls in halves of their slots.
-BEFORE_HALVES = replace(TODAY, ll_halves=False)
+BEFORE_HALVES = replace(BEFORE_RING_3, ll_halves=False)
 # The code before the LL128 buffer of at least 16 MB (the chain broadcast
 # on 4 ranks then by size up to 4 MB).
 # The code before the wide reduce-scatter (256 workgroups from 32 MB on 4
@@ -664,8 +669,16 @@ RUNS = {
     # twice each, 8K-4M (bench/collectives/bundles.sh), and the same sweep
     # in the call before.
     **{f"h200x2-collectives-ll-halves/{sub}settings-2-{name}{k}.csv":
-       (2, TODAY if name == "new" else BEFORE_HALVES, {})
+       (2, BEFORE_RING_3 if name == "new" else BEFORE_HALVES, {})
        for sub in ("", "repeat/") for name in ("old", "new") for k in (1, 2)},
+    # 4 H200s the same day: the code before and after the halves, 8K-4M,
+    # once each; then the all-reduce from 64M on 4 and 3 GPUs and the
+    # broadcast from 16M on 3 (the code since the slots of whole lines).
+    "h200x4-collectives-ll-halves/settings-4-old1.csv": (4, BEFORE_HALVES, {}),
+    "h200x4-collectives-ll-halves/settings-4-new1.csv": (4, BEFORE_RING_3, {}),
+    "h200x4-collectives-ll-halves/settings-4-default.csv": (4, BEFORE_RING_3, {}),
+    "h200x4-collectives-ll-halves/settings-3-default.csv": (3, BEFORE_RING_3, {}),
+    "h200x4-collectives-ll-halves/settings-3-bcast.csv": (3, BEFORE_RING_3, {}),
     # 4 and 3 H200s: the all-reduce by size with the LL128 two-shot, 8K-256M.
     **{f"h200x4-all-reduce-ll128-two-shot-default/settings-{n}-default.csv":
        (n, BEFORE_FAN, {}) for n in (3, 4)},
@@ -1309,6 +1322,8 @@ class Model:
                 or S > r.ring_min_bytes_more):
             return "ring"
         if n == 4 and r.ring_min_bytes_4 is not None and S > r.ring_min_bytes_4:
+            return "ring"
+        if n == 3 and r.ring_min_bytes_3 is not None and S > r.ring_min_bytes_3:
             return "ring"
         return "two_shot"
 

@@ -1315,8 +1315,8 @@ int main(int argc, char **argv) {
     // a rank's LL128 slot (the low-latency two-shot where LL128 is off).
     testAllReduce(SYMM_INT32, SYMM_SUM, 30001, Place::Heap, false,
                   "ll128_two_shot", ++seed);
-    // Forced: the ring, which by size runs only above 16 MB on 4 ranks and
-    // 64 MB on more.
+    // Forced: the ring, which by size runs only above 32 MB on 3 ranks, 16
+    // MB on 4 and 64 MB on more.
     testAllReduce(SYMM_INT32, SYMM_SUM, 100000, Place::Heap, false, "ring",
                   ++seed);
     for (size_t count : {size_t(1000), size_t(1001), size_t(5000)}) {
@@ -1352,6 +1352,17 @@ int main(int argc, char **argv) {
       inPlace(size_t(16) << 20, 0);
     if (world == 3)
       inPlace(size_t(32) << 20, 2);
+    // An all-reduce in place just above 32 MB on 3 ranks, and at 32 MB:
+    // the ring above, two-shot at it (not checked: the suite checks both).
+    if (world == 3 && !getenv("SYMM_ALL_REDUCE_ALGO"))
+      for (size_t bytes : {(size_t(32) << 20) + 16, size_t(32) << 20}) {
+        void *buffer = nullptr;
+        CHECK_OK(symm_malloc(bytes, &buffer));
+        CHECK_OK(symm_all_reduce(buffer, buffer, bytes, SYMM_INT8, SYMM_SUM,
+                                 nullptr));
+        CHECK_OK(symm_synchronize());
+        CHECK_OK(symm_free(buffer));
+      }
     // A reduce-scatter of 320 KB on 4 ranks: the wide grid, which CPU ranks
     // take from 256 KB (GPUs from 32 MB); checked, as every one is.
     if (world == 4)

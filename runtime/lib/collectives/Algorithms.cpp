@@ -448,8 +448,12 @@ symm_status allReduceAlgorithm(size_t bytes, int world, AllReduceAlgo *algo,
   if (!limit)
     return fail(SYMM_ERROR_INVALID_ARGUMENT,
                 "SYMM_ALL_REDUCE_ONE_SHOT_MAX='%s' is not a size", oneShotMax);
-  // Above the one-shot limit, two-shot, except the ring on 4 ranks above
-  // 16 MB and on more above 64 MB. The ring was once faster everywhere from 4 ranks (2 MB:
+  // Above the one-shot limit, two-shot, except the ring on 3 ranks above
+  // 32 MB, on 4 above 16 MB and on more above 64 MB. On 3 H200s the ring
+  // beat two-shot from 64 MB to 1 GB by 3-5% (259.2 against 267.2 us at
+  // 64 MB, 4062.8 against 4180.7 at 1 GB, where NCCL took 4105.3;
+  // bench/results/h200x4-collectives-ll-halves), as the model says from
+  // 8 MB; 32 MB and below were not measured there. The ring was once faster everywhere from 4 ranks (2 MB:
   // 45 against 58 us on 4 H200s, 90 against 118 on 8), while two-shot fenced
   // and signalled each peer in turn. Storing into all peers with one fence
   // took two-shot's 2 MB call on 4 H200s from 57.1 to 28.8 us (from a
@@ -466,11 +470,13 @@ symm_status allReduceAlgorithm(size_t bytes, int world, AllReduceAlgo *algo,
   // with one fence (on 8 H200s before that, the ring won from 2 MB). CPU
   // ranks follow the same rule, so that they fold floating-point sums in
   // the order GPUs do.
+  constexpr size_t kRingMinBytes3 = size_t(32) << 20;
   constexpr size_t kRingMinBytes4 = size_t(16) << 20;
   constexpr size_t kRingMinBytesMore = size_t(64) << 20;
   if (world <= 1 || bytes <= *limit)
     *algo = AllReduceAlgo::OneShot;
-  else if ((world == 4 && bytes > kRingMinBytes4) ||
+  else if ((world == 3 && bytes > kRingMinBytes3) ||
+           (world == 4 && bytes > kRingMinBytes4) ||
            (world >= 5 && bytes > kRingMinBytesMore))
     *algo = AllReduceAlgo::Ring;
   else
