@@ -254,11 +254,11 @@ symm_status forcedAlgorithm(const char *var,
 /// (in a launch that holds the call in the scratch the kernel takes at most
 /// 64 per workgroup, as the fan does in each of its launches per chunk);
 /// above 16 KiB, a whole number of the forwarding loop's rounds (threads *
-/// 64 bytes: 32K on GPUs), the nearest. On 4 H200s, with the chain forced and pieces of 32K
-/// to 256K (bench/results/h200x4-broadcast-chain-pieces), c = 1.0 us and
-/// b = 3.0 KB/us; pieces from the fit before (c = 4.6, b = 3.7 KB/us, with
-/// the 16 KiB pieces before that and a fence in every thread) made 1 GB
-/// 3323 us where pieces of 64K took 3081 (NCCL 2961) and 32 MB 123.0 where
+/// 64 bytes: 32K on GPUs), the nearest. On 4 H200s, with the chain forced
+/// and pieces of 32K to 256K (bench/results/h200x4-broadcast-chain-pieces),
+/// c = 1.0 us and b = 3.0 KB/us; pieces from the fit before (c = 4.6, b =
+/// 3.7 KB/us, with the 16 KiB pieces before that and a fence in every
+/// thread) made 1 GB 3323 us where pieces of 64K took 3081 (NCCL 2961) and 32 MB 123.0 where
 /// 32K took 117.2 (108.9); this fit's own sizes, not whole rounds (57K
 /// pieces at 1 GB), took 3236. On CPU ranks 256 bytes, so that their small
 /// calls cut a workgroup's part into many pieces too. The fan's pieces take
@@ -453,9 +453,10 @@ symm_status allReduceAlgorithm(size_t bytes, int world, AllReduceAlgo *algo,
   // beat two-shot from 64 MB to 1 GB by 3-5% (259.2 against 267.2 us at
   // 64 MB, 4062.8 against 4180.7 at 1 GB, where NCCL took 4105.3;
   // bench/results/h200x4-collectives-ll-halves), as the model says from
-  // 8 MB; 32 MB and below were not measured there. The ring was once faster everywhere from 4 ranks (2 MB:
-  // 45 against 58 us on 4 H200s, 90 against 118 on 8), while two-shot fenced
-  // and signalled each peer in turn. Storing into all peers with one fence
+  // 8 MB; 32 MB and below were not measured there. The ring was once
+  // faster everywhere from 4 ranks (2 MB: 45 against 58 us on 4 H200s, 90
+  // against 118 on 8), while two-shot fenced and signalled each peer in
+  // turn. Storing into all peers with one fence
   // took two-shot's 2 MB call on 4 H200s from 57.1 to 28.8 us (from a
   // graph), and, issued call by call, it beat the ring up to 16 MB (95.6
   // against 101.7 us; NCCL 98.5), and the ring beat it from 32 MB (166.7
