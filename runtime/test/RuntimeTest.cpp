@@ -45,6 +45,7 @@ void mgpuMemcpy(void *dst, void *src, size_t bytes, void *stream);
 void *mgpuEventCreate();
 void mgpuEventRecord(void *event, void *stream);
 void mgpuStreamWaitEvent(void *stream, void *event);
+void mgpuEventSynchronize(void *event);
 void *mgpuTensorMapEncodeTiledMemref(int64_t tensorRank, void *descriptor,
                                      int64_t dataType, int64_t interleave,
                                      int64_t swizzle, int64_t l2promo,
@@ -908,6 +909,69 @@ struct ScaleAdd {
     return symm_launch(module, "scale_add", one, threads, 0, stream, params, 7);
   }
 };
+
+// After a launch fails, its stream runs nothing more but event records and
+// waits (which others may wait for) until a synchronisation reports the
+// failure, as a GPU's stream stops at a fault: later launches that wait for
+// the same peers would each take SYMM_TIMEOUT again.
+TEST(Runtime, AFailedStreamRunsNothingMoreUntilItIsReported) {
+  std::string image = testKernels();
+  if (image.empty())
+    GTEST_SKIP() << "no compiled test kernels";
+  auto results = runRanks(
+      1,
+      [&](int) {
+        RANK_EXPECT(symm_init() == SYMM_SUCCESS);
+        ScaleAdd k;
+        RANK_EXPECT(symm_module_load_data(image.data(), image.size(),
+                                          &k.module) == SYMM_SUCCESS);
+        int32_t *flag;
+        RANK_EXPECT(symm_malloc(4 * sizeof(int32_t),
+                                reinterpret_cast<void **>(&k.buf)) ==
+                        SYMM_SUCCESS &&
+                    symm_malloc(sizeof(int32_t),
+                                reinterpret_cast<void **>(&flag)) ==
+                        SYMM_SUCCESS);
+        for (int i = 0; i < 4; ++i)
+          k.buf[i] = i;
+        *flag = 0;
+        symm_stream *s;
+        RANK_EXPECT(symm_stream_create(&s) == SYMM_SUCCESS);
+        // A grid past the 4 resident blocks: reported as deadlocked.
+        uint64_t fields[5] = {reinterpret_cast<uint64_t>(flag),
+                              reinterpret_cast<uint64_t>(flag), 0, 1, 1};
+        void *params[5] = {&fields[0], &fields[1], &fields[2], &fields[3],
+                           &fields[4]};
+        unsigned grid[3] = {5, 1, 1}, block[3] = {32, 1, 1};
+        RANK_EXPECT(symm_launch(k.module, "wait_for_last_unmarked", grid, block,
+                                0, s, params, 5) == SYMM_SUCCESS);
+        k.a = 2;
+        k.b = 3;
+        RANK_EXPECT(k.launch(s) == SYMM_SUCCESS);
+        void *event = mgpuEventCreate();
+        mgpuEventRecord(event, s);
+        RANK_EXPECT(k.launch(s) == SYMM_SUCCESS);
+        // The record runs: a wait for it ends.
+        mgpuEventSynchronize(event);
+        RANK_EXPECT(symm_stream_synchronize(s) != SYMM_SUCCESS);
+        RANK_EXPECT(lastErrorSays("kernel 'wait_for_last_unmarked' needs more "
+                                  "than 4 co-resident blocks"));
+        RANK_EXPECT(lastErrorSays(
+            "; 2 later operations on the stream did not run"));
+        for (int i = 0; i < 4; ++i)
+          RANK_EXPECT(k.buf[i] == i);
+        // Reported, the stream runs again.
+        RANK_EXPECT(k.launch(s) == SYMM_SUCCESS);
+        RANK_EXPECT(symm_stream_synchronize(s) == SYMM_SUCCESS);
+        for (int i = 0; i < 4; ++i)
+          RANK_EXPECT(k.buf[i] == 2 * i + 3);
+        RANK_EXPECT(symm_stream_destroy(s) == SYMM_SUCCESS);
+        return 0;
+      },
+      {{"SYMM_HOST_RESIDENT_BLOCKS", "4"},
+       {"SYMM_HOST_DEADLOCK_SECONDS", "0.5"}});
+  EXPECT_TRUE(exitedWith(results[0], 0));
+}
 
 TEST(Graph, CaptureAndReplay) {
   std::string image = testKernels();

@@ -40,10 +40,15 @@ using namespace symm;
 namespace {
 
 /// Work runs in order on one worker thread. The first failure is kept and
-/// reported by the next synchronisation.
+/// reported by the next synchronisation; until then the stream runs only the
+/// work that others may wait for (event records and waits), as a GPU's
+/// stream stops at a fault: a launch after one that timed out would wait
+/// for the same peers, and each would take SYMM_TIMEOUT again.
 class HostStream {
 public:
   using Work = std::function<symm_status()>;
+  /// Whether work runs after a failure on its stream (`Always`) or not.
+  enum class After { Skipped, Always };
   /// What a capture recorded; launches of a graph share it, so a graph
   /// destroyed while a launch of it is still queued stays until that runs.
   using Recording = std::shared_ptr<const std::vector<Work>>;
@@ -57,13 +62,13 @@ public:
     ready.notify_all();
     worker.join();
   }
-  void enqueue(Work work) {
+  void enqueue(Work work, After after = After::Skipped) {
     std::lock_guard<std::mutex> lock(mutex);
     if (capture) {
       capture->push_back(std::move(work));
       return;
     }
-    queue.push_back(std::move(work));
+    queue.push_back({std::move(work), after});
     ++pending;
     ready.notify_all();
   }
@@ -76,7 +81,7 @@ public:
         capture->push_back(std::move(work));
         continue;
       }
-      queue.push_back(std::move(work));
+      queue.push_back({std::move(work), After::Skipped});
       ++pending;
     }
     ready.notify_all();
@@ -97,9 +102,13 @@ public:
     std::unique_lock<std::mutex> lock(mutex);
     idle.wait(lock, [&] { return pending == 0; });
     symm_status result = status;
-    if (result != SYMM_SUCCESS)
+    if (result != SYMM_SUCCESS && skipped)
+      fail(result, "%s; %zu later operation%s on the stream did not run",
+           error.c_str(), skipped, skipped == 1 ? "" : "s");
+    else if (result != SYMM_SUCCESS)
       fail(result, "%s", error.c_str());
     status = SYMM_SUCCESS;
+    skipped = 0;
     return result;
   }
 
@@ -110,8 +119,14 @@ private:
       ready.wait(lock, [&] { return stopping || !queue.empty(); });
       if (queue.empty())
         return;
-      auto work = std::move(queue.front());
+      auto [work, after] = std::move(queue.front());
       queue.pop_front();
+      if (status != SYMM_SUCCESS && after == After::Skipped) {
+        ++skipped;
+        if (--pending == 0)
+          idle.notify_all();
+        continue;
+      }
       lock.unlock();
       symm_status result = work();
       std::string message = result ? symm_last_error() : "";
@@ -130,13 +145,14 @@ private:
 
   std::mutex mutex;
   std::condition_variable ready, idle;
-  std::deque<Work> queue;
+  std::deque<std::pair<Work, After>> queue;
   /// Where enqueued work goes while the stream is being captured.
   std::unique_ptr<std::vector<Work>> capture;
   size_t pending = 0;
   bool stopping = false;
   symm_status status = SYMM_SUCCESS;
   std::string error;
+  size_t skipped = 0; // work not run since the failure in `status`
   std::thread worker;
 };
 
@@ -478,7 +494,7 @@ public:
       e->reached = std::max(e->reached, generation);
       e->done.notify_all();
       return SYMM_SUCCESS;
-    });
+    }, HostStream::After::Always);
     return SYMM_SUCCESS;
   }
   symm_status eventSynchronize(void *event) override {
@@ -505,7 +521,7 @@ public:
       e->done.wait(lock, [&] { return e->reached >= target; });
       races::streamWaitedEvent(s, e);
       return SYMM_SUCCESS;
-    });
+    }, HostStream::After::Always);
     return SYMM_SUCCESS;
   }
 
