@@ -679,6 +679,16 @@ RUNS = {
     "h200x4-collectives-ll-halves/settings-4-default.csv": (4, BEFORE_RING_3, {}),
     "h200x4-collectives-ll-halves/settings-3-default.csv": (3, BEFORE_RING_3, {}),
     "h200x4-collectives-ll-halves/settings-3-bcast.csv": (3, BEFORE_RING_3, {}),
+    # 4 H200s, the whole sweep 8K-1G with the code since the 3-rank ring;
+    # on 3 of them the all-reduce from 16M before (two-shot) and after the
+    # ring on 3 ranks; on 2 of them the kernels' wait and record moved into
+    # shared helpers, once (the other CSVs did not come back).
+    "h200x4-collectives-sweep-after-halves/symm.csv": (4, TODAY, {}),
+    "h200x4-collectives-sweep-after-halves/three/ar3-old.csv":
+        (3, BEFORE_RING_3, {}),
+    "h200x4-collectives-sweep-after-halves/three/ar3-new.csv": (3, TODAY, {}),
+    "h200x4-collectives-sweep-after-halves/two-refactor/settings-2-new1.csv":
+        (2, TODAY, {}),
     # 4 and 3 H200s: the all-reduce by size with the LL128 two-shot, 8K-256M.
     **{f"h200x4-all-reduce-ll128-two-shot-default/settings-{n}-default.csv":
        (n, BEFORE_FAN, {}) for n in (3, 4)},

@@ -453,11 +453,14 @@ symm_status allReduceAlgorithm(size_t bytes, int world, AllReduceAlgo *algo,
   // beat two-shot from 64 MB to 1 GB by 3-5% (259.2 against 267.2 us at
   // 64 MB, 4062.8 against 4180.7 at 1 GB, where NCCL took 4105.3;
   // bench/results/h200x4-collectives-ll-halves), as the model says from
-  // 8 MB; 32 MB and below were not measured there. The ring was once
-  // faster everywhere from 4 ranks (2 MB: 45 against 58 us on 4 H200s, 90
-  // against 118 on 8), while two-shot fenced and signalled each peer in
-  // turn. Storing into all peers with one fence
-  // took two-shot's 2 MB call on 4 H200s from 57.1 to 28.8 us (from a
+  // 8 MB; 32 MB and below were not measured there. By this rule, against
+  // the code before it in one command: 64 MB 258.8 against 267.6 us, 1 GB
+  // 4063.1 against 4185.4 (NCCL 4115.3), 1.15-1.01x NCCL from 64 MB where
+  // two-shot gave 1.11-0.98x (h200x4-collectives-sweep-after-halves/three).
+  // The ring was once faster everywhere from 4 ranks (2 MB: 45 against 58
+  // us on 4 H200s, 90 against 118 on 8), while two-shot fenced and
+  // signalled each peer in turn. Storing into all peers with one fence took
+  // two-shot's 2 MB call on 4 H200s from 57.1 to 28.8 us (from a
   // graph), and, issued call by call, it beat the ring up to 16 MB (95.6
   // against 101.7 us; NCCL 98.5), and the ring beat it from 32 MB (166.7
   // against 170.6; 1 GB 4687 against 4796), as it pipelines one peer per step.
