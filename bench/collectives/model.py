@@ -689,6 +689,26 @@ RUNS = {
     "h200x4-collectives-sweep-after-halves/three/ar3-new.csv": (3, TODAY, {}),
     "h200x4-collectives-sweep-after-halves/two-refactor/settings-2-new1.csv":
         (2, TODAY, {}),
+    # 3 and 4 H200s, the all-reduce 128K-4M by size and forced (LL128
+    # one-shot, LL128 two-shot, LL two-shot); on 4 the LL128 kernels on
+    # other grids and workgroups (left out: the model has no term for them).
+    **{f"h200x4-all-reduce-ll128-choices/settings-3-{name}.csv": (3, TODAY, env)
+       for name, env in (("default", {}),
+                         ("ll128", {"SYMM_ALL_REDUCE_ALGO": "ll128"}),
+                         ("l128ts", {"SYMM_ALL_REDUCE_ALGO": "ll128_two_shot"}),
+                         ("llts", {"SYMM_ALL_REDUCE_ALGO": "ll_two_shot"}))},
+    **{f"h200x4-all-reduce-ll128-choices/settings-4-{name}.csv": (4, TODAY, env)
+       for name, env in (
+           ("ts2k", {"SYMM_ALL_REDUCE_ALGO": "ll128_two_shot"}),
+           ("ts1k", {"SYMM_ALL_REDUCE_ALGO": "ll128_two_shot",
+                     "SYMM_COLLECTIVES_LL_BLOCK_BYTES": "1024"}),
+           ("ts512", {"SYMM_ALL_REDUCE_ALGO": "ll128_two_shot",
+                      "SYMM_COLLECTIVES_LL_BLOCK_BYTES": "512"}),
+           ("ts256t", {"SYMM_ALL_REDUCE_ALGO": "ll128_two_shot",
+                       "SYMM_COLLECTIVES_LL_BLOCK_BYTES": "512",
+                       "SYMM_COLLECTIVES_THREADS": "256"}),
+           ("os1k", {"SYMM_ALL_REDUCE_ALGO": "ll128",
+                     "SYMM_COLLECTIVES_LL_BLOCK_BYTES": "1024"}))},
     # 4 and 3 H200s: the all-reduce by size with the LL128 two-shot, 8K-256M.
     **{f"h200x4-all-reduce-ll128-two-shot-default/settings-{n}-default.csv":
        (n, BEFORE_FAN, {}) for n in (3, 4)},
