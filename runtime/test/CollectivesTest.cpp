@@ -605,7 +605,8 @@ void testBackToBack(symm_stream *a, symm_stream *b, size_t count,
 /// reduce-scatter, an all-gather, an all-to-all) whose words fit in half a
 /// rank's slot takes the half of its epoch's parity, and after such a call
 /// it stores without waiting for the peers' acknowledgements
-/// (Kernels.mlir.in, symm_coll_half). Runs of one call (which then never
+/// (Kernels.mlir.in, symm_coll_half); the two-shots take the whole slot and
+/// wait, also after such a call. Runs of one call (which then never
 /// wait), runs that alternate between kinds and between the LL and LL128
 /// buffers, calls of a whole slot and broadcasts (which take the whole
 /// slot) in between, and grids of 1 and 2 workgroups on CPU ranks. Every
@@ -616,12 +617,22 @@ void testBackToBack(symm_stream *a, symm_stream *b, size_t count,
 /// late, so that rank 0 runs ahead unless its calls wait as they must:
 /// with broadcasts in halves, rank 0 overwrote the last rank's words
 /// before it read them and the suite stalled.
-enum class Low { AllReduceLl, AllReduceLl128, ReduceScatter, AllGather, AllToAll, Broadcast };
+enum class Low {
+  AllReduceLl,
+  AllReduceLl128,
+  ReduceScatter,
+  AllGather,
+  AllToAll,
+  Broadcast,
+  AllReduceLlTwoShot,
+  AllReduceLl128TwoShot
+};
 
 void testHalves(symm_stream *s, size_t small, size_t other, size_t whole,
                 size_t whole128) {
   const symm_dtype d = SYMM_INT32;
-  const Low ar = Low::AllReduceLl, ar128 = Low::AllReduceLl128;
+  const Low ar = Low::AllReduceLl, ar128 = Low::AllReduceLl128,
+            ts = Low::AllReduceLlTwoShot, ts128 = Low::AllReduceLl128TwoShot;
   std::vector<std::pair<Low, size_t>> calls;
   auto run = [&](Low kind, size_t count, int times) {
     for (int k = 0; k < times; ++k)
@@ -643,6 +654,18 @@ void testHalves(symm_stream *s, size_t small, size_t other, size_t whole,
   run(ar, other, 3);
   run(Low::Broadcast, small, 2);
   run(Low::AllGather, small, 2);
+  // The two-shots: in runs, between the one-shots and the other kinds, of
+  // a whole slot, and of 7 elements (segments left empty from 3 ranks).
+  run(ts, small, 3);
+  run(ts128, small, 3);
+  for (Low kind : {ts, ar, ts128, ar128, ts, Low::ReduceScatter, ts128,
+                   Low::Broadcast, ts, ts128, Low::AllToAll, ts})
+    run(kind, small, 1);
+  run(ts, whole, 2);
+  run(ts128, whole128, 2);
+  run(ts, 7, 2);
+  run(ts128, 7, 2);
+  run(ts, other, 2);
   // Per call: the elements of send and recv, and what recv must hold.
   std::vector<Buffer *> sends, recvs;
   std::vector<std::vector<double>> wants;
@@ -676,14 +699,20 @@ void testHalves(symm_stream *s, size_t small, size_t other, size_t whole,
     wants.push_back(want);
   }
   const char *names[] = {"ll all-reduce", "ll128 all-reduce", "reduce-scatter",
-                         "all-gather", "all-to-all", "broadcast"};
+                         "all-gather",    "all-to-all",       "broadcast",
+                         "ll two-shot",   "ll128 two-shot"};
   for (size_t k = 0; k < calls.size(); ++k) {
     auto [kind, n] = calls[k];
     void *in = sends[k]->ptr, *out = recvs[k]->ptr;
     switch (kind) {
     case Low::AllReduceLl:
     case Low::AllReduceLl128:
-      forceAlgorithm(kind == Low::AllReduceLl ? "ll" : "ll128");
+    case Low::AllReduceLlTwoShot:
+    case Low::AllReduceLl128TwoShot:
+      forceAlgorithm(kind == Low::AllReduceLl            ? "ll"
+                     : kind == Low::AllReduceLl128       ? "ll128"
+                     : kind == Low::AllReduceLlTwoShot ? "ll_two_shot"
+                                                         : "ll128_two_shot");
       CHECK_OK(symm_all_reduce(in, out, n, d, SYMM_SUM, s));
       forceAlgorithm(nullptr);
       break;
