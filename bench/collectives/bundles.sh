@@ -12,6 +12,7 @@
 # ./results) and prints compare.txt: NCCL's time and each run's per
 # collective, size and mode, then the all-reduce over torch's best.
 set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/bench.sh"
 (($#)) || { echo "usage: $0 NAME=DIR [NAME=DIR...]" >&2; exit 2; }
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 RESULTS="${OUT:-$PWD/results}"
@@ -22,10 +23,8 @@ for rep in 1 2; do
   for arg in "$@"; do
     name=${arg%%=*} dir=$(realpath "${arg#*=}")
     csvs+=("$RESULTS/settings-2-$name$rep.csv")
-    ( cd "$dir" && source ./gpu-bundle.sh && gpu_run_setup . > /dev/null &&
-      SYMM_BACKEND=cuda ./symm-run -n 2 --timeout 300 --heap-size 4G \
-        ./collectives-bench "$MIN" "$MAX" 2> "$RESULTS/bundles.err" |
-        sed -n 's/^\[rank 0\] //p' > "$RESULTS/settings-2-$name$rep.csv" ) ||
+    collectives_bench "$dir" 2 "$RESULTS/bundles.err" "$MIN" "$MAX" \
+      > "$RESULTS/settings-2-$name$rep.csv" ||
       { echo "FAILED: $name, run $rep"; tail -5 "$RESULTS/bundles.err"; }
   done
 done

@@ -12,6 +12,7 @@
 # of each collective, mode and size: NCCL's time, then each bundle's (NCCL's
 # over it in brackets); the rows go to $OUT/misaligned.csv (or ./results).
 set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/bench.sh"
 (($#)) || { echo "usage: $0 NAME=DIR [NAME=DIR...]" >&2; exit 2; }
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 RESULTS="${OUT:-$PWD/results}"
@@ -22,16 +23,10 @@ names=()
 for arg in "$@"; do
   name=${arg%%=*} dir=$(realpath "${arg#*=}")
   names+=("$name")
-  (
-    cd "$dir" || exit 1
-    source ./gpu-bundle.sh
-    gpu_run_setup . > /dev/null
-    for b in ${SIZES:-1048576 1048580 33554432 33554436}; do
-      SYMM_BACKEND=cuda ./symm-run -n 2 --timeout 300 --heap-size 4G \
-        ./collectives-bench "$b" "$b" 2>> "$RESULTS/misaligned.err" |
-        sed -n 's/^\[rank 0\] //p' | grep -v '^collective' | sed "s/^/$name,/" >> "$CSV"
-    done
-  )
+  for b in ${SIZES:-1048576 1048580 33554432 33554436}; do
+    collectives_bench "$dir" 2 "$RESULTS/misaligned-$name-$b.err" "$b" "$b" |
+      grep -v '^collective' | sed "s/^/$name,/" >> "$CSV"
+  done
 done
 python3 - "$CSV" "${names[@]}" <<'PY'
 import sys

@@ -37,7 +37,7 @@ if [[ $MODE == bundle ]]; then
     --copy bench/collectives/torch_symm_mem.py --copy bench/collectives/plot.py \
     --copy bench/collectives/run.sh --copy bench/collectives/settings.sh \
     --copy bench/collectives/compare.py --copy bench/collectives/misaligned.sh \
-    --copy bench/collectives/bundles.sh \
+    --copy bench/collectives/bundles.sh --copy bench/collectives/bench.sh \
     --copy scripts/check-trace.py \
     --copy scripts/trace-to-svg.py --copy scripts/trace-phases.py "$DIR"
 fi

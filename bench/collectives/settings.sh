@@ -14,6 +14,7 @@
 # (SYMM_BACKEND=nvshmem, with NVSHMEM_SYMMETRIC_SIZE above the 4G heap and
 # SYMM_NVSHMEM_HOME where the bundle has no libnvshmem_host.so.3).
 set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/bench.sh"
 DIR="$(realpath "${1:?usage: settings.sh DIR SETTINGS [RANKS...]}")"
 SETTINGS="${2:?usage: settings.sh DIR SETTINGS [RANKS...]}"
 shift 2
@@ -24,15 +25,12 @@ MAX="${SYMM_BENCH_MAX:-4194304}"
 RANKS=("$@")
 ((${#RANKS[@]})) || RANKS=("$(nvidia-smi -L | wc -l)")
 for n in "${RANKS[@]}"; do
-  devices=$(seq -s, 0 $((n - 1)))
   for setting in $SETTINGS; do
     name=${setting%%:*}
     vars=()
     [[ $setting == *:?* ]] && IFS=, read -ra vars <<< "${setting#*:}"
     csv="$RESULTS/settings-$n-$name.csv"
-    env SYMM_BACKEND=cuda "${vars[@]}" CUDA_VISIBLE_DEVICES="$devices" \
-      ./symm-run -n "$n" --timeout 300 --heap-size 4G ./collectives-bench "$MIN" "$MAX" \
-      2> "$RESULTS/settings-$n-$name.err" | sed -n 's/^\[rank 0\] //p' > "$csv" ||
+    collectives_bench . "$n" "$RESULTS/settings-$n-$name.err" "$MIN" "$MAX" "${vars[@]}" > "$csv" ||
       { echo "FAILED: $n ranks, $setting"; tail -5 "$RESULTS/settings-$n-$name.err"; }
   done
 done
