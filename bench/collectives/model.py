@@ -709,6 +709,13 @@ RUNS = {
                        "SYMM_COLLECTIVES_THREADS": "256"}),
            ("os1k", {"SYMM_ALL_REDUCE_ALGO": "ll128",
                      "SYMM_COLLECTIVES_LL_BLOCK_BYTES": "1024"}))},
+    # 4 H200s, the reduce-scatter 128M-1G on 128, 256 (the default), 384
+    # and 512 workgroups.
+    **{f"h200x4-reduce-scatter-grid/settings-4-{name}.csv": (4, TODAY, env)
+       for name, env in (("default", {}),
+                         ("b128", {"SYMM_COLLECTIVES_BLOCKS": "128"}),
+                         ("b384", {"SYMM_COLLECTIVES_BLOCKS": "384"}),
+                         ("b512", {"SYMM_COLLECTIVES_BLOCKS": "512"}))},
     # 4 and 3 H200s: the all-reduce by size with the LL128 two-shot, 8K-256M.
     **{f"h200x4-all-reduce-ll128-two-shot-default/settings-{n}-default.csv":
        (n, BEFORE_FAN, {}) for n in (3, 4)},
