@@ -258,11 +258,12 @@ symm_status forcedAlgorithm(const char *var,
 /// and pieces of 32K to 256K (bench/results/h200x4-broadcast-chain-pieces),
 /// c = 1.0 us and b = 3.0 KB/us; pieces from the fit before (c = 4.6, b =
 /// 3.7 KB/us, with the 16 KiB pieces before that and a fence in every
-/// thread) made 1 GB 3323 us where pieces of 64K took 3081 (NCCL 2961) and 32 MB 123.0 where
-/// 32K took 117.2 (108.9); this fit's own sizes, not whole rounds (57K
-/// pieces at 1 GB), took 3236. On CPU ranks 256 bytes, so that their small
-/// calls cut a workgroup's part into many pieces too. The fan's pieces take
-/// one such hop after the first (`hops` 1), the chain's n - 2.
+/// thread) made 1 GB 3323 us where pieces of 64K took 3081 (NCCL 2961)
+/// and 32 MB 123.0 where 32K took 117.2 (108.9); this fit's own sizes, not
+/// whole rounds (57K pieces at 1 GB), took 3236. On CPU ranks 256 bytes, so
+/// that their small calls cut a workgroup's part into many pieces too. The
+/// fan's pieces take one such hop after the first (`hops` 1), the chain's
+/// n - 2.
 /// SYMM_COLLECTIVES_CHAIN_PIECE sets the size.
 size_t chainPiece(const Call &call, size_t elems, int hops) {
   if (call.s->chainPiece)

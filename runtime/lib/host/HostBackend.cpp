@@ -102,11 +102,13 @@ public:
     std::unique_lock<std::mutex> lock(mutex);
     idle.wait(lock, [&] { return pending == 0; });
     symm_status result = status;
-    if (result != SYMM_SUCCESS && skipped)
-      fail(result, "%s; %zu later operation%s on the stream did not run",
-           error.c_str(), skipped, skipped == 1 ? "" : "s");
-    else if (result != SYMM_SUCCESS)
-      fail(result, "%s", error.c_str());
+    if (result != SYMM_SUCCESS) {
+      std::string notRun;
+      if (skipped)
+        notRun = "; " + std::to_string(skipped) + " later operation" +
+                 (skipped == 1 ? "" : "s") + " on the stream did not run";
+      fail(result, "%s%s", error.c_str(), notRun.c_str());
+    }
     status = SYMM_SUCCESS;
     skipped = 0;
     return result;
@@ -123,20 +125,18 @@ private:
       queue.pop_front();
       if (status != SYMM_SUCCESS && after == After::Skipped) {
         ++skipped;
-        if (--pending == 0)
-          idle.notify_all();
-        continue;
-      }
-      lock.unlock();
-      symm_status result = work();
-      std::string message = result ? symm_last_error() : "";
-      lock.lock();
-      if (result != SYMM_SUCCESS && status == SYMM_SUCCESS) {
-        status = result;
-        // Drop the "rank N: " prefix fail() adds again on report.
-        size_t colon = message.find(": ");
-        error =
-            colon == std::string::npos ? message : message.substr(colon + 2);
+      } else {
+        lock.unlock();
+        symm_status result = work();
+        std::string message = result ? symm_last_error() : "";
+        lock.lock();
+        if (result != SYMM_SUCCESS && status == SYMM_SUCCESS) {
+          status = result;
+          // Drop the "rank N: " prefix fail() adds again on report.
+          size_t colon = message.find(": ");
+          error =
+              colon == std::string::npos ? message : message.substr(colon + 2);
+        }
       }
       if (--pending == 0)
         idle.notify_all();
