@@ -2,6 +2,14 @@
 # (bundles.sh, misaligned.sh, settings.sh), there or in a folder that
 # `bench/collectives/run.sh bundle` made.
 #
+# bundle_args NAME=DIR... checks a comparison's arguments (bundles.sh,
+# misaligned.sh) and sets RESULTS ($OUT, or ./results), made.
+bundle_args() {
+  (($#)) || { echo "usage: $0 NAME=DIR [NAME=DIR...]" >&2; exit 2; }
+  RESULTS="${OUT:-$PWD/results}"
+  mkdir -p "$RESULTS"
+}
+
 # collectives_bench DIR N ERR MIN MAX [VAR=VALUE...] prints the CSV that
 # collectives-bench of the bundle in DIR writes (rank 0's lines) from MIN
 # to MAX bytes on the first N GPUs, with the variables given; its errors go

@@ -13,10 +13,7 @@
 # collective, size and mode, then the all-reduce over torch's best.
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/bench.sh"
-(($#)) || { echo "usage: $0 NAME=DIR [NAME=DIR...]" >&2; exit 2; }
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-RESULTS="${OUT:-$PWD/results}"
-mkdir -p "$RESULTS"
+bundle_args "$@"
 MIN="${SYMM_BENCH_MIN:-8192}" MAX="${SYMM_BENCH_MAX:-4194304}"
 csvs=()
 for rep in 1 2; do

@@ -13,10 +13,7 @@
 # over it in brackets); the rows go to $OUT/misaligned.csv (or ./results).
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/bench.sh"
-(($#)) || { echo "usage: $0 NAME=DIR [NAME=DIR...]" >&2; exit 2; }
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-RESULTS="${OUT:-$PWD/results}"
-mkdir -p "$RESULTS"
+bundle_args "$@"
 CSV="$RESULTS/misaligned.csv"
 : > "$CSV"
 names=()
