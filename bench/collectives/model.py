@@ -235,11 +235,16 @@ class Rules:
     # On 3 ranks the ring above this many bytes (None: two-shot): measured
     # ahead from 64 MB on 3 H200s (h200x4-collectives-ll-halves).
     ring_min_bytes_3: int = 32 * MB
+    # The reduce-scatter's ring by size from send buffers of the first many
+    # bytes on 3 and 4 ranks, of the second on more (None: only forced).
+    rs_ring: tuple = (16 * MB, 32 * MB)
 
 
 TODAY = Rules()
+# The code before the reduce-scatter's ring.
+BEFORE_RS_RING = replace(TODAY, rs_ring=None)
 # The code before the ring by size on 3 ranks.
-BEFORE_RING_3 = replace(TODAY, ring_min_bytes_3=None)
+BEFORE_RING_3 = replace(BEFORE_RS_RING, ring_min_bytes_3=None)
 # The code before the low-latency calls in halves of their slots.
 BEFORE_HALVES = replace(BEFORE_RING_3, ll_halves=False)
 # The code before the LL128 buffer of at least 16 MB (the chain broadcast
@@ -683,21 +688,21 @@ RUNS = {
     # on 3 of them the all-reduce from 16M before (two-shot) and after the
     # ring on 3 ranks; on 2 of them the kernels' wait and record moved into
     # shared helpers, once (the other CSVs did not come back).
-    "h200x4-collectives-sweep-after-halves/symm.csv": (4, TODAY, {}),
+    "h200x4-collectives-sweep-after-halves/symm.csv": (4, BEFORE_RS_RING, {}),
     "h200x4-collectives-sweep-after-halves/three/ar3-old.csv":
         (3, BEFORE_RING_3, {}),
-    "h200x4-collectives-sweep-after-halves/three/ar3-new.csv": (3, TODAY, {}),
+    "h200x4-collectives-sweep-after-halves/three/ar3-new.csv": (3, BEFORE_RS_RING, {}),
     "h200x4-collectives-sweep-after-halves/two-refactor/settings-2-new1.csv":
-        (2, TODAY, {}),
+        (2, BEFORE_RS_RING, {}),
     # 3 and 4 H200s, the all-reduce 128K-4M by size and forced (LL128
     # one-shot, LL128 two-shot, LL two-shot); on 4 the LL128 kernels on
     # other grids and workgroups (left out: the model has no term for them).
-    **{f"h200x4-all-reduce-ll128-choices/settings-3-{name}.csv": (3, TODAY, env)
+    **{f"h200x4-all-reduce-ll128-choices/settings-3-{name}.csv": (3, BEFORE_RS_RING, env)
        for name, env in (("default", {}),
                          ("ll128", {"SYMM_ALL_REDUCE_ALGO": "ll128"}),
                          ("l128ts", {"SYMM_ALL_REDUCE_ALGO": "ll128_two_shot"}),
                          ("llts", {"SYMM_ALL_REDUCE_ALGO": "ll_two_shot"}))},
-    **{f"h200x4-all-reduce-ll128-choices/settings-4-{name}.csv": (4, TODAY, env)
+    **{f"h200x4-all-reduce-ll128-choices/settings-4-{name}.csv": (4, BEFORE_RS_RING, env)
        for name, env in (
            ("ts2k", {"SYMM_ALL_REDUCE_ALGO": "ll128_two_shot"}),
            ("ts1k", {"SYMM_ALL_REDUCE_ALGO": "ll128_two_shot",
@@ -711,11 +716,33 @@ RUNS = {
                      "SYMM_COLLECTIVES_LL_BLOCK_BYTES": "1024"}))},
     # 4 H200s, the reduce-scatter 128M-1G on 128, 256 (the default), 384
     # and 512 workgroups.
-    **{f"h200x4-reduce-scatter-grid/settings-4-{name}.csv": (4, TODAY, env)
+    **{f"h200x4-reduce-scatter-grid/settings-4-{name}.csv": (4, BEFORE_RS_RING, env)
        for name, env in (("default", {}),
                          ("b128", {"SYMM_COLLECTIVES_BLOCKS": "128"}),
                          ("b384", {"SYMM_COLLECTIVES_BLOCKS": "384"}),
                          ("b512", {"SYMM_COLLECTIVES_BLOCKS": "512"}))},
+    # 4 and 3 H200s, the reduce-scatter's ring and scatter, each forced:
+    # first/ 1M-1G before the ring's shifted loads; then on 4 16M-1G, the
+    # ring also in scratches of 128M and 192M (left out: the model's slots
+    # follow its fixed scratch), on 3 1M-1G and 48M-768M (blocks of whole
+    # 16 MB); and the ring all-reduce forced on 4, 16M-1G, the code before
+    # (old) and after (new), twice each.
+    **{f"h200x4-reduce-scatter-ring/{sub}settings-{n}-{name}.csv": (n, TODAY, env)
+       for sub, ns in (("first/", (3, 4)), ("four/", (4,)), ("three/", (3,)),
+                       ("three-whole/", (3,)))
+       for n in ns
+       for name, env in (
+           ("scatter", {"SYMM_REDUCE_SCATTER_ALGO": "scatter"}),
+           ("ring", {"SYMM_REDUCE_SCATTER_ALGO": "ring"}),
+           *((("ring128M", {"SYMM_REDUCE_SCATTER_ALGO": "ring",
+                            "SYMM_COLLECTIVES_SCRATCH": "128M"}),
+              ("ring192M", {"SYMM_REDUCE_SCATTER_ALGO": "ring",
+                            "SYMM_COLLECTIVES_SCRATCH": "192M"}))
+             if sub == "four/" else ()))},
+    **{f"h200x4-reduce-scatter-ring/ring-all-reduce/settings-4-{name}{k}.csv":
+       (4, BEFORE_RS_RING if name == "old" else TODAY,
+        {"SYMM_ALL_REDUCE_ALGO": "ring"})
+       for name in ("old", "new") for k in (1, 2)},
     # 4 and 3 H200s: the all-reduce by size with the LL128 two-shot, 8K-256M.
     **{f"h200x4-all-reduce-ll128-two-shot-default/settings-{n}-default.csv":
        (n, BEFORE_FAN, {}) for n in (3, 4)},
@@ -909,6 +936,9 @@ ENV_ALGO = {
         "root": "root", "scatter": "scatter_all_gather", "chain": "chain",
         "ll_chain": "ll_chain", "copy_engine": "copy_engine",
         "ll128_chain": "ll128_chain", "fan": "fan"}),
+    "SYMM_REDUCE_SCATTER_ALGO": ("reduce_scatter", {
+        "ll": "reduce_ll", "scatter": "reduce_scatter",
+        "ring": "reduce_scatter_ring"}),
     "SYMM_ALL_GATHER_ALGO": ("all_gather", {
         "stores": "exchange", "copy_engine": "copy_engine"}),
     "SYMM_ALL_TO_ALL_ALGO": ("all_to_all", {
@@ -1124,11 +1154,37 @@ class Model:
         return chunked(b, SCRATCH // n, lambda c: self.o + self.flag()
                        + link((n - 1) * c) + hbm(2 * n * c))
 
-    def reduce_scatter(self, S):
+    def reduce_ll(self, S):
         n, b = self.n, self.block(S)
-        if self.ll_fits(b):
-            return (self.o + ALPHA_US + self.ack(b, self.ll_max()) + link(2 * (n - 1) * b)
-                    + hbm(2 * (n - 1) * b + 2 * b))
+        return (self.o + ALPHA_US + self.ack(b, self.ll_max()) + link(2 * (n - 1) * b)
+                + hbm(2 * (n - 1) * b + 2 * b))
+
+    def reduce_scatter_ring(self, S):
+        """SYMM_REDUCE_SCATTER_ALGO=ring: n - 1 dependent steps, in each a
+        rank folds the partial from rank - 1 into its own block's share and
+        stores it into rank + 1 (one pass, as the all-reduce's ring); a
+        launch per n - 1 slots of the scratch, in whole lines."""
+        n, b = self.n, self.block(S)
+        steps = max(1, n - 1)
+        slot = SCRATCH // steps
+        slot -= slot % (32 * KB)
+        return chunked(b, slot, lambda c: self.o + steps * (self.step + link(c)))
+
+    def rs_choice(self, S):
+        """The runtime's reduce-scatter by size (reduceScatter)."""
+        n = self.n
+        if self.ll_fits(self.block(S)):
+            return "reduce_ll"
+        ring = self.rules.rs_ring
+        if ring and n >= 3 and S >= ring[0 if n <= 4 else 1]:
+            return "reduce_scatter_ring"
+        return "reduce_scatter"
+
+    def reduce_scatter(self, S):
+        """SYMM_REDUCE_SCATTER_ALGO=scatter (by size where nothing else
+        runs): every rank stores block q into rank q, which reduces each
+        piece once every rank's landed."""
+        n, b = self.n, self.block(S)
 
         # The wide grid (rs_wide): the model has no term by which more
         # workgroups gain (fewer pieces each only overlap less), so it
@@ -1405,6 +1461,9 @@ class Model:
                       "copy_engine": "bcast_copy_engine",
                       "ll128_chain": "bcast_ll128_chain",
                       "fan": "bcast_fan"},
+        "reduce_scatter": {"reduce_ll": "reduce_ll",
+                           "reduce_scatter": "reduce_scatter",
+                           "reduce_scatter_ring": "reduce_scatter_ring"},
     }
 
     def predict(self, collective, S, algo=None):
@@ -1430,8 +1489,10 @@ class Model:
             ll = self.ll_fits(self.block(S))
             return ("exchange_ll" if ll else "exchange"), self.exchange(S)
         if collective == "reduce_scatter":
-            ll = self.ll_fits(self.block(S))
-            return ("reduce_ll" if ll else "reduce_scatter"), self.reduce_scatter(S)
+            algo = algo or self.rs_choice(S)
+            if algo == "reduce_ll" and not self.ll_fits(self.block(S)):
+                algo = "reduce_scatter"  # a forced ll that does not fit
+            return algo, getattr(self, self.ALGOS["reduce_scatter"][algo])(S)
         raise ValueError("unknown collective " + collective)
 
 

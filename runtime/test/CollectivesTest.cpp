@@ -319,6 +319,15 @@ void forceAlgorithm(const char *algo) {
     unsetenv("SYMM_ALL_REDUCE_ALGO");
 }
 
+/// The reduce-scatter algorithm `algo` forces (SYMM_REDUCE_SCATTER_ALGO),
+/// or the choice by size for null.
+void forceReduceScatter(const char *algo) {
+  if (algo)
+    setenv("SYMM_REDUCE_SCATTER_ALGO", algo, 1);
+  else
+    unsetenv("SYMM_REDUCE_SCATTER_ALGO");
+}
+
 /// SYMM_BROADCAST_ALGO as the environment set it, if it did: a variant of
 /// the suite that forces an algorithm on every broadcast which forces none.
 const char *environmentBroadcast = nullptr;
@@ -365,7 +374,8 @@ void testAllReduce(symm_dtype d, symm_reduce_op op, size_t count, Place place,
 }
 
 void testReduceScatter(symm_dtype d, symm_reduce_op op, size_t count,
-                       Place place, bool inPlace, int seed) {
+                       Place place, bool inPlace, int seed,
+                       const char *algo = nullptr) {
   size_t es = symm_dtype_size(d);
   Buffer send(place, count * world * es), recvBuf(place, count * es);
   send.write(fill(d, count * world, rank, seed));
@@ -373,7 +383,9 @@ void testReduceScatter(symm_dtype d, symm_reduce_op op, size_t count,
       inPlace ? static_cast<char *>(send.ptr) + rank * count * es : recvBuf.ptr;
   if (!inPlace)
     recvBuf.write(garbage(count * es));
+  forceReduceScatter(algo);
   CHECK_OK(symm_reduce_scatter(send.ptr, recv, count, d, op, nullptr));
+  forceReduceScatter(nullptr);
   CHECK_OK(symm_synchronize());
   std::vector<double> want(count);
   for (size_t i = 0; i < count; ++i) {
@@ -385,8 +397,10 @@ void testReduceScatter(symm_dtype d, symm_reduce_op op, size_t count,
   std::vector<char> got = inPlace ? send.read() : recvBuf.read();
   if (inPlace)
     got.erase(got.begin(), got.begin() + rank * count * es);
-  compare(describe("reduce_scatter", d, op, count, place, inPlace), d, got,
-          want);
+  std::string what =
+      std::string("reduce_scatter ") + (algo ? algo : "by size");
+  compare(describe(what.c_str(), d, op, count, place, inPlace), d, got, want,
+          ulpsOf(algo));
 }
 
 void testAllGather(symm_dtype d, size_t count, Place place, bool inPlace,
@@ -771,6 +785,7 @@ void testGraph() {
       {AllReduce, 20001, "ll_two_shot"}, {AllReduce, 3001, "ll128"},
       {AllReduce, 20001, "ll128_two_shot"},
       {ReduceScatter, 100, nullptr},     {ReduceScatter, 20001, nullptr},
+      {ReduceScatter, 20001, "ring"},
       {AllGather, 100, nullptr},         {AllGather, 3001, nullptr},
       {AllToAll, 100, nullptr},          {AllToAll, 3001, nullptr},
       {Broadcast, 100, nullptr},         {Broadcast, 3001, nullptr},
@@ -818,6 +833,8 @@ void testGraph() {
     for (Case &c : cases) {
       if (c.kind == Broadcast)
         forceBroadcast(c.algo);
+      else if (c.kind == ReduceScatter)
+        forceReduceScatter(c.algo);
       else
         forceAlgorithm(c.algo);
       switch (c.kind) {
@@ -840,6 +857,7 @@ void testGraph() {
         break;
       }
       forceAlgorithm(nullptr);
+      forceReduceScatter(nullptr);
       forceBroadcast(nullptr);
     }
     CHECK_OK(symm_all_to_allv(vsend.ptr, scounts.data(), sdispls.data(),
@@ -1142,6 +1160,13 @@ void testErrors() {
               "SYMM_ALL_REDUCE_ALGO='three_shot' is not one of ll, one_shot, "
               "two_shot, ring, ll_two_shot, ll128, ll128_two_shot");
   forceAlgorithm(nullptr);
+  forceReduceScatter("two_shot");
+  expectError(symm_reduce_scatter(h, h + rank * 4, 4, SYMM_INT8, SYMM_SUM,
+                                  nullptr),
+              bad,
+              "SYMM_REDUCE_SCATTER_ALGO='two_shot' is not one of ll, scatter, "
+              "ring");
+  forceReduceScatter(nullptr);
   // The exchanges' settings, each restored to the environment's after.
   for (const char *var : {"SYMM_ALL_GATHER_ALGO", "SYMM_ALL_TO_ALL_ALGO"}) {
     const char *was = getenv(var);
@@ -1348,6 +1373,9 @@ int main(int argc, char **argv) {
     // MB on 4 and 64 MB on more.
     testAllReduce(SYMM_INT32, SYMM_SUM, 100000, Place::Heap, false, "ring",
                   ++seed);
+    // Forced: the reduce-scatter's ring.
+    testReduceScatter(SYMM_INT32, SYMM_SUM, 100000, Place::Heap, false, ++seed,
+                      "ring");
     for (size_t count : {size_t(1000), size_t(1001), size_t(5000)}) {
       testReduceScatter(SYMM_INT32, SYMM_SUM, count, Place::Heap, false,
                         ++seed);
@@ -1392,6 +1420,21 @@ int main(int argc, char **argv) {
         CHECK_OK(symm_synchronize());
         CHECK_OK(symm_free(buffer));
       }
+    // A reduce-scatter in place of a 16 MB send buffer on 3 and 4 ranks, the
+    // ring, and of one element a block less, the scatter (not checked: the
+    // suite checks both).
+    if ((world == 3 || world == 4) && !getenv("SYMM_REDUCE_SCATTER_ALGO")) {
+      size_t ringMin = ((size_t(16) << 20) + world - 1) / world;
+      for (size_t count : {ringMin, ringMin - 1}) {
+        void *buffer = nullptr;
+        CHECK_OK(symm_malloc(count * world, &buffer));
+        CHECK_OK(symm_reduce_scatter(buffer,
+                                     static_cast<char *>(buffer) + rank * count,
+                                     count, SYMM_INT8, SYMM_SUM, nullptr));
+        CHECK_OK(symm_synchronize());
+        CHECK_OK(symm_free(buffer));
+      }
+    }
     // A reduce-scatter of 320 KB on 4 ranks: the wide grid, which CPU ranks
     // take from 256 KB (GPUs from 32 MB); checked, as every one is.
     if (world == 4)
@@ -1497,8 +1540,9 @@ int main(int argc, char **argv) {
         for (const char *algo : algos)
           testAllReduce(d, symm_reduce_op(op), count, Place::Heap, false, algo,
                         ++seed);
-        testReduceScatter(d, symm_reduce_op(op), count, Place::Heap, false,
-                          ++seed);
+        for (const char *algo : {static_cast<const char *>(nullptr), "ring"})
+          testReduceScatter(d, symm_reduce_op(op), count, Place::Heap, false,
+                            ++seed, algo);
       }
       testAllGather(d, count, Place::Heap, false, ++seed);
       testAllToAll(d, count, Place::Heap, false, ++seed);
@@ -1531,6 +1575,7 @@ int main(int argc, char **argv) {
                                    "ll_two_shot", "ll128", "ll128_two_shot"})
             testAllReduce(d, SYMM_SUM, count, place, inPlace, algo, ++seed);
           testReduceScatter(d, SYMM_MAX, count, place, inPlace, ++seed);
+          testReduceScatter(d, SYMM_SUM, count, place, inPlace, ++seed, "ring");
           testAllGather(d, count, place, inPlace, ++seed);
           testAllToAll(d, count, place, inPlace, ++seed);
           testBroadcast(d, count, place, inPlace, world - 1, ++seed);

@@ -2,8 +2,11 @@
 // of an all-reduce with the building block symm_tile_all_reduce_f32, twice
 // (sum, then max: epochs 1 and 2 on the same flags), without writing the flag
 // protocol itself; then a kernel that all-reduces the same data with the ring
-// block symm_tile_ring_all_reduce_f32 (sum, epoch 3 on the same flags). The
-// kernels declare the blocks; the compiler links them from the device library.
+// block symm_tile_ring_all_reduce_f32 (sum, epoch 3 on the same flags), and
+// one that reduce-scatters it with symm_tile_ring_reduce_scatter_f32 (blocks
+// of 128 / world_size elements, which start between vectors on 3 and 5
+// ranks; sum, epoch 4). The kernels declare the blocks; the compiler links
+// them from the device library.
 // RUN: %symm_run -n 2 %s | FileCheck %s
 // RUN: %symm_run -n 3 %s | FileCheck %s
 // More ranks than the 4 the scratch once had room for (it overflowed at 5).
@@ -15,6 +18,7 @@ module attributes {gpu.container_module} {
     // The device library's blocks (collectives-f32.mlir).
     func.func private @symm_tile_all_reduce_f32(memref<?xf32>, index, memref<?xf32>, index, index, memref<?xf32, #symm.heap>, index, index, memref<?xi32, #symm.heap>, index, index, i32, i32)
     func.func private @symm_tile_ring_all_reduce_f32(memref<?xf32>, index, memref<?xf32>, index, index, index, index, index, memref<?xf32, #symm.heap>, memref<?xi32, #symm.heap>, index, index, i32, i32)
+    func.func private @symm_tile_ring_reduce_scatter_f32(memref<?xf32>, index, index, memref<?xf32>, index, index, index, index, index, memref<?xf32, #symm.heap>, memref<?xi32, #symm.heap>, index, index, i32, i32)
 
     // Workgroup b computes tile b: x[i] = (rank + 1) * (64 b + i + 1), then
     // reduces it over the ranks into out (op 0 sum, 3 max).
@@ -79,6 +83,38 @@ module attributes {gpu.container_module} {
       func.call @symm_tile_ring_all_reduce_f32(%x, %c0, %out, %c0, %c128, %seg, %lo, %hi, %scratch, %flags, %b, %nb, %op, %epoch) : (memref<?xf32>, index, memref<?xf32>, index, index, index, index, index, memref<?xf32, #symm.heap>, memref<?xi32, #symm.heap>, index, index, i32, i32) -> ()
       gpu.return
     }
+
+    // The 128 elements of x reduce-scattered by the ring: rank r gets block
+    // r of 128 / world_size elements (x[r * block ..]) into out[0, block);
+    // the scratch holds world_size - 1 slots of seg elements (block rounded
+    // up to whole vectors); workgroup b takes part b of the block.
+    gpu.func @ring_reduce_scatter(%x: memref<?xf32>, %out: memref<?xf32>, %scratch: memref<?xf32, #symm.heap>, %flags: memref<?xi32, #symm.heap>, %op: i32, %epoch: i32) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c3 = arith.constant 3 : index
+      %c4 = arith.constant 4 : index
+      %c128 = arith.constant 128 : index
+      %b = gpu.block_id x
+      %nb = gpu.grid_dim x
+      %n = symm.world_size : i32
+      %nn = arith.index_cast %n : i32 to index
+      %block = arith.divui %c128, %nn : index
+      %s1 = arith.addi %block, %c3 : index
+      %s2 = arith.divui %s1, %c4 : index
+      %seg = arith.muli %s2, %c4 : index
+      %nb1 = arith.subi %nb, %c1 : index
+      %p0 = arith.addi %seg, %nb1 : index
+      %p1 = arith.divui %p0, %nb : index
+      %p2 = arith.addi %p1, %c3 : index
+      %p3 = arith.divui %p2, %c4 : index
+      %per = arith.muli %p3, %c4 : index
+      %start = arith.muli %b, %per : index
+      %lo = arith.minui %start, %block : index
+      %end = arith.addi %lo, %per : index
+      %hi = arith.minui %end, %block : index
+      func.call @symm_tile_ring_reduce_scatter_f32(%x, %c0, %block, %out, %c0, %block, %seg, %lo, %hi, %scratch, %flags, %b, %nb, %op, %epoch) : (memref<?xf32>, index, index, memref<?xf32>, index, index, index, index, index, memref<?xf32, #symm.heap>, memref<?xi32, #symm.heap>, index, index, i32, i32) -> ()
+      gpu.return
+    }
   }
   func.func @check(%out: memref<128xf32>, %sum: i1) -> i32 {
     %c0 = arith.constant 0 : index
@@ -99,6 +135,39 @@ module attributes {gpu.container_module} {
       %ii = arith.index_cast %i1 : index to i32
       %if = arith.sitofp %ii : i32 to f32
       %want = arith.mulf %if, %ff : f32
+      %got = memref.load %out[%i] : memref<128xf32>
+      %bad = arith.cmpf une, %got, %want : f32
+      %inc = arith.extui %bad : i1 to i32
+      %e1 = arith.addi %e, %inc : i32
+      scf.yield %e1 : i32
+    }
+    return %errors : i32
+  }
+  // Wrong elements of this rank's block of the reduce-scatter's sums: out[i]
+  // = (r * block + i + 1) * n (n + 1) / 2 for i < block = 128 / n.
+  func.func @check_block(%out: memref<128xf32>) -> i32 {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c128 = arith.constant 128 : index
+    %zero = arith.constant 0 : i32
+    %one = arith.constant 1 : i32
+    %two = arith.constant 2 : i32
+    %n = symm.world_size : i32
+    %me = symm.rank : i32
+    %nn = arith.index_cast %n : i32 to index
+    %mei = arith.index_cast %me : i32 to index
+    %block = arith.divui %c128, %nn : index
+    %first = arith.muli %mei, %block : index
+    %n1 = arith.addi %n, %one : i32
+    %nn1 = arith.muli %n, %n1 : i32
+    %tri = arith.divsi %nn1, %two : i32
+    %ff = arith.sitofp %tri : i32 to f32
+    %errors = scf.for %i = %c0 to %block step %c1 iter_args(%e = %zero) -> (i32) {
+      %g = arith.addi %first, %i : index
+      %g1 = arith.addi %g, %c1 : index
+      %gi = arith.index_cast %g1 : index to i32
+      %gf = arith.sitofp %gi : i32 to f32
+      %want = arith.mulf %gf, %ff : f32
       %got = memref.load %out[%i] : memref<128xf32>
       %bad = arith.cmpf une, %got, %want : f32
       %inc = arith.extui %bad : i1 to i32
@@ -148,8 +217,18 @@ module attributes {gpu.container_module} {
     gpu.launch_func @kernels::@ring_reduce blocks in (%c2, %c1, %c1) threads in (%c32, %c1, %c1) args(%xd : memref<?xf32>, %outd : memref<?xf32>, %scratch : memref<?xf32, #symm.heap>, %f : memref<?xi32, #symm.heap>, %sum_op : i32, %e3 : i32)
     gpu.wait
     %bad_ring = func.call @check(%out, %true) : (memref<128xf32>, i1) -> i32
+    // The reduce-scatter into a buffer of -1s, so that a missing store shows.
+    %e4 = arith.constant 4 : i32
+    %minus = arith.constant -1.0 : f32
+    %blocks = gpu.alloc host_shared () : memref<128xf32>
+    linalg.fill ins(%minus : f32) outs(%blocks : memref<128xf32>)
+    %blocksd = memref.cast %blocks : memref<128xf32> to memref<?xf32>
+    gpu.launch_func @kernels::@ring_reduce_scatter blocks in (%c2, %c1, %c1) threads in (%c32, %c1, %c1) args(%xd : memref<?xf32>, %blocksd : memref<?xf32>, %scratch : memref<?xf32, #symm.heap>, %f : memref<?xi32, #symm.heap>, %sum_op : i32, %e4 : i32)
+    gpu.wait
+    %bad_rs = func.call @check_block(%blocks) : (memref<128xf32>) -> i32
     %bad_two = arith.addi %bad_sum, %bad_max : i32
-    %bad = arith.addi %bad_two, %bad_ring : i32
+    %bad_three = arith.addi %bad_two, %bad_ring : i32
+    %bad = arith.addi %bad_three, %bad_rs : i32
     %ok = arith.cmpi eq, %bad, %zero : i32
     scf.if %ok {
       vector.print str "tile all-reduce ok\n"

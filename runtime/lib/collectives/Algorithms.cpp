@@ -507,6 +507,16 @@ symm_status broadcastAlgorithm(BroadcastAlgo *algo) {
   return SYMM_SUCCESS;
 }
 
+symm_status reduceScatterAlgorithm(ReduceScatterAlgo *algo) {
+  int forced;
+  if (symm_status st = forcedAlgorithm("SYMM_REDUCE_SCATTER_ALGO",
+                                       {"ll", "scatter", "ring"}, &forced))
+    return st;
+  // In the order of the names.
+  *algo = forced < 0 ? ReduceScatterAlgo::BySize : ReduceScatterAlgo(forced);
+  return SYMM_SUCCESS;
+}
+
 symm_status exchangeAlgorithm(const char *var, ExchangeAlgo *algo) {
   int forced;
   if (symm_status st = forcedAlgorithm(var, {"stores", "copy_engine"}, &forced))
@@ -702,14 +712,64 @@ symm_status allReduce(Call &call, const void *send, void *recv, size_t count,
 /// more pieces at once; why 64 MB gains most is not known. Not measured on
 /// 3 ranks (1.11x NCCL or more from 2 MB) nor on more than 4.
 symm_status reduceScatter(Call &call, const void *send, void *recv,
-                          size_t count, symm_reduce_op op) {
-  if (call.llFits(count)) // peer p gets block p
+                          size_t count, symm_reduce_op op,
+                          ReduceScatterAlgo algo) {
+  bool llFits = call.llFits(count);
+  // The ring from 3 ranks on, for send buffers of 16 MB on 3 and 4 ranks and
+  // of 32 MB on more; else the scatter. On 4 H200s the ring beat the
+  // scatter from 16 MB (48.6 against 49.5 us from a graph; 64 MB 159.5
+  // against 180.1, 1 GB 2458 against 2571, NCCL 56.3, 186.9 and 2501) and
+  // lost below (8 MB 29.8 against 28.8); on 3 from 16 MB too (46.3 against
+  // 48.9; 1 GB 2432 against 2648, NCCL 2917), where blocks of a third of a
+  // power of two start between vectors (bench/results/
+  // h200x4-reduce-scatter-ring): each rank folds its partial as it lands and
+  // passes it on, where the scatter folds n slots once every piece landed.
+  // From 5 ranks the ring's n - 1 dependent steps weigh more: the model
+  // (bench/collectives/model.py, 8-12% under both on 4 GPUs) puts it level
+  // with the scatter at 32 MB on 8 GPUs (91.2 against 92.9 us) and ahead
+  // above (64 MB 171.8 against 182.6), behind at 16 MB (50.8 against 48.1).
+  // Not measured on more than 4 GPUs, nor on 2, where it would be one step
+  // without the scatter's pieces. CPU ranks follow the same rule, so that
+  // they fold floating-point sums in the order GPUs do.
+  constexpr size_t kRsRingMinBytes = size_t(16) << 20;
+  constexpr size_t kRsRingMinBytesMore = size_t(32) << 20;
+  size_t sendBytes = count * call.world * call.esize;
+  bool ringBySize =
+      call.world >= 3 &&
+      sendBytes >= (call.world <= 4 ? kRsRingMinBytes : kRsRingMinBytesMore);
+  if (algo == ReduceScatterAlgo::BySize)
+    algo = llFits       ? ReduceScatterAlgo::LowLatency
+           : ringBySize ? ReduceScatterAlgo::Ring
+                        : ReduceScatterAlgo::Scatter;
+  else if (algo == ReduceScatterAlgo::LowLatency && !llFits)
+    algo = ReduceScatterAlgo::Scatter; // a forced `ll` the call does not fit
+  if (algo == ReduceScatterAlgo::LowLatency) // peer p gets block p
     return reduceLowLatency(call, {.send = send,
                                    .sendElems = count * call.world,
                                    .recv = recv,
                                    .count = count,
                                    .sendStride = count,
                                    .op = op});
+  if (algo == ReduceScatterAlgo::Ring) {
+    // A slot per step for the one peer that stores here (world - 1 steps),
+    // each holding a chunk of every block.
+    size_t cap = call.granuleDown(call.scratchElems() /
+                                  size_t(std::max(1, call.world - 1)));
+    return launchChunks(
+        call, "reduce_scatter_ring", count, cap,
+        [&](size_t total) { return call.grid(total * call.world); },
+        [&](Params &p, size_t off, size_t total) {
+          p.memref(send, count * call.world);
+          // The kernel indexes recv like this rank's block of send: from 0.
+          p.memref(recv, count);
+          call.channelParams(p, /*direct=*/false);
+          p.scalar(off);
+          p.scalar(total);
+          p.scalar(count);
+          p.scalar(cap);
+          p.i32(op);
+        });
+  }
   bool wide = call.world >= 4 &&
               count * call.world * call.esize >= call.s->wideMin;
   unsigned most = wide ? call.s->wideBlocks : call.s->blocks;

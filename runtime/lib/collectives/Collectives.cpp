@@ -192,6 +192,7 @@ symm_status symm_reduce_scatter(const void *send, void *recv, size_t recv_count,
                                 symm_stream *stream) {
   const char *fn = "symm_reduce_scatter";
   Call call;
+  ReduceScatterAlgo algo;
   symm_status local = [&] {
     if (symm_status st = begin(fn, dtype, stream, call))
       return st;
@@ -206,13 +207,15 @@ symm_status symm_reduce_scatter(const void *send, void *recv, size_t recv_count,
       return st;
     // In place: recv is this rank's block of send.
     const char *block = static_cast<const char *>(send) + call.rank * recvBytes;
-    return checkBuffers(
-        fn, {.send = send,
-             .sendBytes = sendBytes,
-             .recv = recv,
-             .recvBytes = recvBytes,
-             .exact = recv == block,
-             .inPlace = "in place means recv == send + rank * recv_count"});
+    if (symm_status st = checkBuffers(
+            fn, {.send = send,
+                 .sendBytes = sendBytes,
+                 .recv = recv,
+                 .recvBytes = recvBytes,
+                 .exact = recv == block,
+                 .inPlace = "in place means recv == send + rank * recv_count"}))
+      return st;
+    return reduceScatterAlgorithm(&algo);
   }();
   if (symm_status st = agree(
           CollectiveCall::ReduceScatter, local,
@@ -224,7 +227,7 @@ symm_status symm_reduce_scatter(const void *send, void *recv, size_t recv_count,
   CollectiveCaller caller(CollectiveCall::ReduceScatter);
   if (symm_status st = prepare(dtype, call))
     return st;
-  return reduceScatter(call, send, recv, recv_count, op);
+  return reduceScatter(call, send, recv, recv_count, op, algo);
 }
 
 symm_status symm_all_to_allv(const void *send, const size_t *send_counts,

@@ -422,6 +422,10 @@ enum class BroadcastAlgo {
 };
 /// SYMM_BROADCAST_ALGO, or BySize where it is unset.
 symm_status broadcastAlgorithm(BroadcastAlgo *algo);
+/// In the order of SYMM_REDUCE_SCATTER_ALGO's names.
+enum class ReduceScatterAlgo { LowLatency, Scatter, Ring, BySize };
+/// SYMM_REDUCE_SCATTER_ALGO, or BySize where it is unset.
+symm_status reduceScatterAlgorithm(ReduceScatterAlgo *algo);
 /// In the order of SYMM_ALL_GATHER_ALGO's and SYMM_ALL_TO_ALL_ALGO's names.
 enum class ExchangeAlgo { Stores, CopyEngine, BySize };
 /// `var` (SYMM_ALL_GATHER_ALGO or SYMM_ALL_TO_ALL_ALGO), or BySize where it
@@ -451,9 +455,11 @@ symm_status exchange(Call &call, const Exchange &x);
 /// An all-reduce of `count` elements with `algo` as chosen.
 symm_status allReduce(Call &call, const void *send, void *recv, size_t count,
                       symm_reduce_op op, AllReduceAlgo algo, bool bySize);
-/// A reduce-scatter of `count` elements per rank.
+/// A reduce-scatter of `count` elements per rank with `algo` as forced or
+/// chosen by size.
 symm_status reduceScatter(Call &call, const void *send, void *recv,
-                          size_t count, symm_reduce_op op);
+                          size_t count, symm_reduce_op op,
+                          ReduceScatterAlgo algo);
 /// A broadcast of `count` elements from `root` with `algo` as forced or
 /// chosen by size.
 symm_status broadcast(Call &call, const void *send, void *recv, size_t count,
