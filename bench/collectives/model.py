@@ -236,13 +236,18 @@ class Rules:
     # ahead from 64 MB on 3 H200s (h200x4-collectives-ll-halves).
     ring_min_bytes_3: int = 32 * MB
     # The reduce-scatter's ring by size from send buffers of the first many
-    # bytes on 3 and 4 ranks, of the second on more (None: only forced).
+    # bytes on 3 and 4 ranks, of the second on more (None: only forced),
+    # and on 2 ranks from the first to the second of rs_ring_2 (None: only
+    # forced).
     rs_ring: tuple = (16 * MB, 32 * MB)
+    rs_ring_2: tuple = (4 * MB, 32 * MB)
 
 
 TODAY = Rules()
 # The code before the reduce-scatter's ring.
-BEFORE_RS_RING = replace(TODAY, rs_ring=None)
+BEFORE_RS_RING = replace(TODAY, rs_ring=None, rs_ring_2=None)
+# The code before the reduce-scatter's ring by size on 2 ranks.
+BEFORE_RS_RING_2 = replace(TODAY, rs_ring_2=None)
 # The code before the ring by size on 3 ranks.
 BEFORE_RING_3 = replace(BEFORE_RS_RING, ring_min_bytes_3=None)
 # The code before the low-latency calls in halves of their slots.
@@ -727,7 +732,7 @@ RUNS = {
     # follow its fixed scratch), on 3 1M-1G and 48M-768M (blocks of whole
     # 16 MB); and the ring all-reduce forced on 4, 16M-1G, the code before
     # (old) and after (new), twice each.
-    **{f"h200x4-reduce-scatter-ring/{sub}settings-{n}-{name}.csv": (n, TODAY, env)
+    **{f"h200x4-reduce-scatter-ring/{sub}settings-{n}-{name}.csv": (n, BEFORE_RS_RING_2, env)
        for sub, ns in (("first/", (3, 4)), ("four/", (4,)), ("three/", (3,)),
                        ("three-whole/", (3,)))
        for n in ns
@@ -740,9 +745,34 @@ RUNS = {
                             "SYMM_COLLECTIVES_SCRATCH": "192M"}))
              if sub == "four/" else ()))},
     **{f"h200x4-reduce-scatter-ring/ring-all-reduce/settings-4-{name}{k}.csv":
-       (4, BEFORE_RS_RING if name == "old" else TODAY,
+       (4, BEFORE_RS_RING if name == "old" else BEFORE_RS_RING_2,
         {"SYMM_ALL_REDUCE_ALGO": "ring"})
        for name in ("old", "new") for k in (1, 2)},
+    # The code as committed first (34c8c90) on 4 H200s: the reduce-scatter
+    # and all-reduce by size 1M-1G; the ring all-reduce forced, the code
+    # before the session and it; on 2 of them the reduce-scatter's ring and
+    # scatter forced, 1M-1G. Then the ring's fold with two vectors a round
+    # (new, not kept) against it (prev), both rings forced, 16M-1G, twice
+    # each, and the 2-GPU run again.
+    "h200x4-reduce-scatter-ring/committed/by-size/settings-4-default.csv":
+        (4, BEFORE_RS_RING_2, {}),
+    **{f"h200x4-reduce-scatter-ring/committed/ring-all-reduce/settings-4-{name}.csv":
+       (4, BEFORE_RS_RING if name == "old" else BEFORE_RS_RING_2,
+        {"SYMM_ALL_REDUCE_ALGO": "ring"}) for name in ("old", "new")},
+    **{f"h200x4-reduce-scatter-ring/{sub}/two/settings-2-{name}.csv":
+       (2, BEFORE_RS_RING_2, {"SYMM_REDUCE_SCATTER_ALGO": name})
+       for sub in ("committed", "two-vectors") for name in ("ring", "scatter")},
+    # The code with the ring from 4 to 32 MB on 2 ranks: the reduce-scatter
+    # by size on 2 and 4 H200s, 1M-1G; the broadcast on 4, 4M-1G, by size
+    # and the fan forced.
+    **{f"h200x4-reduce-scatter-ring/final/settings-{n}-default.csv": (n, TODAY, {})
+       for n in (2, 4)},
+    **{f"h200x4-broadcast-fan/settings-4-{name}.csv": (4, TODAY, env)
+       for name, env in (("default", {}), ("fan", {"SYMM_BROADCAST_ALGO": "fan"}))},
+    **{f"h200x4-reduce-scatter-ring/two-vectors/settings-4-{name}{k}.csv":
+       (4, BEFORE_RS_RING_2, {"SYMM_ALL_REDUCE_ALGO": "ring",
+                              "SYMM_REDUCE_SCATTER_ALGO": "ring"})
+       for name in ("prev", "new") for k in (1, 2)},
     # 4 and 3 H200s: the all-reduce by size with the LL128 two-shot, 8K-256M.
     **{f"h200x4-all-reduce-ll128-two-shot-default/settings-{n}-default.csv":
        (n, BEFORE_FAN, {}) for n in (3, 4)},
@@ -1175,8 +1205,10 @@ class Model:
         n = self.n
         if self.ll_fits(self.block(S)):
             return "reduce_ll"
-        ring = self.rules.rs_ring
+        ring, two = self.rules.rs_ring, self.rules.rs_ring_2
         if ring and n >= 3 and S >= ring[0 if n <= 4 else 1]:
+            return "reduce_scatter_ring"
+        if two and n == 2 and two[0] <= S <= two[1]:
             return "reduce_scatter_ring"
         return "reduce_scatter"
 

@@ -1420,12 +1420,20 @@ int main(int argc, char **argv) {
         CHECK_OK(symm_synchronize());
         CHECK_OK(symm_free(buffer));
       }
-    // A reduce-scatter in place of a 16 MB send buffer on 3 and 4 ranks, the
-    // ring, and of one element a block less, the scatter (not checked: the
-    // suite checks both).
-    if ((world == 3 || world == 4) && !getenv("SYMM_REDUCE_SCATTER_ALGO")) {
+    // Reduce-scatters in place at the ring's limits (not checked: the suite
+    // checks both algorithms): on 3 and 4 ranks a 16 MB send buffer, the
+    // ring, and one element a block less, the scatter; on 2, 4 and 32 MB,
+    // the ring, and one element a block less and more, the scatter.
+    std::vector<size_t> limits;
+    if (world == 3 || world == 4) {
       size_t ringMin = ((size_t(16) << 20) + world - 1) / world;
-      for (size_t count : {ringMin, ringMin - 1}) {
+      limits = {ringMin, ringMin - 1};
+    } else if (world == 2) {
+      limits = {size_t(2) << 20, (size_t(2) << 20) - 1, size_t(16) << 20,
+                (size_t(16) << 20) + 1};
+    }
+    if (!getenv("SYMM_REDUCE_SCATTER_ALGO")) {
+      for (size_t count : limits) {
         void *buffer = nullptr;
         CHECK_OK(symm_malloc(count * world, &buffer));
         CHECK_OK(symm_reduce_scatter(buffer,

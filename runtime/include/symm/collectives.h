@@ -57,7 +57,10 @@ SYMM_EXPORT symm_status symm_all_reduce(const void *send, void *recv,
                                         size_t count, symm_dtype dtype,
                                         symm_reduce_op op, symm_stream *stream);
 /* Rank r receives block r (recv_count elements) of the reduction of the
-   world_size * recv_count elements of send. */
+   world_size * recv_count elements of send. The algorithm (ll, scatter,
+   ring) is chosen by size and rank count or forced with
+   SYMM_REDUCE_SCATTER_ALGO; the ring folds in ring order and rounds f16/bf16
+   at each hop (docs/Collectives.md). */
 SYMM_EXPORT symm_status symm_reduce_scatter(const void *send, void *recv,
                                             size_t recv_count, symm_dtype dtype,
                                             symm_reduce_op op,

@@ -715,8 +715,8 @@ symm_status reduceScatter(Call &call, const void *send, void *recv,
                           size_t count, symm_reduce_op op,
                           ReduceScatterAlgo algo) {
   bool llFits = call.llFits(count);
-  // The ring from 3 ranks on, for send buffers of 16 MB on 3 and 4 ranks and
-  // of 32 MB on more; else the scatter. On 4 H200s the ring beat the
+  // The ring for send buffers of 16 MB on 3 and 4 ranks, of 32 MB on more,
+  // and from 4 to 32 MB on 2; else the scatter. On 4 H200s the ring beat the
   // scatter from 16 MB (48.6 against 49.5 us from a graph; 64 MB 159.5
   // against 180.1, 1 GB 2458 against 2571, NCCL 56.3, 186.9 and 2501) and
   // lost below (8 MB 29.8 against 28.8); on 3 from 16 MB too (46.3 against
@@ -725,18 +725,28 @@ symm_status reduceScatter(Call &call, const void *send, void *recv,
   // h200x4-reduce-scatter-ring): each rank folds its partial as it lands and
   // passes it on, where the scatter folds n slots once every piece landed.
   // From 5 ranks the ring's n - 1 dependent steps weigh more: the model
-  // (bench/collectives/model.py, 8-12% under both on 4 GPUs) puts it level
+  // (bench/collectives/model.py, 10-24% under both on 4 GPUs) puts it level
   // with the scatter at 32 MB on 8 GPUs (91.2 against 92.9 us) and ahead
   // above (64 MB 171.8 against 182.6), behind at 16 MB (50.8 against 48.1).
-  // Not measured on more than 4 GPUs, nor on 2, where it would be one step
-  // without the scatter's pieces. CPU ranks follow the same rule, so that
-  // they fold floating-point sums in the order GPUs do.
+  // Not measured on more than 4 GPUs. On 2 the ring is one step, whose
+  // fold waits for all of a workgroup's part where the scatter's pieces
+  // overlap the two: it won from 4 to 32 MB (from a graph 4 MB 14.1 against
+  // 14.6 us, 32 MB 69.3 against 76.3; NCCL 22.4, 91.5) and lost from 64 MB
+  // (132.2 against 125.3; 1 GB 1912 against 1748, NCCL 2011), twice alike
+  // (bench/results/h200x4-reduce-scatter-ring, committed/two and
+  // two-vectors/two). CPU ranks follow the same rule, so that they fold
+  // floating-point sums in the order GPUs do.
+  constexpr size_t kRsRingMin2 = size_t(4) << 20;
+  constexpr size_t kRsRingMax2 = size_t(32) << 20;
   constexpr size_t kRsRingMinBytes = size_t(16) << 20;
   constexpr size_t kRsRingMinBytesMore = size_t(32) << 20;
   size_t sendBytes = count * call.world * call.esize;
   bool ringBySize =
-      call.world >= 3 &&
-      sendBytes >= (call.world <= 4 ? kRsRingMinBytes : kRsRingMinBytesMore);
+      call.world == 2
+          ? sendBytes >= kRsRingMin2 && sendBytes <= kRsRingMax2
+          : call.world >= 3 && sendBytes >= (call.world <= 4
+                                                 ? kRsRingMinBytes
+                                                 : kRsRingMinBytesMore);
   if (algo == ReduceScatterAlgo::BySize)
     algo = llFits       ? ReduceScatterAlgo::LowLatency
            : ringBySize ? ReduceScatterAlgo::Ring
