@@ -25,6 +25,18 @@
 // NOKERNEL: trace-phases.py: no kernel named nope in
 // RUN: not python3 %symm_src_root/scripts/trace-phases.py %t.missing.json 2>&1 | FileCheck %s --check-prefix=NOFILE
 // NOFILE: trace-phases.py: {{.*}}missing.json: [Errno 2] No such file or directory
+// Each launch of the kernel on one rank: its span, and each range's from
+// its first subgroup's entry to its last one's exit (one launch of 2
+// blocks, each with its tile's range and its wait).
+// RUN: python3 %symm_src_root/scripts/trace-phases.py %t.json --kernel ring --launches --rank 1 --merge | FileCheck %s --check-prefix=LAUNCHES
+// LAUNCHES: ring on rank 1: 1 launches
+// LAUNCHES-NEXT: {{^}}  launch 0: ring from 0.00 to {{[0-9.]+}} us (span {{[0-9.]+}}), median {{[0-9.]+}} us in it, 4 subgroup runs
+// LAUNCHES-DAG: {{^}}    tile from {{[0-9.]+}} to {{[0-9.]+}} us (span {{[0-9.]+}}), median {{[0-9.]+}} us in it, 4 subgroup runs
+// LAUNCHES-DAG: {{^}}    wait from
+// RUN: not python3 %symm_src_root/scripts/trace-phases.py %t.json --launches 2>&1 | FileCheck %s --check-prefix=NOKERNELARG
+// NOKERNELARG: trace-phases.py: --launches needs --kernel
+// RUN: not python3 %symm_src_root/scripts/trace-phases.py %t.json --kernel ring --launches --rank 7 2>&1 | FileCheck %s --check-prefix=NORANK
+// NORANK: trace-phases.py: no launch of ring on rank 7
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     gpu.func @ring(%data: memref<2x64xi32, #symm.heap>, %flags: memref<2xi32, #symm.heap>, %errors: memref<2xi32>)
