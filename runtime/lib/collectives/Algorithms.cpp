@@ -699,18 +699,19 @@ symm_status allReduce(Call &call, const void *send, void *recv, size_t count,
       });
 }
 
-/// A reduce-scatter of at least State::wideMin bytes (every rank's send
-/// buffer; 32 MB on GPUs) on 4 ranks or more gets up to State::wideBlocks
-/// workgroups (256 on GPUs) where the others get up to 128. On 4 H100s, one command, 128
-/// against 256 workgroups twice each (µs, stream; NCCL in brackets): 32 MB
-/// 103.2-103.6 against 100.1-100.2 (106.0), 64 MB 203.4 against 187.8-189.2
-/// (194.5), 256 MB 665.8-666.3 against 656.6-661.3 (679.6), 512 MB
-/// 1320-1325 against 1296-1302 (1304.5), 1 GB 2637 against 2586-2590
-/// (2500.8); 128 MB 357.8-360.6 against 363.0-364.4 (357.8), and 16 MB
-/// 52.5-53.0 against 54.8-54.9 (61.3), hence the threshold
-/// (bench/results/h100x4-reduce-scatter-grid-256). More workgroups reduce
-/// more pieces at once; why 64 MB gains most is not known. Not measured on
-/// 3 ranks (1.11x NCCL or more from 2 MB) nor on more than 4.
+/// A reduce-scatter by the scatter (on GPUs only forced at these sizes since
+/// the ring, which takes them by size) of at least State::wideMin bytes (every
+/// rank's send buffer; 32 MB on GPUs) on 4 ranks or more gets up to
+/// State::wideBlocks workgroups (256 on GPUs) where the others get up to 128.
+/// On 4 H100s, before the ring, one command, 128 against 256 workgroups twice
+/// each (µs, stream; NCCL in brackets): 32 MB 103.2-103.6 against 100.1-100.2
+/// (106.0), 64 MB 203.4 against 187.8-189.2 (194.5), 256 MB 665.8-666.3 against
+/// 656.6-661.3 (679.6), 512 MB 1320-1325 against 1296-1302 (1304.5), 1 GB 2637
+/// against 2586-2590 (2500.8); 128 MB 357.8-360.6 against 363.0-364.4 (357.8),
+/// and 16 MB 52.5-53.0 against 54.8-54.9 (61.3), hence the threshold
+/// (bench/results/h100x4-reduce-scatter-grid-256). More workgroups reduce more
+/// pieces at once; why 64 MB gains most is not known. Not measured on 3 ranks
+/// (1.11x NCCL or more from 2 MB) nor on more than 4.
 symm_status reduceScatter(Call &call, const void *send, void *recv,
                           size_t count, symm_reduce_op op,
                           ReduceScatterAlgo algo) {
@@ -762,7 +763,7 @@ symm_status reduceScatter(Call &call, const void *send, void *recv,
                                    .op = op});
   if (algo == ReduceScatterAlgo::Ring) {
     // A slot per step for the one peer that stores here (world - 1 steps),
-    // each holding a chunk of every block.
+    // each holding a block's chunk: its partial as it travels.
     size_t cap = call.granuleDown(call.scratchElems() /
                                   size_t(std::max(1, call.world - 1)));
     return launchChunks(
