@@ -1192,13 +1192,17 @@ class Model:
     def reduce_scatter_ring(self, S):
         """SYMM_REDUCE_SCATTER_ALGO=ring: n - 1 dependent steps, in each a
         rank folds the partial from rank - 1 into its own block's share and
-        stores it into rank + 1 (one pass, as the all-reduce's ring); a
-        launch per n - 1 slots of the scratch, in whole lines."""
+        stores it into rank + 1 (one pass, as the all-reduce's ring), and a
+        last fold that stores nothing into the next rank and that no
+        transfer overlaps (a workgroup's part moves as one piece a step:
+        trace-phases.py --launches); a launch per n - 1 slots of the
+        scratch, in whole lines."""
         n, b = self.n, self.block(S)
         steps = max(1, n - 1)
         slot = SCRATCH // steps
         slot -= slot % (32 * KB)
-        return chunked(b, slot, lambda c: self.o + steps * (self.step + link(c)))
+        return chunked(b, slot, lambda c: self.o + steps * (self.step + link(c))
+                       + hbm(3 * c))
 
     def rs_choice(self, S):
         """The runtime's reduce-scatter by size (reduceScatter)."""

@@ -726,9 +726,10 @@ symm_status reduceScatter(Call &call, const void *send, void *recv,
   // h200x4-reduce-scatter-ring): each rank folds its partial as it lands and
   // passes it on, where the scatter folds n slots once every piece landed.
   // From 5 ranks the ring's n - 1 dependent steps weigh more: the model
-  // (bench/collectives/model.py, 10-24% under both on 4 GPUs) puts it level
-  // with the scatter at 32 MB on 8 GPUs (91.2 against 92.9 us) and ahead
-  // above (64 MB 171.8 against 182.6), behind at 16 MB (50.8 against 48.1).
+  // (bench/collectives/model.py; on 4 GPUs within 1-3% of the ring from 64
+  // MB, 12-16% under the scatter) puts it level with the scatter at 32 MB
+  // on 8 GPUs (94.2 against 92.9 us) and ahead above (64 MB 177.8 against
+  // 182.6), behind at 16 MB (52.3 against 48.1).
   // Not measured on more than 4 GPUs. On 2 the ring is one step, whose
   // fold waits for all of a workgroup's part where the scatter's pieces
   // overlap the two: it won from 4 to 32 MB (from a graph 4 MB 14.1 against
