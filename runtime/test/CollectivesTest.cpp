@@ -310,22 +310,24 @@ std::vector<char> garbage(size_t bytes) {
   return std::vector<char>(bytes, 0x5a);
 }
 
+/// Sets `var` to `value`, or unsets it for null.
+void setOrUnset(const char *var, const char *value) {
+  if (value)
+    setenv(var, value, 1);
+  else
+    unsetenv(var);
+}
+
 /// The all-reduce algorithm `algo` forces (SYMM_ALL_REDUCE_ALGO), or the
 /// choice by size for null.
 void forceAlgorithm(const char *algo) {
-  if (algo)
-    setenv("SYMM_ALL_REDUCE_ALGO", algo, 1);
-  else
-    unsetenv("SYMM_ALL_REDUCE_ALGO");
+  setOrUnset("SYMM_ALL_REDUCE_ALGO", algo);
 }
 
 /// The reduce-scatter algorithm `algo` forces (SYMM_REDUCE_SCATTER_ALGO),
 /// or the choice by size for null.
 void forceReduceScatter(const char *algo) {
-  if (algo)
-    setenv("SYMM_REDUCE_SCATTER_ALGO", algo, 1);
-  else
-    unsetenv("SYMM_REDUCE_SCATTER_ALGO");
+  setOrUnset("SYMM_REDUCE_SCATTER_ALGO", algo);
 }
 
 /// SYMM_BROADCAST_ALGO as the environment set it, if it did: a variant of
@@ -335,12 +337,7 @@ const char *environmentBroadcast = nullptr;
 /// The broadcast algorithm `algo` forces (SYMM_BROADCAST_ALGO), or for null
 /// the environment's (the choice by size where it sets none).
 void forceBroadcast(const char *algo) {
-  if (!algo)
-    algo = environmentBroadcast;
-  if (algo)
-    setenv("SYMM_BROADCAST_ALGO", algo, 1);
-  else
-    unsetenv("SYMM_BROADCAST_ALGO");
+  setOrUnset("SYMM_BROADCAST_ALGO", algo ? algo : environmentBroadcast);
 }
 
 /// The floating-point tolerance of `algo` in units in the last place: the
@@ -1178,10 +1175,7 @@ void testErrors() {
                     ? symm_all_gather(h, h + 1024, 4, SYMM_INT8, nullptr)
                     : symm_all_to_all(h, h + 1024, 4, SYMM_INT8, nullptr),
                 bad, text.c_str());
-    if (was)
-      setenv(var, saved.c_str(), 1);
-    else
-      unsetenv(var);
+    setOrUnset(var, was ? saved.c_str() : nullptr);
   }
   CHECK_OK(symm_free(heap));
 }
