@@ -50,6 +50,34 @@ module attributes {gpu.container_module} {
       gpu.return
     }
 
+    // `n` rounded up to whole 4-element vectors.
+    func.func @vectors(%n: index) -> index {
+      %c3 = arith.constant 3 : index
+      %c4 = arith.constant 4 : index
+      %n3 = arith.addi %n, %c3 : index
+      %v = arith.divui %n3, %c4 : index
+      %r = arith.muli %v, %c4 : index
+      return %r : index
+    }
+
+    // Workgroup b's part [lo, hi) of the first `len` elements of a segment
+    // of seg, when each workgroup of the grid takes ceil(seg / grid) of
+    // them in whole vectors.
+    func.func @part(%seg: index, %len: index) -> (index, index) {
+      %c1 = arith.constant 1 : index
+      %b = gpu.block_id x
+      %nb = gpu.grid_dim x
+      %nb1 = arith.subi %nb, %c1 : index
+      %p0 = arith.addi %seg, %nb1 : index
+      %p1 = arith.divui %p0, %nb : index
+      %per = func.call @vectors(%p1) : (index) -> index
+      %start = arith.muli %b, %per : index
+      %lo = arith.minui %start, %len : index
+      %end = arith.addi %lo, %per : index
+      %hi = arith.minui %end, %len : index
+      return %lo, %hi : index, index
+    }
+
     // The 128 elements of x all-reduced by the ring: cut into world_size
     // segments of seg elements (ceil(128 / world_size) rounded up to whole
     // 4-element vectors); workgroup b takes part b of every segment. The
@@ -57,8 +85,6 @@ module attributes {gpu.container_module} {
     gpu.func @ring_reduce(%x: memref<?xf32>, %out: memref<?xf32>, %scratch: memref<?xf32, #symm.heap>, %flags: memref<?xi32, #symm.heap>, %op: i32, %epoch: i32) kernel {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
-      %c3 = arith.constant 3 : index
-      %c4 = arith.constant 4 : index
       %c128 = arith.constant 128 : index
       %b = gpu.block_id x
       %nb = gpu.grid_dim x
@@ -67,19 +93,8 @@ module attributes {gpu.container_module} {
       %n1 = arith.subi %nn, %c1 : index
       %t1 = arith.addi %c128, %n1 : index
       %s0 = arith.divui %t1, %nn : index
-      %s1 = arith.addi %s0, %c3 : index
-      %s2 = arith.divui %s1, %c4 : index
-      %seg = arith.muli %s2, %c4 : index
-      %nb1 = arith.subi %nb, %c1 : index
-      %p0 = arith.addi %seg, %nb1 : index
-      %p1 = arith.divui %p0, %nb : index
-      %p2 = arith.addi %p1, %c3 : index
-      %p3 = arith.divui %p2, %c4 : index
-      %per = arith.muli %p3, %c4 : index
-      %start = arith.muli %b, %per : index
-      %lo = arith.minui %start, %seg : index
-      %end = arith.addi %lo, %per : index
-      %hi = arith.minui %end, %seg : index
+      %seg = func.call @vectors(%s0) : (index) -> index
+      %lo, %hi = func.call @part(%seg, %seg) : (index, index) -> (index, index)
       func.call @symm_tile_ring_all_reduce_f32(%x, %c0, %out, %c0, %c128, %seg, %lo, %hi, %scratch, %flags, %b, %nb, %op, %epoch) : (memref<?xf32>, index, memref<?xf32>, index, index, index, index, index, memref<?xf32, #symm.heap>, memref<?xi32, #symm.heap>, index, index, i32, i32) -> ()
       gpu.return
     }
@@ -90,28 +105,14 @@ module attributes {gpu.container_module} {
     // up to whole vectors); workgroup b takes part b of the block.
     gpu.func @ring_reduce_scatter(%x: memref<?xf32>, %out: memref<?xf32>, %scratch: memref<?xf32, #symm.heap>, %flags: memref<?xi32, #symm.heap>, %op: i32, %epoch: i32) kernel {
       %c0 = arith.constant 0 : index
-      %c1 = arith.constant 1 : index
-      %c3 = arith.constant 3 : index
-      %c4 = arith.constant 4 : index
       %c128 = arith.constant 128 : index
       %b = gpu.block_id x
       %nb = gpu.grid_dim x
       %n = symm.world_size : i32
       %nn = arith.index_cast %n : i32 to index
       %block = arith.divui %c128, %nn : index
-      %s1 = arith.addi %block, %c3 : index
-      %s2 = arith.divui %s1, %c4 : index
-      %seg = arith.muli %s2, %c4 : index
-      %nb1 = arith.subi %nb, %c1 : index
-      %p0 = arith.addi %seg, %nb1 : index
-      %p1 = arith.divui %p0, %nb : index
-      %p2 = arith.addi %p1, %c3 : index
-      %p3 = arith.divui %p2, %c4 : index
-      %per = arith.muli %p3, %c4 : index
-      %start = arith.muli %b, %per : index
-      %lo = arith.minui %start, %block : index
-      %end = arith.addi %lo, %per : index
-      %hi = arith.minui %end, %block : index
+      %seg = func.call @vectors(%block) : (index) -> index
+      %lo, %hi = func.call @part(%seg, %block) : (index, index) -> (index, index)
       func.call @symm_tile_ring_reduce_scatter_f32(%x, %c0, %block, %out, %c0, %block, %seg, %lo, %hi, %scratch, %flags, %b, %nb, %op, %epoch) : (memref<?xf32>, index, index, memref<?xf32>, index, index, index, index, index, memref<?xf32, #symm.heap>, memref<?xi32, #symm.heap>, index, index, i32, i32) -> ()
       gpu.return
     }
