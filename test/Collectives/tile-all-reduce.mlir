@@ -2,11 +2,12 @@
 // of an all-reduce with the building block symm_tile_all_reduce_f32, twice
 // (sum, then max: epochs 1 and 2 on the same flags), without writing the flag
 // protocol itself; then a kernel that all-reduces the same data with the ring
-// block symm_tile_ring_all_reduce_f32 (sum, epoch 3 on the same flags), and
-// one that reduce-scatters it with symm_tile_ring_reduce_scatter_f32 (blocks
-// of 128 / world_size elements, which start between vectors on 3 and 5
-// ranks; sum, epoch 4). The kernels declare the blocks; the compiler links
-// them from the device library.
+// block symm_tile_ring_all_reduce_f32 in 3 pieces (sum, epochs 3 to 5 on the
+// same flags), and one that reduce-scatters it with
+// symm_tile_ring_reduce_scatter_f32 in 2 pieces (blocks of 128 / world_size
+// elements, which start between vectors on 3 and 5 ranks; sum, epochs 6 and
+// 7). The kernels declare the blocks; the compiler links them from the
+// device library.
 // RUN: %symm_run -n 2 %s | FileCheck %s
 // RUN: %symm_run -n 3 %s | FileCheck %s
 // More ranks than the 4 the scratch once had room for (it overflowed at 5).
@@ -17,8 +18,8 @@ module attributes {gpu.container_module} {
   gpu.module @kernels {
     // The device library's blocks (collectives-f32.mlir).
     func.func private @symm_tile_all_reduce_f32(memref<?xf32>, index, memref<?xf32>, index, index, memref<?xf32, #symm.heap>, index, index, memref<?xi32, #symm.heap>, index, index, i32, i32)
-    func.func private @symm_tile_ring_all_reduce_f32(memref<?xf32>, index, memref<?xf32>, index, index, index, index, index, memref<?xf32, #symm.heap>, memref<?xi32, #symm.heap>, index, index, i32, i32)
-    func.func private @symm_tile_ring_reduce_scatter_f32(memref<?xf32>, index, index, memref<?xf32>, index, index, index, index, index, memref<?xf32, #symm.heap>, memref<?xi32, #symm.heap>, index, index, i32, i32)
+    func.func private @symm_tile_ring_all_reduce_f32(memref<?xf32>, index, memref<?xf32>, index, index, index, index, index, index, memref<?xf32, #symm.heap>, memref<?xi32, #symm.heap>, index, index, i32, i32) -> i32
+    func.func private @symm_tile_ring_reduce_scatter_f32(memref<?xf32>, index, index, memref<?xf32>, index, index, index, index, index, index, memref<?xf32, #symm.heap>, memref<?xi32, #symm.heap>, index, index, i32, i32) -> i32
 
     // Workgroup b computes tile b: x[i] = (rank + 1) * (64 b + i + 1), then
     // reduces it over the ranks into out (op 0 sum, 3 max).
@@ -80,8 +81,9 @@ module attributes {gpu.container_module} {
 
     // The 128 elements of x all-reduced by the ring: cut into world_size
     // segments of seg elements (ceil(128 / world_size) rounded up to whole
-    // 4-element vectors); workgroup b takes part b of every segment. The
-    // scratch holds 2 (world_size - 1) slots of seg elements.
+    // 4-element vectors); workgroup b takes part b of every segment, in 3
+    // pieces (their flags at epoch .. epoch + 2). The scratch holds
+    // 2 (world_size - 1) slots of seg elements.
     gpu.func @ring_reduce(%x: memref<?xf32>, %out: memref<?xf32>, %scratch: memref<?xf32, #symm.heap>, %flags: memref<?xi32, #symm.heap>, %op: i32, %epoch: i32) kernel {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -95,14 +97,16 @@ module attributes {gpu.container_module} {
       %s0 = arith.divui %t1, %nn : index
       %seg = func.call @vectors(%s0) : (index) -> index
       %lo, %hi = func.call @part(%seg, %seg) : (index, index) -> (index, index)
-      func.call @symm_tile_ring_all_reduce_f32(%x, %c0, %out, %c0, %c128, %seg, %lo, %hi, %scratch, %flags, %b, %nb, %op, %epoch) : (memref<?xf32>, index, memref<?xf32>, index, index, index, index, index, memref<?xf32, #symm.heap>, memref<?xi32, #symm.heap>, index, index, i32, i32) -> ()
+      %c3 = arith.constant 3 : index
+      %last = func.call @symm_tile_ring_all_reduce_f32(%x, %c0, %out, %c0, %c128, %seg, %lo, %hi, %c3, %scratch, %flags, %b, %nb, %op, %epoch) : (memref<?xf32>, index, memref<?xf32>, index, index, index, index, index, index, memref<?xf32, #symm.heap>, memref<?xi32, #symm.heap>, index, index, i32, i32) -> i32
       gpu.return
     }
 
     // The 128 elements of x reduce-scattered by the ring: rank r gets block
     // r of 128 / world_size elements (x[r * block ..]) into out[0, block);
     // the scratch holds world_size - 1 slots of seg elements (block rounded
-    // up to whole vectors); workgroup b takes part b of the block.
+    // up to whole vectors); workgroup b takes part b of the block, in 2
+    // pieces (flags at epoch and epoch + 1).
     gpu.func @ring_reduce_scatter(%x: memref<?xf32>, %out: memref<?xf32>, %scratch: memref<?xf32, #symm.heap>, %flags: memref<?xi32, #symm.heap>, %op: i32, %epoch: i32) kernel {
       %c0 = arith.constant 0 : index
       %c128 = arith.constant 128 : index
@@ -113,7 +117,8 @@ module attributes {gpu.container_module} {
       %block = arith.divui %c128, %nn : index
       %seg = func.call @vectors(%block) : (index) -> index
       %lo, %hi = func.call @part(%seg, %block) : (index, index) -> (index, index)
-      func.call @symm_tile_ring_reduce_scatter_f32(%x, %c0, %block, %out, %c0, %block, %seg, %lo, %hi, %scratch, %flags, %b, %nb, %op, %epoch) : (memref<?xf32>, index, index, memref<?xf32>, index, index, index, index, index, memref<?xf32, #symm.heap>, memref<?xi32, #symm.heap>, index, index, i32, i32) -> ()
+      %c2 = arith.constant 2 : index
+      %last = func.call @symm_tile_ring_reduce_scatter_f32(%x, %c0, %block, %out, %c0, %block, %seg, %lo, %hi, %c2, %scratch, %flags, %b, %nb, %op, %epoch) : (memref<?xf32>, index, index, memref<?xf32>, index, index, index, index, index, index, memref<?xf32, #symm.heap>, memref<?xi32, #symm.heap>, index, index, i32, i32) -> i32
       gpu.return
     }
   }
@@ -218,8 +223,9 @@ module attributes {gpu.container_module} {
     gpu.launch_func @kernels::@ring_reduce blocks in (%c2, %c1, %c1) threads in (%c32, %c1, %c1) args(%xd : memref<?xf32>, %outd : memref<?xf32>, %scratch : memref<?xf32, #symm.heap>, %f : memref<?xi32, #symm.heap>, %sum_op : i32, %e3 : i32)
     gpu.wait
     %bad_ring = func.call @check(%out, %true) : (memref<128xf32>, i1) -> i32
-    // The reduce-scatter into a buffer of -1s, so that a missing store shows.
-    %e4 = arith.constant 4 : i32
+    // The reduce-scatter into a buffer of -1s, so that a missing store shows;
+    // its first epoch follows the ring's last (3 + 3 - 1).
+    %e4 = arith.constant 6 : i32
     %minus = arith.constant -1.0 : f32
     %blocks = gpu.alloc host_shared () : memref<128xf32>
     linalg.fill ins(%minus : f32) outs(%blocks : memref<128xf32>)

@@ -283,6 +283,37 @@ size_t chainPiece(const Call &call, size_t elems, int hops) {
   return call.roundUp(rounds * round / call.esize);
 }
 
+/// Pieces of a ring's part of `part` elements (symm_coll_ring: each piece
+/// goes through every step before the next starts, its flags one epoch
+/// apart), the same on every rank and workgroup, which the kernel's epochs
+/// advance by: part / piece to the nearest, at least 1 and at most
+/// kMaxRingPieces (so that no piece is much smaller than `piece`). On GPUs
+/// pieces of 128K: on 4 H200s, both rings forced, pieces of 256K, 128K, 64K and 32K
+/// against one a part (bench/results/h200x4-ring-pieces), 128K took the
+/// reduce-scatter's ring from 614.8 to 571.8 us at 256 MB and from 2452.8
+/// to 2294.1 at 1 GB (its last fold, which stores nothing into the next
+/// rank, now overlaps other workgroups' stores of later pieces) and the
+/// ring all-reduce from 4547.8 to 4510.6 at 1 GB; 256K gained less, and
+/// smaller pieces lost from 128 MB (32K: 1 GB 2721.9 and 5247.9 us), a
+/// piece costing each of its steps a fence and a flag. Parts up to 128K (a
+/// 64 MB call on 4 GPUs) stay whole. On CPU ranks pieces of 256 bytes, so
+/// that the tests' calls take several. SYMM_COLLECTIVES_RING_PIECE sets the
+/// size.
+size_t ringPieces(const Call &call, size_t part) {
+  constexpr size_t kMaxRingPieces = 64;
+  size_t piece = call.s->ringPiece ? call.s->ringPiece
+                 : onGpu()         ? size_t(128) << 10
+                                   : 256;
+  size_t bytes = part * call.esize;
+  return std::clamp<size_t>((bytes + piece / 2) / piece, 1, kMaxRingPieces);
+}
+
+/// The largest part of `elems` elements that `grid` workgroups take
+/// (symm_coll_part): whole vectors.
+size_t partOf(const Call &call, size_t elems, unsigned grid) {
+  return call.roundUp((elems + grid - 1) / grid);
+}
+
 /// Elements of one launch of the low-latency chain broadcast: a rank's whole
 /// low-latency buffer, world_size * SYMM_COLLECTIVES_LL_MAX bytes of data in
 /// tagged words (only the rank before it in the chain stores into it).
@@ -691,8 +722,12 @@ symm_status allReduce(Call &call, const void *send, void *recv, size_t count,
         call.channelParams(p, direct);
         p.scalar(off);
         p.scalar(total);
+        unsigned grid = call.grid(total);
+        size_t seg = call.segment(total, cap / call.world, grid);
         if (algo != AllReduceAlgo::OneShot)
-          p.scalar(call.segment(total, cap / call.world, call.grid(total)));
+          p.scalar(seg);
+        if (algo == AllReduceAlgo::Ring)
+          p.scalar(ringPieces(call, partOf(call, seg, grid)));
         p.i32(op);
         if (direct)
           p.scalar(uint64_t(published));
@@ -779,6 +814,8 @@ symm_status reduceScatter(Call &call, const void *send, void *recv,
           p.scalar(total);
           p.scalar(count);
           p.scalar(cap);
+          p.scalar(ringPieces(
+              call, partOf(call, total, call.grid(total * call.world))));
           p.i32(op);
         });
   }

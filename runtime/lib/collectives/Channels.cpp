@@ -201,14 +201,15 @@ symm_status configure(State &s) {
                        kMaxBlocks, &s.llBlocks))
     return st;
   s.minBlocks = gpu ? std::min(kMinGpuBlocks, s.blocks) : 1;
-  // Sizes of at least a vector. The chain's and the fan's pieces
-  // (chainPiece in Algorithms.cpp) have no fallback: unset, by their
-  // fitted cost (0).
+  // Sizes of at least a vector. The pieces of the chain and the fan
+  // (chainPiece in Algorithms.cpp) and of the rings (ringPieces) have no
+  // fallback: unset, by their rules (0).
   const char *const byCost = nullptr;
   for (auto [name, fallback, field] :
        {std::tuple{"SYMM_COLLECTIVES_BLOCK_BYTES", "8K", &s.blockBytes},
         std::tuple{"SYMM_COLLECTIVES_LL_BLOCK_BYTES", "2K", &s.llBlockBytes},
-        std::tuple{"SYMM_COLLECTIVES_CHAIN_PIECE", byCost, &s.chainPiece}}) {
+        std::tuple{"SYMM_COLLECTIVES_CHAIN_PIECE", byCost, &s.chainPiece},
+        std::tuple{"SYMM_COLLECTIVES_RING_PIECE", byCost, &s.ringPiece}}) {
     const char *per = envOr(name, fallback);
     if (!per)
       continue;

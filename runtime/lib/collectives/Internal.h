@@ -134,6 +134,7 @@ struct State {
   size_t blockBytes = kBytesPerBlock;     // a workgroup per this many bytes
   size_t llBlockBytes = kLlBytesPerBlock; // the same for low-latency kernels
   size_t chainPiece = 0; // SYMM_COLLECTIVES_CHAIN_PIECE bytes; 0: by cost
+  size_t ringPiece = 0;  // SYMM_COLLECTIVES_RING_PIECE bytes; 0: by size
   size_t ceChunk = 0;     // the copy-engine slots' bytes: the largest chunk
   unsigned ceSlots = 0;   // SYMM_COLLECTIVES_CE_SLOTS
   bool debug = false;     // SYMM_COLLECTIVES_DEBUG: a line per call
