@@ -81,6 +81,14 @@ CHAIN_PIECE_US, CHAIN_WG_BYTES_PER_US = 4.6, 3.7 * KB
 # cost in the runs of that code (Model.chain_stage); the terms above, in
 # the runs before it.
 PIECE_FIT_US, PIECE_FIT_BYTES_PER_US, CHAIN_ROUND = 1.0, 3.0 * KB, 32 * KB
+# The rings' pieces (symm_coll_ring): every step of a piece costs its
+# workgroup a fence and a flag besides its bytes at PIECE_FIT_BYTES_PER_US,
+# so a launch takes the longer of the link's time and a workgroup's. Fitted
+# to the rings forced on 4 H200s in pieces of 32K to 256K
+# (h200x4-ring-pieces/sweep: 32K pieces, 16 a part, took a 256 MB
+# reduce-scatter from 615 to 664 us): 2.9 us, three times the chain's piece,
+# whose fence covers one store and no fold. At most RING_MAX_PIECES a part.
+RING_PIECE_US, RING_MAX_PIECES = 2.9, 64
 # The by-size chain (8606ebd on): from 3 ranks, from 1 MB up to 4 ranks and
 # from 64 MB on more (Algorithms.cpp, broadcast).
 CHAIN_MIN_4, CHAIN_MIN_MORE = 1 * MB, 64 * MB
@@ -241,13 +249,17 @@ class Rules:
     # forced).
     rs_ring: tuple = (16 * MB, 32 * MB)
     rs_ring_2: tuple = (4 * MB, 32 * MB)
+    # The rings' pieces (bytes; 0: a workgroup's part in one piece a step).
+    ring_piece: int = 128 * KB
 
 
 TODAY = Rules()
+# The code before the rings' pieces.
+BEFORE_RING_PIECES = replace(TODAY, ring_piece=0)
 # The code before the reduce-scatter's ring.
-BEFORE_RS_RING = replace(TODAY, rs_ring=None, rs_ring_2=None)
+BEFORE_RS_RING = replace(BEFORE_RING_PIECES, rs_ring=None, rs_ring_2=None)
 # The code before the reduce-scatter's ring by size on 2 ranks.
-BEFORE_RS_RING_2 = replace(TODAY, rs_ring_2=None)
+BEFORE_RS_RING_2 = replace(BEFORE_RING_PIECES, rs_ring_2=None)
 # The code before the ring by size on 3 ranks.
 BEFORE_RING_3 = replace(BEFORE_RS_RING, ring_min_bytes_3=None)
 # The code before the low-latency calls in halves of their slots.
@@ -765,10 +777,29 @@ RUNS = {
     # The code with the ring from 4 to 32 MB on 2 ranks: the reduce-scatter
     # by size on 2 and 4 H200s, 1M-1G; the broadcast on 4, 4M-1G, by size
     # and the fan forced.
-    **{f"h200x4-reduce-scatter-ring/final/settings-{n}-default.csv": (n, TODAY, {})
-       for n in (2, 4)},
-    **{f"h200x4-broadcast-fan/settings-4-{name}.csv": (4, TODAY, env)
+    **{f"h200x4-reduce-scatter-ring/final/settings-{n}-default.csv":
+       (n, BEFORE_RING_PIECES, {}) for n in (2, 4)},
+    **{f"h200x4-broadcast-fan/settings-4-{name}.csv": (4, BEFORE_RING_PIECES, env)
        for name, env in (("default", {}), ("fan", {"SYMM_BROADCAST_ALGO": "fan"}))},
+    # The rings in pieces on 4 and 3 H200s (h200x4-ring-pieces): sweep/,
+    # both rings forced on 4, 16M-1G, the code before (prev), the new code
+    # with one piece a part (one) and with pieces of 256K-32K; by-size/,
+    # the all-reduce and reduce-scatter by size, 16M-1G, before (prev) and
+    # with 128K pieces (new), twice each; rounds/, both rings forced,
+    # 32M-1G, before and with the pieces in whole rounds as committed.
+    # (The model does not count the rounds.)
+    **{f"h200x4-ring-pieces/sweep/settings-4-{name}.csv":
+       (4, BEFORE_RING_PIECES if name in ("prev", "one") else TODAY,
+        {"SYMM_ALL_REDUCE_ALGO": "ring", "SYMM_REDUCE_SCATTER_ALGO": "ring",
+         **({} if name in ("prev", "one")
+            else {"SYMM_COLLECTIVES_RING_PIECE": str(int(name[:-1]) * KB)})})
+       for name in ("prev", "one", "256K", "128K", "64K", "32K")},
+    **{f"h200x4-ring-pieces/{sub}/settings-{n}-{name}{k}.csv":
+       (n, BEFORE_RING_PIECES if name == "prev" else TODAY, env)
+       for sub, env in (("by-size", {}),
+                        ("rounds", {"SYMM_ALL_REDUCE_ALGO": "ring",
+                                    "SYMM_REDUCE_SCATTER_ALGO": "ring"}))
+       for n in (3, 4) for name in ("prev", "new") for k in (1, 2)},
     **{f"h200x4-reduce-scatter-ring/two-vectors/settings-4-{name}{k}.csv":
        (4, BEFORE_RS_RING_2, {"SYMM_ALL_REDUCE_ALGO": "ring",
                               "SYMM_REDUCE_SCATTER_ALGO": "ring"})
@@ -977,6 +1008,7 @@ ENV_ALGO = {
 # Switches the model reads (Model.__init__).
 ENV_SWITCHES = ("SYMM_EARLY_LAUNCH",)
 ENV_SIZES = ("SYMM_COLLECTIVES_LL_MAX", "SYMM_COLLECTIVES_DIRECT_MIN",
+             "SYMM_COLLECTIVES_RING_PIECE",
              "SYMM_COLLECTIVES_BLOCKS", "SYMM_COLLECTIVES_CE_CHUNK",
              "SYMM_COLLECTIVES_CHAIN_PIECE")
 # What the others change that the model has no term for.
@@ -1047,6 +1079,7 @@ class Model:
                                 in env else max(256, self.max_workgroups))
         self.ce_cap = int(env.get("SYMM_COLLECTIVES_CE_CHUNK", rules.ce_chunk))
         self.chain_piece_env = int(env.get("SYMM_COLLECTIVES_CHAIN_PIECE", 0))
+        self.ring_piece = int(env.get("SYMM_COLLECTIVES_RING_PIECE", rules.ring_piece))
 
     def flag(self, steps=1, fenced_per_peer=False):
         """`steps` dependent flag steps that involve every peer: one wait for
@@ -1133,16 +1166,35 @@ class Model:
                     + link(2 * (n - 1) * c / n) + hbm((n + 1) * c / n + gather))
         return chunked(S, SCRATCH // 2, chunk)
 
+    def ring_launch(self, steps, c, grid, last):
+        """A launch of a ring (symm_coll_ring): `steps` steps of c bytes
+        over the link each, a workgroup's part of them c / grid, each a flag
+        step; each workgroup's pieces go through every step in turn, so the
+        launch takes the longer of the link's time and a workgroup's (its
+        parts at PIECE_FIT_BYTES_PER_US and RING_PIECE_US per further piece
+        and step), and then its last piece's local step (`last` bytes of HBM
+        traffic over the pieces), which other workgroups' stores overlap but
+        the last's."""
+        part = c / max(1, grid)
+        pieces = 1
+        if self.ring_piece:
+            pieces = min(RING_MAX_PIECES,
+                         max(1, math.floor(part / self.ring_piece + 0.5)))
+        wg = steps * (part / PIECE_FIT_BYTES_PER_US + RING_PIECE_US * (pieces - 1))
+        return (self.o + steps * self.step + max(steps * link(c), wg)
+                + hbm(last) / pieces)
+
     def ring(self, S):
         n = self.n
         steps = max(1, 2 * (n - 1))
         # The fold is fused with the store to the next rank (one pass), so
-        # only the transfers and the flag steps are on the critical path.
+        # the transfers, the flag steps and the last step's copy out are on
+        # the critical path.
         slot = SCRATCH // steps
         if self.rules.slot_lines:
             slot -= slot % (32 * KB)
-        return chunked(S, slot * n, lambda c: self.o + steps
-                       * (self.step + link(c / n)))
+        return chunked(S, slot * n, lambda c: self.ring_launch(
+            steps, c / n, self.grid(c), 2 * c / n))
 
     def ll_two_shot(self, S, ll_max=None):
         """SYMM_ALL_REDUCE_ALGO=ll_two_shot: reduce-scatter and all-gather
@@ -1201,8 +1253,8 @@ class Model:
         steps = max(1, n - 1)
         slot = SCRATCH // steps
         slot -= slot % (32 * KB)
-        return chunked(b, slot, lambda c: self.o + steps * (self.step + link(c))
-                       + hbm(3 * c))
+        return chunked(b, slot, lambda c: self.ring_launch(
+            steps, c, self.grid(c * n), 3 * c))
 
     def rs_choice(self, S):
         """The runtime's reduce-scatter by size (reduceScatter)."""
