@@ -283,22 +283,21 @@ size_t chainPiece(const Call &call, size_t elems, int hops) {
   return call.roundUp(rounds * round / call.esize);
 }
 
-/// Pieces of a ring's part of `part` elements (symm_coll_ring: each piece
-/// goes through every step before the next starts, its flags one epoch
-/// apart), the same on every rank and workgroup, which the kernel's epochs
-/// advance by: part / piece to the nearest, at least 1 and at most
-/// kMaxRingPieces (so that no piece is much smaller than `piece`). On GPUs
-/// pieces of 128K: on 4 H200s, both rings forced, pieces of 256K, 128K, 64K and 32K
-/// against one a part (bench/results/h200x4-ring-pieces), 128K took the
-/// reduce-scatter's ring from 614.8 to 571.8 us at 256 MB and from 2452.8
-/// to 2294.1 at 1 GB (its last fold, which stores nothing into the next
-/// rank, now overlaps other workgroups' stores of later pieces) and the
-/// ring all-reduce from 4547.8 to 4510.6 at 1 GB; 256K gained less, and
-/// smaller pieces lost from 128 MB (32K: 1 GB 2721.9 and 5247.9 us), a
-/// piece costing each of its steps a fence and a flag. Parts up to 128K (a
-/// 64 MB call on 4 GPUs) stay whole. On CPU ranks pieces of 256 bytes, so
-/// that the tests' calls take several. SYMM_COLLECTIVES_RING_PIECE sets the
-/// size.
+/// Pieces of a ring's part of `part` elements (symm_coll_ring: each piece goes
+/// through every step before the next starts, its flags one epoch apart), the
+/// same on every rank and workgroup, which the kernel's epochs advance by: the
+/// part over the piece, to the nearest, at least 1 and at most kMaxRingPieces
+/// (so that no piece is much smaller than `piece`). On GPUs pieces of 128K: on
+/// 4 H200s, both rings forced, pieces of 256K, 128K, 64K and 32K against one a
+/// part (bench/results/h200x4-ring-pieces), 128K took the reduce-scatter's ring
+/// from 614.8 to 571.8 us at 256 MB and from 2452.8 to 2294.1 at 1 GB (its last
+/// fold, which stores nothing into the next rank, now overlaps other
+/// workgroups' stores of later pieces) and the ring all-reduce from 4547.8 to
+/// 4510.6 at 1 GB; 256K gained less, and smaller pieces lost from 128 MB (32K:
+/// 1 GB 2721.9 and 5247.9 us), a piece costing each of its steps a fence and a
+/// flag. Parts below 192K (a 64 MB call on 4 GPUs, a 1 GB all-reduce on 8) stay
+/// whole. On CPU ranks pieces of 256 bytes, so that the tests' calls take
+/// several. SYMM_COLLECTIVES_RING_PIECE sets the size.
 size_t ringPieces(const Call &call, size_t part) {
   constexpr size_t kMaxRingPieces = 64;
   size_t piece = call.s->ringPiece ? call.s->ringPiece
@@ -363,10 +362,10 @@ symm_status lowLatencyChain(Call &call, bool lines, const void *src, void *recv,
 /// of 16): 8 MB 34.1 against the chain's 43.8 us, 16 MB 63.7 against 75.1,
 /// 32 MB 127.3 against 123.0 (NCCL 36.2, 61.7, 110.5; 4 H100s, graph, one
 /// command, SYMM_COLLECTIVES_LL128_MAX=4M: the launch the buffer now holds;
-/// bench/results/h100x4-broadcast-chain-grid-ll128-launch). On 4 H100s from a graph, each
-/// pair from one command: against the chain forced (the choice before from
-/// 768 KB), 1 MB 8.74 against 14.03 us, 2 MB 13.52 against 20.75, 4 MB
-/// 21.06 against 29.20, 8 MB level (NCCL 12.30, 19.68, 24.96); against the
+/// bench/results/h100x4-broadcast-chain-grid-ll128-launch). On 4 H100s from a
+/// graph, each pair from one command: against the chain forced (the choice
+/// before from 768 KB), 1 MB 8.74 against 14.03 us, 2 MB 13.52 against 20.75, 4
+/// MB 21.06 against 29.20, 8 MB level (NCCL 12.30, 19.68, 24.96); against the
 /// low-latency chain at 256 KB, 5.89 against 6.55 (NCCL 7.32). On 3, 1 MB
 /// 7.66 against 13.63, 16 MB 70.76 against 76.03, 32 MB 140.4 against 136.3.
 /// On 2, against the root's stores, 1 MB 6.26 against 10.38, 8 MB 31.88
