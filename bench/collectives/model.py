@@ -1245,10 +1245,10 @@ class Model:
         """SYMM_REDUCE_SCATTER_ALGO=ring: n - 1 dependent steps, in each a
         rank folds the partial from rank - 1 into its own block's share and
         stores it into rank + 1 (one pass, as the all-reduce's ring), and a
-        last fold that stores nothing into the next rank and that no
-        transfer overlaps (a workgroup's part moves as one piece a step:
-        trace-phases.py --launches); a launch per n - 1 slots of the
-        scratch, in whole lines."""
+        last fold that stores nothing into the next rank, which other
+        workgroups' stores of later pieces overlap but the last piece's
+        (ring_launch); a launch per n - 1 slots of the scratch, in whole
+        lines."""
         n, b = self.n, self.block(S)
         steps = max(1, n - 1)
         slot = SCRATCH // steps

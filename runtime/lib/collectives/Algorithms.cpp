@@ -364,8 +364,8 @@ symm_status lowLatencyChain(Call &call, bool lines, const void *src, void *recv,
 /// command, SYMM_COLLECTIVES_LL128_MAX=4M: the launch the buffer now holds;
 /// bench/results/h100x4-broadcast-chain-grid-ll128-launch). On 4 H100s from a
 /// graph, each pair from one command: against the chain forced (the choice
-/// before from 768 KB), 1 MB 8.74 against 14.03 us, 2 MB 13.52 against 20.75, 4
-/// MB 21.06 against 29.20, 8 MB level (NCCL 12.30, 19.68, 24.96); against the
+/// before from 768 KB), 1 MB 8.74 against 14.03 us, 2 MB 13.52 against 20.75,
+/// 4 MB 21.06 against 29.20, 8 MB level (NCCL 12.30, 19.68, 24.96); against the
 /// low-latency chain at 256 KB, 5.89 against 6.55 (NCCL 7.32). On 3, 1 MB
 /// 7.66 against 13.63, 16 MB 70.76 against 76.03, 32 MB 140.4 against 136.3.
 /// On 2, against the root's stores, 1 MB 6.26 against 10.38, 8 MB 31.88
@@ -423,8 +423,7 @@ symm_status chainBroadcast(Call &call, const void *src, void *recv,
     // Two slots at least, so that a piece can land while the one before it
     // is passed on; else (pieces set too large for the scratch) by chunks.
     if (fit >= 2) {
-      size_t part = call.roundUp((count + grid - 1) / grid);
-      size_t pieces = (part + p - 1) / p;
+      size_t pieces = (partOf(call, count, grid) + p - 1) / p;
       piece = p, slots = fit, laps = (pieces + fit - 1) / fit, chunk = count;
     }
   }
@@ -721,12 +720,13 @@ symm_status allReduce(Call &call, const void *send, void *recv, size_t count,
         call.channelParams(p, direct);
         p.scalar(off);
         p.scalar(total);
-        unsigned grid = call.grid(total);
-        size_t seg = call.segment(total, cap / call.world, grid);
-        if (algo != AllReduceAlgo::OneShot)
+        if (algo != AllReduceAlgo::OneShot) {
+          unsigned grid = call.grid(total);
+          size_t seg = call.segment(total, cap / call.world, grid);
           p.scalar(seg);
-        if (algo == AllReduceAlgo::Ring)
-          p.scalar(ringPieces(call, partOf(call, seg, grid)));
+          if (algo == AllReduceAlgo::Ring)
+            p.scalar(ringPieces(call, partOf(call, seg, grid)));
+        }
         p.i32(op);
         if (direct)
           p.scalar(uint64_t(published));
