@@ -219,8 +219,13 @@ module attributes {gpu.container_module} {
     gpu.launch_func @kernels::@compute_and_reduce blocks in (%c2, %c1, %c1) threads in (%c32, %c1, %c1) args(%xd : memref<?xf32>, %outd : memref<?xf32>, %scratch : memref<?xf32, #symm.heap>, %f : memref<?xi32, #symm.heap>, %max_op : i32, %e2 : i32)
     gpu.wait
     %bad_max = func.call @check(%out, %false) : (memref<128xf32>, i1) -> i32
-    // out holds the maxima now: the ring's sums must replace every one.
-    gpu.launch_func @kernels::@ring_reduce blocks in (%c2, %c1, %c1) threads in (%c32, %c1, %c1) args(%xd : memref<?xf32>, %outd : memref<?xf32>, %scratch : memref<?xf32, #symm.heap>, %f : memref<?xi32, #symm.heap>, %sum_op : i32, %e3 : i32)
+    // out holds the maxima now: the ring's sums must replace every one. The
+    // rings run one thread a workgroup, so that their pieces (whole rounds of
+    // the workgroup's vectors: 16 elements here) are several and not empty:
+    // on 2 ranks a workgroup's 32 elements of a segment go in pieces of 16,
+    // 16 and 0 (the empty one still raises its flags), on 3 its 24 in 16, 8
+    // and 0.
+    gpu.launch_func @kernels::@ring_reduce blocks in (%c2, %c1, %c1) threads in (%c1, %c1, %c1) args(%xd : memref<?xf32>, %outd : memref<?xf32>, %scratch : memref<?xf32, #symm.heap>, %f : memref<?xi32, #symm.heap>, %sum_op : i32, %e3 : i32)
     gpu.wait
     %bad_ring = func.call @check(%out, %true) : (memref<128xf32>, i1) -> i32
     // The reduce-scatter into a buffer of -1s, so that a missing store shows;
@@ -230,7 +235,7 @@ module attributes {gpu.container_module} {
     %blocks = gpu.alloc host_shared () : memref<128xf32>
     linalg.fill ins(%minus : f32) outs(%blocks : memref<128xf32>)
     %blocksd = memref.cast %blocks : memref<128xf32> to memref<?xf32>
-    gpu.launch_func @kernels::@ring_reduce_scatter blocks in (%c2, %c1, %c1) threads in (%c32, %c1, %c1) args(%xd : memref<?xf32>, %blocksd : memref<?xf32>, %scratch : memref<?xf32, #symm.heap>, %f : memref<?xi32, #symm.heap>, %sum_op : i32, %e4 : i32)
+    gpu.launch_func @kernels::@ring_reduce_scatter blocks in (%c2, %c1, %c1) threads in (%c1, %c1, %c1) args(%xd : memref<?xf32>, %blocksd : memref<?xf32>, %scratch : memref<?xf32, #symm.heap>, %f : memref<?xi32, #symm.heap>, %sum_op : i32, %e4 : i32)
     gpu.wait
     %bad_rs = func.call @check_block(%blocks) : (memref<128xf32>) -> i32
     %bad_two = arith.addi %bad_sum, %bad_max : i32
